@@ -1,0 +1,42 @@
+//! Zobrist keys: one random 64-bit number per (house, seed count), per (store, seed count), for
+//! North to move and for ahl's pending bonus move. A position's key is the XOR of the numbers of
+//! its features, so a move updates it by XOR-ing out old counts and XOR-ing in new ones.
+//!
+//! The tables are built at compile time (SplitMix64 from a fixed seed), so keys are the same in
+//! every run and every build: a key printed today identifies the same position tomorrow.
+//! The ply count is deliberately left out: it is not part of what makes two positions the same.
+
+/// SplitMix64: a tiny, well-mixed generator, usable in `const` context.
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (state, z ^ (z >> 31))
+}
+
+const fn table<const N: usize>(seed: u64) -> [[u64; 256]; N] {
+    let mut t = [[0u64; 256]; N];
+    let mut state = seed;
+    let mut i = 0;
+    while i < N {
+        let mut count = 0;
+        while count < 256 {
+            let (s, r) = splitmix64(state);
+            state = s;
+            t[i][count] = r;
+            count += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// Key parts for house `i` holding `n` seeds: `HOUSE[i][n]`.
+pub static HOUSE: [[u64; 256]; 12] = table::<12>(0x6177_6172_6920_6831);
+/// Key parts for store `s` holding `n` seeds: `STORE[s][n]`.
+pub static STORE: [[u64; 256]; 2] = table::<2>(0x6177_6172_6920_7332);
+/// XOR-ed in when North is to move.
+pub const NORTH_TO_MOVE: u64 = splitmix64(0x6e6f_7274_6833).1;
+/// XOR-ed in while an ahl bonus move is pending.
+pub const BONUS: u64 = splitmix64(0x626f_6e75_7334).1;

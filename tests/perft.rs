@@ -1,0 +1,94 @@
+//! Perft against reference counts: `tests/data/perft.txt`, one named row per position.
+//! Debug builds skip counts above a node budget so `cargo test` stays quick; release builds
+//! (`cargo test --release`, the README's test command) run every row to its deepest figure.
+
+use awari::rules::{divide, perft, Board, Game, Variant};
+
+struct Row {
+    name: String,
+    game: Game,
+    counts: Vec<u64>,
+}
+
+/// Counts above this are skipped in debug builds.
+const DEBUG_BUDGET: u64 = 1_000_000;
+
+fn rows() -> Vec<Row> {
+    include_str!("data/perft.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let [name, variant, position, moves, counts] = fields[..] else {
+                panic!("bad row (want 5 fields): {line}");
+            };
+            let variant: Variant = variant.parse().expect("variant");
+            let start = match position {
+                "startpos" => Board::start(variant),
+                fen => Board::from_notation(variant, fen).expect("notation"),
+            };
+            let mut game = Game::new(start);
+            if moves != "-" {
+                game.play_text(moves).expect("moves");
+            }
+            let counts = counts
+                .split_whitespace()
+                .map(|n| n.parse().expect("count"))
+                .collect();
+            Row {
+                name: name.to_string(),
+                game,
+                counts,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn perft_matches_reference_counts() {
+    let rows = rows();
+    assert!(rows.len() >= 17, "the data file lost rows");
+    let mut skipped = 0;
+    for row in &rows {
+        for (i, &expected) in row.counts.iter().enumerate() {
+            if cfg!(debug_assertions) && expected > DEBUG_BUDGET {
+                skipped += 1;
+                continue;
+            }
+            let depth = i as u32 + 1;
+            assert_eq!(
+                perft(&row.game, depth),
+                expected,
+                "{}: perft({depth})",
+                row.name
+            );
+        }
+    }
+    if skipped > 0 {
+        eprintln!("debug build: skipped {skipped} counts above {DEBUG_BUDGET} nodes (run with --release for all)");
+    }
+}
+
+#[test]
+fn divide_sums_to_perft_and_lists_the_legal_moves() {
+    for row in rows() {
+        let depth = row.counts.len().min(4) as u32;
+        let split = divide(&row.game, depth);
+        let moves: Vec<_> = split.iter().map(|&(m, _)| m).collect();
+        let legal: Vec<_> = row.game.legal_moves().collect();
+        assert_eq!(moves, legal, "{}: divide's moves", row.name);
+        let sum: u64 = split.iter().map(|&(_, n)| n).sum();
+        assert_eq!(sum, perft(&row.game, depth), "{}: divide sum", row.name);
+    }
+}
+
+#[test]
+fn depth_zero_is_one_leaf_even_when_the_game_is_over() {
+    let over = Board::from_notation(Variant::Oware, "0-0-0-0-0-0-0-0-0-0-0-0-25-23-S").unwrap();
+    let game = Game::new(over);
+    assert!(game.outcome().is_some());
+    assert_eq!(perft(&game, 0), 1);
+    assert_eq!(perft(&game, 1), 0);
+    assert!(divide(&game, 3).is_empty());
+}
