@@ -105,7 +105,7 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
         println!("{m} {n}");
     }
     println!("total {total}");
-    println!("time {:.3} s", seconds);
+    println!("time {:.3} ms", seconds * 1e3);
     println!("leaves/s {:.0}", total as f64 / seconds.max(1e-9));
     Ok(())
 }

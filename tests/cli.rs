@@ -1,0 +1,145 @@
+//! The real `awari` and `referee` binaries, run as a user would: output, exit codes, and clear
+//! errors (never a panic) for bad arguments.
+
+use std::process::{Command, Output};
+
+fn awari(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_awari"))
+        .args(args)
+        .output()
+        .expect("run awari")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn perft_prints_divide_total_and_speed() {
+    let out = awari(&["perft", "--variant", "kalah", "--depth", "5"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("perft kalah depth 5 from 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\n"),
+        "{stdout}"
+    );
+    let per_move: u64 = stdout
+        .lines()
+        .filter(|l| l.len() > 2 && l.as_bytes()[1] == b' ' && l.as_bytes()[0].is_ascii_alphabetic())
+        .map(|l| l[2..].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(per_move, 4690, "{stdout}");
+    assert!(stdout.contains("\ntotal 4690\n"), "{stdout}");
+    assert!(
+        stdout.contains("\ntime ") && stdout.contains("\nleaves/s "),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn perft_from_a_position_and_moves() {
+    let out = awari(&[
+        "perft",
+        "--depth",
+        "3",
+        "--fen",
+        "1-0-1-4-1-0-0-0-0-0-0-0-22-19-S",
+    ]);
+    assert!(
+        text(&out.stdout).contains("\nD 8\ntotal 8\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = awari(&["perft", "--depth", "2", "--moves", "F f E"]);
+    assert!(
+        text(&out.stdout).contains("from 5-5-5-5-0-1-6-6-6-5-4-0-0-0-N\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = awari(&[
+        "perft",
+        "--variant",
+        "kalah",
+        "--seeds",
+        "6",
+        "--depth",
+        "1",
+    ]);
+    assert!(
+        text(&out.stdout).contains("from 6-6-6-6-6-6-6-6-6-6-6-6-0-0-S\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = awari(&[
+        "perft",
+        "--depth",
+        "2",
+        "--fen",
+        "0-0-0-0-0-3-0-0-0-0-1-0-25-19-N",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("game over: South wins 28-20") && stdout.contains("total 0"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bad_arguments_get_clear_errors_and_exit_code_2() {
+    let rows: [(&[&str], &str); 7] = [
+        (
+            &[
+                "perft",
+                "--depth",
+                "3",
+                "--fen",
+                "4-4-4-x-4-4-4-4-4-4-4-4-0-0-S",
+            ],
+            "--fen: field 4 (house D) at column 7: `x` is not a number",
+        ),
+        (
+            &["perft", "--depth", "3", "--fen", "4-4-4"],
+            "expected 15 fields",
+        ),
+        (
+            &["perft", "--depth", "3", "--moves", "FfG"],
+            "--moves: move list: character 3 (`G`) is not a move",
+        ),
+        (
+            &["perft", "--depth", "3", "--moves", "FF"],
+            "move 2 `F` is South's house and North is to move",
+        ),
+        (
+            &["perft", "--depth", "3", "--variant", "chess"],
+            "unknown variant `chess`",
+        ),
+        (&["perft", "--depth", "-1"], "--depth"),
+        (
+            &["perft", "--seeds", "40", "--depth", "1"],
+            "--seeds: 40 seeds per house; it must be 1 to 21",
+        ),
+    ];
+    for (args, expected) in rows {
+        let out = awari(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn referee_placeholder_prints_its_usage() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(args)
+            .output()
+            .expect("run referee")
+    };
+    let help = run(&["--help"]);
+    assert!(help.status.success());
+    assert!(text(&help.stdout).contains("Usage"));
+    let bare = run(&[]);
+    assert_eq!(bare.status.code(), Some(2));
+    assert!(text(&bare.stderr).contains("not built yet"));
+}
