@@ -3,11 +3,15 @@
 
 use std::process::{Command, Output};
 
-fn awari(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_awari"))
+fn run(binary: &str, args: &[&str]) -> Output {
+    Command::new(binary)
         .args(args)
         .output()
-        .expect("run awari")
+        .unwrap_or_else(|e| panic!("run {binary}: {e}"))
+}
+
+fn awari(args: &[&str]) -> Output {
+    run(env!("CARGO_BIN_EXE_awari"), args)
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -130,16 +134,11 @@ fn bad_arguments_get_clear_errors_and_exit_code_2() {
 
 #[test]
 fn referee_placeholder_prints_its_usage() {
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_referee"))
-            .args(args)
-            .output()
-            .expect("run referee")
-    };
-    let help = run(&["--help"]);
+    let referee = |args: &[&str]| run(env!("CARGO_BIN_EXE_referee"), args);
+    let help = referee(&["--help"]);
     assert!(help.status.success());
     assert!(text(&help.stdout).contains("Usage"));
-    let bare = run(&[]);
+    let bare = referee(&[]);
     assert_eq!(bare.status.code(), Some(2));
     assert!(text(&bare.stderr).contains("not built yet"));
 }
