@@ -10,5 +10,6 @@
 
 #![deny(missing_docs)]
 
+pub mod engine;
 pub mod rng;
 pub mod rules;

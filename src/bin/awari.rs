@@ -1,10 +1,11 @@
-//! The `awari` command: `awari perft ...` counts the game tree; the engine protocol (with no
-//! arguments) and `awari bench` come with the engine.
+//! The `awari` command: with no arguments it speaks the engine protocol on stdin/stdout;
+//! `awari bench` measures the search, `awari perft` counts the game tree.
 
-use awari::rules::{divide, Board, Game, Variant};
+use awari::engine::bench::{bench, perft_lines};
+use awari::engine::search::Control;
+use awari::rules::{Board, Game, Variant};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -23,6 +24,12 @@ struct Cli {
 enum Command {
     /// Count the leaves of the game tree at exactly DEPTH plies, per root move (divide).
     Perft(PerftArgs),
+    /// Search the fixed bench positions; prints nodes (a signature of the search) and speed.
+    Bench {
+        /// Search every position to this depth instead of its own.
+        #[arg(long)]
+        depth: Option<u32>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -54,13 +61,17 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        None => {
-            eprintln!(
-                "awari: the engine protocol on stdin/stdout is not built yet; \
-                 try `awari perft --depth 8` or `awari --help`"
-            );
-            ExitCode::from(2)
+        Some(Command::Bench { depth }) => {
+            bench(depth, &Control::new(false), &mut |line| println!("{line}"));
+            ExitCode::SUCCESS
         }
+        None => match awari::engine::run(std::io::stdin().lock(), std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 
@@ -93,19 +104,6 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
     if let Some(outcome) = game.outcome() {
         println!("game over: {outcome}");
     }
-    let started = Instant::now();
-    let counts = divide(&game, args.depth);
-    let total: u64 = if args.depth == 0 {
-        1
-    } else {
-        counts.iter().map(|&(_, n)| n).sum()
-    };
-    let seconds = started.elapsed().as_secs_f64();
-    for (m, n) in &counts {
-        println!("{m} {n}");
-    }
-    println!("total {total}");
-    println!("time {:.3} ms", seconds * 1e3);
-    println!("leaves/s {:.0}", total as f64 / seconds.max(1e-9));
+    perft_lines(&game, args.depth, &mut |line| println!("{line}"));
     Ok(())
 }

@@ -1,0 +1,108 @@
+//! `bench` and `go perft`: fixed work that prints figures. `bench` searches a fixed set of
+//! positions to a fixed depth with a fresh 16 MiB table each, single-threaded and without time
+//! limits, so its node count is a signature of the search: it changes only when the search
+//! does. Its nodes per second measure speed.
+
+use super::eval::Weights;
+use super::search::{self, Control, Setup};
+use super::time::Limits;
+use super::tt::Table;
+use crate::rules::{divide, Board, Game, Variant};
+use std::time::Instant;
+
+/// The bench positions: (variant, moves from the start, depth). Oware start and the
+/// reference middle games of protocol.md, then each other rule set's start.
+pub const POSITIONS: &[(Variant, &str, u32)] = &[
+    (Variant::Oware, "", 18),
+    (Variant::Oware, "FfBeBcDaAbCcDbAcCaDcBeAbBcCdDf", 18),
+    (
+        Variant::Oware,
+        "FeDbBdAaEcDdFaEaCdDcEdFaBfEcFdDaEcFfAaBeFdEfDeAcBdEbBcAfAdCf",
+        18,
+    ),
+    (
+        Variant::Oware,
+        "FeCbBdAaEfDfCeEcAaAfAbCbEaAeAcAeFcEeCbFcAfFdDbBcAaEaDdCfBaAb",
+        18,
+    ),
+    (
+        Variant::Oware,
+        "FfEcCcBfDcEbAbEfAdAcEdDaAeBbDdFeDbEeCcAdDfBaEaDdEfBbAcBeBdCa",
+        18,
+    ),
+    (Variant::Awari, "DfAcCbDfFbBaFcBfBdFfAe", 18),
+    (Variant::Ahl, "", 18),
+    (Variant::Kalah, "", 16),
+    (Variant::Ayoayo, "", 12),
+];
+
+/// Table size for `bench`, fixed so the signature does not depend on `Hash`.
+pub const BENCH_HASH_MB: usize = 16;
+
+/// Runs the bench (every position at its own depth, or all at `depth`), writing one line per
+/// position and a total through `out`; returns the total nodes. Stops early when `control`
+/// is stopped (the total then says so).
+pub fn bench(depth: Option<u32>, control: &Control, out: &mut dyn FnMut(String)) -> u64 {
+    let started = Instant::now();
+    let mut total = 0;
+    let mut table = Table::new(BENCH_HASH_MB);
+    for (i, &(variant, moves, own_depth)) in POSITIONS.iter().enumerate() {
+        let mut game = Game::new(Board::start(variant));
+        game.play_text(moves).expect("bench moves are legal");
+        table.clear();
+        let limits = Limits {
+            depth: Some(depth.unwrap_or(own_depth)),
+            ..Limits::default()
+        };
+        let setup = Setup {
+            tt: &mut table,
+            control,
+            weights: Weights::DEFAULT,
+            limits: &limits,
+            overhead: 0,
+        };
+        let t = Instant::now();
+        let found = search::search(&game, setup, &mut |_| {});
+        total += found.nodes;
+        let best = found.best.map_or("0000".to_string(), |m| m.to_string());
+        out(format!(
+            "bench {}/{} {variant} {} depth {}: nodes {} best {best} time {} ms",
+            i + 1,
+            POSITIONS.len(),
+            game.board(),
+            found.depth,
+            found.nodes,
+            t.elapsed().as_millis()
+        ));
+        if control.stopped() {
+            out("bench stopped".to_string());
+            break;
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    out(format!(
+        "bench nodes {total} time {} ms nps {:.0}",
+        (seconds * 1e3).round(),
+        total as f64 / seconds.max(1e-9)
+    ));
+    total
+}
+
+/// `go perft D` and `awari perft`: divide counts, total, time and leaves per second.
+pub fn perft_lines(game: &Game, depth: u32, out: &mut dyn FnMut(String)) -> u64 {
+    let started = Instant::now();
+    let counts = divide(game, depth);
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        counts.iter().map(|&(_, n)| n).sum()
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    for (m, n) in &counts {
+        out(format!("{m} {n}"));
+    }
+    out(format!("total {total}"));
+    out(format!("time {:.3} ms", seconds * 1e3));
+    out(format!("leaves/s {:.0}", total as f64 / seconds.max(1e-9)));
+    total
+}

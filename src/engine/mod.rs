@@ -1,0 +1,18 @@
+//! The engine: the line protocol (parsed with `nom` into typed commands), its options, and the
+//! search behind it (iterative deepening alpha-beta with a transposition table).
+//!
+//! One file per concept: [`protocol`] (text to commands), [`options`] (the one table),
+//! [`uci`] (the loop: reader and worker threads), [`search`], [`tt`], [`eval`], [`time`],
+//! [`bench`], [`diagram`].
+
+pub mod bench;
+pub mod diagram;
+pub mod eval;
+pub mod options;
+pub mod protocol;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod uci;
+
+pub use uci::run;

@@ -1,0 +1,456 @@
+//! The engine's options, declared once in [`OPTIONS`]: that one table drives both the `uci`
+//! listing and `setoption`, so an option cannot be listed and not settable, or the reverse.
+
+use super::eval::Weights;
+use crate::rules::Variant;
+use std::fmt;
+
+/// Everything the options set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The rule set (`UCI_Variant`).
+    pub variant: Variant,
+    /// Seeds per house of the start position; 0 = the variant's own (`Seeds`).
+    pub seeds: u32,
+    /// Transposition table size in MiB (`Hash`).
+    pub hash_mb: usize,
+    /// Milliseconds kept back from the clock for pipes and the GUI (`MoveOverhead`).
+    pub move_overhead: u64,
+    /// Accepted for GUIs that send it; there is no opening book (`OwnBook`).
+    pub own_book: bool,
+    /// Accepted for GUIs that send it; pondering is driven by `go ponder` (`Ponder`).
+    pub ponder: bool,
+    /// Evaluation weights (`EvalA2` ... `EvalRow`).
+    pub weights: Weights,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        let mut settings = Settings {
+            variant: Variant::Oware,
+            seeds: 0,
+            hash_mb: 0,
+            move_overhead: 0,
+            own_book: false,
+            ponder: false,
+            weights: Weights::DEFAULT,
+        };
+        for spec in OPTIONS {
+            let value = match spec.kind {
+                Kind::Check { default } => Value::Bool(default),
+                Kind::Spin { default, .. } => Value::Int(default),
+                Kind::Combo { default, .. } => Value::Text(default.to_string()),
+                Kind::Button => continue,
+            };
+            (spec.apply)(&mut settings, &value);
+        }
+        settings
+    }
+}
+
+/// An option's type, with its default and range, as `uci` lists it.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// `true` or `false`.
+    Check {
+        /// The default.
+        default: bool,
+    },
+    /// An integer in `min..=max`.
+    Spin {
+        /// The default.
+        default: i64,
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
+    /// One of a list of words.
+    Combo {
+        /// The default.
+        default: &'static str,
+        /// The allowed values.
+        values: &'static [&'static str],
+    },
+    /// An action with no value.
+    Button,
+}
+
+/// A checked option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// For a check.
+    Bool(bool),
+    /// For a spin.
+    Int(i64),
+    /// For a combo (in the spelling the table gives).
+    Text(String),
+    /// For a button.
+    Press,
+}
+
+/// What the engine must do after an option changed, beyond storing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing more.
+    None,
+    /// Resize the transposition table.
+    ResizeHash,
+    /// Empty the transposition table.
+    ClearHash,
+    /// The rule set or start changed: back to the start position.
+    NewStart,
+}
+
+/// One option.
+pub struct Spec {
+    /// Its name (matched without regard to case).
+    pub name: &'static str,
+    /// Its type, default and range.
+    pub kind: Kind,
+    /// What it is for (shown by `help`).
+    pub help: &'static str,
+    /// Stores a checked value.
+    pub apply: fn(&mut Settings, &Value) -> Effect,
+}
+
+fn int(v: &Value) -> i64 {
+    match v {
+        Value::Int(n) => *n,
+        _ => 0,
+    }
+}
+
+fn weight(v: &Value) -> i32 {
+    int(v).clamp(-10_000, 10_000) as i32
+}
+
+/// Every option, in the order `uci` lists them.
+pub const OPTIONS: &[Spec] = &[
+    Spec {
+        name: "UCI_Variant",
+        kind: Kind::Combo {
+            default: "oware",
+            values: &["oware", "awari", "ahl", "kalah", "ayoayo"],
+        },
+        help: "the rule set; changing it goes back to its start position",
+        apply: |s, v| {
+            if let Value::Text(t) = v {
+                s.variant = t.parse().unwrap_or_default();
+            }
+            Effect::NewStart
+        },
+    },
+    Spec {
+        name: "Seeds",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 21,
+        },
+        help: "seeds per house of the start position (0 = the variant's own: 4, ahl 3)",
+        apply: |s, v| {
+            s.seeds = int(v) as u32;
+            Effect::NewStart
+        },
+    },
+    Spec {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: 32_768,
+        },
+        help: "transposition table size in MiB",
+        apply: |s, v| {
+            s.hash_mb = int(v) as usize;
+            Effect::ResizeHash
+        },
+    },
+    Spec {
+        name: "Clear Hash",
+        kind: Kind::Button,
+        help: "empty the transposition table",
+        apply: |_, _| Effect::ClearHash,
+    },
+    Spec {
+        name: "MoveOverhead",
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 10_000,
+        },
+        help: "milliseconds kept back from the clock for pipes and the GUI",
+        apply: |s, v| {
+            s.move_overhead = int(v) as u64;
+            Effect::None
+        },
+    },
+    Spec {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+        help: "accepted for GUIs; pondering happens on `go ponder`",
+        apply: |s, v| {
+            s.ponder = *v == Value::Bool(true);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "OwnBook",
+        kind: Kind::Check { default: false },
+        help: "accepted for GUIs (Aualé sends it); the engine has no opening book",
+        apply: |s, v| {
+            s.own_book = *v == Value::Bool(true);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "EvalA2",
+        kind: Kind::Spin {
+            default: Weights::DEFAULT.a2 as i64,
+            min: -10_000,
+            max: 10_000,
+        },
+        help: "score per opponent house the side to move can capture 2 seeds from",
+        apply: |s, v| {
+            s.weights.a2 = weight(v);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "EvalA3",
+        kind: Kind::Spin {
+            default: Weights::DEFAULT.a3 as i64,
+            min: -10_000,
+            max: 10_000,
+        },
+        help: "score per opponent house the side to move can capture 3 seeds from",
+        apply: |s, v| {
+            s.weights.a3 = weight(v);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "EvalB2",
+        kind: Kind::Spin {
+            default: Weights::DEFAULT.b2 as i64,
+            min: -10_000,
+            max: 10_000,
+        },
+        help: "penalty per own house the opponent could capture 2 seeds from",
+        apply: |s, v| {
+            s.weights.b2 = weight(v);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "EvalB3",
+        kind: Kind::Spin {
+            default: Weights::DEFAULT.b3 as i64,
+            min: -10_000,
+            max: 10_000,
+        },
+        help: "penalty per own house the opponent could capture 3 seeds from",
+        apply: |s, v| {
+            s.weights.b3 = weight(v);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "EvalRow",
+        kind: Kind::Spin {
+            default: Weights::DEFAULT.row as i64,
+            min: -10_000,
+            max: 10_000,
+        },
+        help: "score per seed on the own row minus the opponent's (oware, kalah, ayoayo)",
+        apply: |s, v| {
+            s.weights.row = weight(v);
+            Effect::None
+        },
+    },
+];
+
+/// Why `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option of that name.
+    Unknown(String),
+    /// A value the option's type does not allow.
+    BadValue {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What would be allowed.
+        expected: String,
+    },
+    /// A check, spin or combo without `value`.
+    MissingValue(&'static str),
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => {
+                let names: Vec<&str> = OPTIONS.iter().map(|s| s.name).collect();
+                write!(
+                    f,
+                    "no option named '{name}' (options: {})",
+                    names.join(", ")
+                )
+            }
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(f, "option {name}: '{value}' is not {expected}"),
+            OptionError::MissingValue(name) => write!(f, "option {name} needs 'value <v>'"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// The option named `name`, whatever its case and spacing.
+pub fn find(name: &str) -> Option<&'static Spec> {
+    let wanted: Vec<String> = name.split_whitespace().map(str::to_lowercase).collect();
+    OPTIONS.iter().find(|spec| {
+        spec.name
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .eq(wanted.iter().cloned())
+    })
+}
+
+/// Checks a `setoption` against the table and applies it to `settings`. On error nothing
+/// changes.
+pub fn set(
+    settings: &mut Settings,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Effect, OptionError> {
+    let spec = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+    let value = match (spec.kind, value.map(str::trim)) {
+        (Kind::Button, _) => Value::Press,
+        (_, None) => return Err(OptionError::MissingValue(spec.name)),
+        (Kind::Check { .. }, Some(v)) => match v.to_ascii_lowercase().as_str() {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => return Err(bad(spec, v, "true or false".to_string())),
+        },
+        (Kind::Spin { min, max, .. }, Some(v)) => match v.parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Value::Int(n),
+            _ => return Err(bad(spec, v, format!("an integer from {min} to {max}"))),
+        },
+        (Kind::Combo { values, .. }, Some(v)) => {
+            match values.iter().find(|x| x.eq_ignore_ascii_case(v)) {
+                Some(x) => Value::Text(x.to_string()),
+                None => return Err(bad(spec, v, format!("one of {}", values.join(", ")))),
+            }
+        }
+    };
+    Ok((spec.apply)(settings, &value))
+}
+
+fn bad(spec: &'static Spec, value: &str, expected: String) -> OptionError {
+    OptionError::BadValue {
+        name: spec.name,
+        value: value.to_string(),
+        expected,
+    }
+}
+
+/// The `option ...` line `uci` prints for `spec`.
+pub fn uci_line(spec: &Spec) -> String {
+    let name = spec.name;
+    match spec.kind {
+        Kind::Check { default } => format!("option name {name} type check default {default}"),
+        Kind::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        Kind::Combo { default, values } => {
+            let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+            format!("option name {name} type combo default {default}{vars}")
+        }
+        Kind::Button => format!("option name {name} type button"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_come_from_the_table() {
+        let s = Settings::default();
+        assert_eq!(s.variant, Variant::Oware);
+        assert_eq!(s.hash_mb, 16);
+        assert_eq!(s.move_overhead, 10);
+        assert_eq!(s.weights, Weights::DEFAULT);
+    }
+
+    #[test]
+    fn set_table() {
+        // (name, value, Ok(effect) or error text)
+        let rows: &[(&str, Option<&str>, Result<Effect, &str>)] = &[
+            ("Hash", Some("64"), Ok(Effect::ResizeHash)),
+            ("hash", Some(" 1 "), Ok(Effect::ResizeHash)),
+            (
+                "Hash",
+                Some("0"),
+                Err("option Hash: '0' is not an integer from 1 to 32768"),
+            ),
+            (
+                "Hash",
+                Some("99999999999999999999"),
+                Err("option Hash: '99999999999999999999' is not an integer from 1 to 32768"),
+            ),
+            ("Hash", None, Err("option Hash needs 'value <v>'")),
+            ("UCI_Variant", Some("KALAH"), Ok(Effect::NewStart)),
+            (
+                "UCI_Variant",
+                Some("chess"),
+                Err("option UCI_Variant: 'chess' is not one of oware, awari, ahl, kalah, ayoayo"),
+            ),
+            ("OwnBook", Some("false"), Ok(Effect::None)),
+            (
+                "OwnBook",
+                Some("yes"),
+                Err("option OwnBook: 'yes' is not true or false"),
+            ),
+            ("clear   hash", None, Ok(Effect::ClearHash)),
+            ("Threads", Some("4"), Err("no option named 'Threads'")),
+        ];
+        for (name, value, expected) in rows {
+            let mut s = Settings::default();
+            let before = s.clone();
+            match (set(&mut s, name, *value), expected) {
+                (Ok(effect), Ok(e)) => assert_eq!(effect, *e, "{name}"),
+                (Err(error), Err(text)) => {
+                    assert!(error.to_string().starts_with(text), "{name}: {error}");
+                    assert_eq!(s, before, "a refused option changes nothing");
+                }
+                (got, _) => panic!("{name} {value:?}: got {got:?}, expected {expected:?}"),
+            }
+        }
+        let mut s = Settings::default();
+        set(&mut s, "UCI_Variant", Some("KALAH")).unwrap();
+        assert_eq!(s.variant, Variant::Kalah);
+        set(&mut s, "EvalA2", Some("-7")).unwrap();
+        assert_eq!(s.weights.a2, -7);
+    }
+
+    #[test]
+    fn uci_lines() {
+        let lines: Vec<String> = OPTIONS.iter().map(uci_line).collect();
+        assert_eq!(
+            lines[0],
+            "option name UCI_Variant type combo default oware var oware var awari var ahl var kalah var ayoayo"
+        );
+        assert!(
+            lines.contains(&"option name Hash type spin default 16 min 1 max 32768".to_string())
+        );
+        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
+    }
+}

@@ -1,0 +1,603 @@
+//! The search: iterative deepening, principal variation search with aspiration windows, a
+//! transposition table, and move ordering by table move, captures, killers and history.
+//!
+//! Rule-set details the search must get right:
+//! - Extra moves (kalah, ahl): when the same side moves again, the child's score is not negated
+//!   and the window is passed through as it is.
+//! - Finished games are scored exactly, above any evaluation: a win found `p` plies from the
+//!   root scores `MATE - p`, a loss `-(MATE - p)`, a draw 0.
+//! - Oware's repetition rule: a position repeated since the last capture ends the game (each
+//!   side collects its own row), using the game's history before the root.
+//! - Awari's move-250 limit: the ply is part of the position, so it is mixed into the table key.
+
+use super::eval::{evaluate, Weights};
+use super::time::{Clock, Limits};
+use super::tt::{Bound, Table};
+use crate::rules::{Board, EndReason, Game, Move, MoveList};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Plies a line may reach (iterations are capped below it).
+pub const MAX_PLY: usize = 128;
+/// The deepest iteration.
+pub const MAX_DEPTH: u32 = 100;
+/// The score of a game won at the root; a win `p` plies away scores `MATE - p`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this (either sign) are finished games, not evaluations.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = MATE + 1;
+
+/// Shared between the protocol thread and a running search: `stop`, and whether it is still
+/// pondering (cleared by `ponderhit`).
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Stop as soon as possible.
+    pub stop: AtomicBool,
+    /// Searching on the opponent's time: no time limit applies until this is cleared.
+    pub pondering: AtomicBool,
+}
+
+impl Control {
+    /// A control for a search that ponders or not.
+    pub fn new(pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+        }
+    }
+
+    /// Whether `stop` was asked.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// Whether still pondering.
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+}
+
+/// One line of search progress (`info depth ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The iteration.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score for the side to move at the root.
+    pub score: i32,
+    /// `Some` when the score is only a bound (an aspiration window failed).
+    pub bound: Option<Bound>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Per mille of the table in use.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The move to play; `None` when the game is over.
+    pub best: Option<Move>,
+    /// The expected reply, if the principal variation has one.
+    pub ponder: Option<Move>,
+    /// The score of the last completed iteration.
+    pub score: i32,
+    /// The last completed iteration (0 if none completed).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// A score as the protocol shows it: centi-seeds, or plies to the end of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// 100 per seed of advantage.
+    Cp(i32),
+    /// The side to move wins (positive) or loses (negative) the game this many plies from now.
+    Mate(i32),
+}
+
+impl Score {
+    /// Reads a search score.
+    pub fn of(score: i32) -> Score {
+        if score > MATE_BOUND {
+            Score::Mate(MATE - score)
+        } else if score < -MATE_BOUND {
+            Score::Mate(-(MATE + score))
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+/// Everything one search needs besides the position.
+pub struct Setup<'a> {
+    /// The table, kept between searches.
+    pub tt: &'a mut Table,
+    /// Stop and ponder flags.
+    pub control: &'a Control,
+    /// Evaluation weights.
+    pub weights: Weights,
+    /// Depth, nodes and time.
+    pub limits: &'a Limits,
+    /// Milliseconds kept back from the clock.
+    pub overhead: u64,
+}
+
+/// Searches `game`'s position and returns the move to play, calling `report` after every
+/// iteration (and every failed aspiration window).
+pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) -> Found {
+    let board = *game.board();
+    let moves = game.legal_moves();
+    let max_depth = setup.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let has_clock = setup.limits.has_clock(board.side_to_move());
+    let mut searcher = Searcher::new(game, setup);
+    searcher.tt.new_search();
+    let mut found = Found {
+        best: moves.into_iter().next(),
+        ponder: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    };
+    if moves.is_empty() {
+        return found;
+    }
+    let mut stable = 0;
+    let mut previous: Option<Move> = None;
+    for depth in 1..=max_depth {
+        let score = searcher.aspiration(&board, depth as i32, found.score, report);
+        let pv = searcher.pv_line();
+        if searcher.aborted {
+            // A root move that beat the last iteration's best was searched in full: take it.
+            if searcher.root_improved {
+                if let Some(&m) = pv.first() {
+                    found.best = Some(m);
+                    found.ponder = pv.get(1).copied();
+                }
+            }
+            break;
+        }
+        found.best = pv.first().copied().or(found.best);
+        found.ponder = pv.get(1).copied();
+        found.score = score;
+        found.depth = depth;
+        report(&searcher.report(depth, score, None, pv));
+        stable = if found.best == previous {
+            stable + 1
+        } else {
+            0
+        };
+        previous = found.best;
+        searcher.poll();
+        if !searcher.thinking() {
+            continue;
+        }
+        // A proven result needs no deeper search; nor does a clock game with one legal move.
+        let proven = score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32;
+        if proven || (has_clock && moves.len() == 1) {
+            break;
+        }
+        if has_clock {
+            let scale = match stable {
+                0 => 1.4,
+                1 | 2 => 1.0,
+                _ => 0.6,
+            };
+            if searcher.clock.soft_expired(scale) {
+                break;
+            }
+        }
+    }
+    found.nodes = searcher.nodes;
+    found
+}
+
+struct Searcher<'a> {
+    tt: &'a mut Table,
+    control: &'a Control,
+    weights: Weights,
+    clock: Clock,
+    node_limit: u64,
+    /// `go infinite`: no time limit ever.
+    infinite: bool,
+    /// `go ponder` and no `ponderhit` seen yet: no time limit for now.
+    pondering: bool,
+    nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    /// Whether, in the current iteration, a root move raised alpha.
+    root_improved: bool,
+    /// Oware: keys of the game's positions since the last capture, then the current line's.
+    keys: Vec<u64>,
+    repetition: bool,
+    ply_in_key: bool,
+    /// Two killer moves per ply, as house + 1 (0 = none).
+    killers: [[u8; 2]; MAX_PLY],
+    history: [i32; 12],
+    /// Triangular principal-variation table, houses.
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+/// A move with the position it leads to and its ordering score.
+#[derive(Clone, Copy)]
+struct Child {
+    order: i32,
+    /// Seeds the move adds to the mover's store (a capture, or a sowing through the store).
+    gain: i32,
+    mv: Move,
+    board: Board,
+}
+
+const TT_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 24;
+const KILLER: i32 = 1 << 22;
+const HISTORY_MAX: i32 = 1 << 20;
+
+impl<'a> Searcher<'a> {
+    fn new(game: &Game, setup: Setup<'a>) -> Searcher<'a> {
+        let board = game.board();
+        let limits = setup.limits;
+        let mut keys = game.keys_since_capture();
+        keys.reserve(MAX_PLY);
+        Searcher {
+            tt: setup.tt,
+            control: setup.control,
+            weights: setup.weights,
+            clock: Clock::new(limits.budget(board.side_to_move(), setup.overhead)),
+            node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
+            infinite: limits.infinite,
+            pondering: limits.ponder,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            root_improved: false,
+            keys,
+            repetition: board.variant().has_repetition(),
+            ply_in_key: board.variant().ply_limit().is_some(),
+            killers: [[0; 2]; MAX_PLY],
+            history: [0; 12],
+            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
+    }
+
+    /// Whether the search may end by itself (time, proven result): not `infinite`, and not
+    /// pondering before `ponderhit`.
+    fn thinking(&self) -> bool {
+        !self.infinite && !self.pondering
+    }
+
+    /// The root's principal variation.
+    fn pv_line(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .filter_map(|&h| Move::new(usize::from(h)))
+            .collect()
+    }
+
+    fn report(&self, depth: u32, score: i32, bound: Option<Bound>, pv: Vec<Move>) -> Report {
+        Report {
+            depth,
+            seldepth: self.seldepth as u32,
+            score,
+            bound,
+            nodes: self.nodes,
+            time: self.clock.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        }
+    }
+
+    /// One iteration, in a window around the last score that widens when the score falls
+    /// outside it.
+    fn aspiration(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        last: i32,
+        report: &mut dyn FnMut(&Report),
+    ) -> i32 {
+        self.seldepth = 0;
+        self.root_improved = false;
+        for h in &mut self.history {
+            *h /= 2;
+        }
+        let mut delta = 40;
+        let (mut alpha, mut beta) = if depth >= 5 && last.abs() < MATE_BOUND {
+            (last - delta, last + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.negamax(board, depth, alpha, beta, 0, self.keys.len());
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                report(&self.report(depth as u32, score, Some(Bound::Upper), self.pv_line()));
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta {
+                report(&self.report(depth as u32, score, Some(Bound::Lower), self.pv_line()));
+                beta = (score + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta *= 3;
+            if delta > 1_000 {
+                (alpha, beta) = (-INF, INF);
+            }
+        }
+    }
+
+    /// Checks the stop flag, the clock and `ponderhit`; sets `aborted`.
+    fn poll(&mut self) {
+        if self.control.stopped() {
+            self.aborted = true;
+        }
+        if self.pondering && !self.control.pondering() {
+            // `ponderhit`: the move's own time starts now.
+            self.pondering = false;
+            self.clock.restart();
+        }
+        if self.thinking() && self.clock.hard_expired() {
+            self.aborted = true;
+        }
+    }
+
+    #[inline]
+    fn table_key(&self, board: &Board) -> u64 {
+        if self.ply_in_key {
+            board.key() ^ u64::from(board.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        } else {
+            board.key()
+        }
+    }
+
+    /// The score of a finished game for its side to move, `ply` plies from the root.
+    fn finished(board: &Board, reason: EndReason, ply: usize) -> i32 {
+        match board.outcome_when(reason).winner {
+            None => 0,
+            Some(w) if w == board.side_to_move() => MATE - ply as i32,
+            Some(_) => -(MATE - ply as i32),
+        }
+    }
+
+    /// The score of `board` for its side to move; `keys[since..]` are the earlier positions
+    /// since the last capture (oware).
+    fn negamax(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        since: usize,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let moves = match board.moves_or_end() {
+            Ok(moves) => moves,
+            Err(reason) => return Searcher::finished(board, reason, ply),
+        };
+        if self.repetition && ply > 0 && self.keys[since..].contains(&board.key()) {
+            return Searcher::finished(board, EndReason::Repetition, ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return evaluate(board, &self.weights);
+        }
+
+        let key = self.table_key(board);
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.mv.filter(|&m| moves.contains(m));
+            if hit.depth >= depth && !pv_node {
+                let score = from_table(hit.score, ply);
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let (children, n) = self.children(board, moves, tt_move, ply);
+        let me = board.side_to_move();
+        let alpha_in = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        self.keys.push(board.key());
+        for (i, child) in children[..n].iter().enumerate() {
+            let same = child.board.side_to_move() == me;
+            // A capture starts a new repetition window.
+            let child_since = if child.board.stores() == board.stores() {
+                since
+            } else {
+                self.keys.len()
+            };
+            let score = if i == 0 {
+                self.child(&child.board, same, depth - 1, alpha, beta, ply, child_since)
+            } else {
+                let s = self.child(
+                    &child.board,
+                    same,
+                    depth - 1,
+                    alpha,
+                    alpha + 1,
+                    ply,
+                    child_since,
+                );
+                if s > alpha && s < beta {
+                    self.child(&child.board, same, depth - 1, alpha, beta, ply, child_since)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(child.mv);
+                    self.update_pv(ply, child.mv);
+                    if ply == 0 {
+                        self.root_improved = true;
+                    }
+                    if score >= beta {
+                        if child.gain == 0 {
+                            self.reward(ply, child.mv, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, depth, to_table(best, ply), bound);
+        best
+    }
+
+    /// A child's score from the parent's point of view: negated unless the same side moves
+    /// again (an extra move).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &mut self,
+        board: &Board,
+        same_side: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        since: usize,
+    ) -> i32 {
+        if same_side {
+            self.negamax(board, depth, alpha, beta, ply + 1, since)
+        } else {
+            -self.negamax(board, depth, -beta, -alpha, ply + 1, since)
+        }
+    }
+
+    /// The moves played out and sorted: table move, captures (largest first), killers,
+    /// then by history.
+    fn children(
+        &self,
+        board: &Board,
+        moves: MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> ([Child; 6], usize) {
+        let me = board.side_to_move();
+        let mut children = [Child {
+            order: 0,
+            gain: 0,
+            mv: Move::new(0).expect("house 0"),
+            board: *board,
+        }; 6];
+        let mut n = 0;
+        for m in moves {
+            let next = board.play_unchecked(m);
+            let gain = i32::from(next.store(me)) - i32::from(board.store(me));
+            let house = m.house() as u8 + 1;
+            let order = if Some(m) == tt_move {
+                TT_MOVE
+            } else if gain > 0 {
+                CAPTURE + gain
+            } else if self.killers[ply][0] == house {
+                KILLER + 1
+            } else if self.killers[ply][1] == house {
+                KILLER
+            } else {
+                self.history[m.house()]
+            };
+            if n < children.len() {
+                children[n] = Child {
+                    order,
+                    gain,
+                    mv: m,
+                    board: next,
+                };
+                n += 1;
+            }
+        }
+        children[..n].sort_unstable_by_key(|c| std::cmp::Reverse(c.order));
+        (children, n)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[0] = m.house() as u8;
+        let len = if ply + 1 < MAX_PLY {
+            let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+            line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
+            child_len
+        } else {
+            0
+        };
+        self.pv_len[ply] = len + 1;
+    }
+
+    /// A quiet move refuted the opponent: remember it.
+    fn reward(&mut self, ply: usize, m: Move, depth: i32) {
+        let house = m.house() as u8 + 1;
+        if self.killers[ply][0] != house {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = house;
+        }
+        let h = &mut self.history[m.house()];
+        *h = (*h + depth * depth).min(HISTORY_MAX);
+    }
+}
+
+/// A score as stored: finished games relative to the node, not the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

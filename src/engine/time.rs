@@ -1,0 +1,199 @@
+//! Search limits and time management: how long one move may take, from `go`'s arguments.
+//!
+//! Two budgets come out of a `go`: a *soft* one, checked between iterations (start no new
+//! iteration that would likely overrun it; less when the best move has been stable), and a
+//! *hard* one, checked during the search, that is never exceeded. Both keep `MoveOverhead`
+//! back from the clock for the pipes and the GUI.
+
+use crate::rules::Side;
+use std::time::{Duration, Instant};
+
+/// What `go` asked for. Times are milliseconds; clocks may arrive negative from a GUI whose
+/// engine overstepped, and count as zero.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Iterations to search at most.
+    pub depth: Option<u32>,
+    /// Nodes to search at most.
+    pub nodes: Option<u64>,
+    /// Exactly this long (less the move overhead).
+    pub movetime: Option<u64>,
+    /// Remaining clock time, South (`wtime`) then North (`btime`).
+    pub time: [Option<i64>; 2],
+    /// Increment per move, South (`winc`) then North (`binc`).
+    pub inc: [Option<i64>; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Search on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+}
+
+/// Moves still to play when `movestogo` is not given: a game of oware lasts about 50 moves
+/// per side, and the budget should last into the endgame.
+const DEFAULT_MOVES_TO_GO: i64 = 30;
+
+/// The budgets of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Start no new iteration beyond (a fraction of) this.
+    pub soft: Option<Duration>,
+    /// Never search beyond this.
+    pub hard: Option<Duration>,
+}
+
+impl Limits {
+    /// Whether the search may end on its own before `stop` (not `infinite`, not `ponder`).
+    pub fn ends_by_itself(&self) -> bool {
+        !self.infinite && !self.ponder
+    }
+
+    /// Whether a clock governs the search (so it may stop early on a settled move).
+    pub fn has_clock(&self, side: Side) -> bool {
+        self.time[side.index()].is_some()
+    }
+
+    /// The budgets for `side` to move, keeping `overhead` milliseconds back.
+    pub fn budget(&self, side: Side, overhead: u64) -> Budget {
+        let overhead = i64::try_from(overhead).unwrap_or(i64::MAX);
+        let mut soft: Option<i64> = None;
+        let mut hard: Option<i64> = None;
+        if let Some(t) = self.movetime {
+            let t = i64::try_from(t).unwrap_or(i64::MAX);
+            hard = Some(t.saturating_sub(overhead).max(1));
+        }
+        if let Some(clock) = self.time[side.index()] {
+            let left = clock.saturating_sub(overhead).max(1);
+            let inc = self.inc[side.index()].unwrap_or(0).max(0);
+            let to_go = self
+                .movestogo
+                .map_or(DEFAULT_MOVES_TO_GO, |n| i64::from(n.clamp(1, 100)));
+            // The last move before a time control may use most of what is left.
+            let cap = if to_go == 1 { left * 8 / 10 } else { left / 2 };
+            let target = (left / to_go + inc * 3 / 4).min(cap).max(1);
+            soft = Some(target);
+            let limit = (target * 4).min(cap).max(1);
+            hard = Some(hard.map_or(limit, |h| h.min(limit)));
+        }
+        let ms = |v: Option<i64>| v.map(|v| Duration::from_millis(v.max(0) as u64));
+        Budget {
+            soft: ms(soft),
+            hard: ms(hard),
+        }
+    }
+}
+
+/// The clock of one search: when it started (or when pondering turned into thinking) and its
+/// budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    start: Instant,
+    budget: Budget,
+}
+
+impl Clock {
+    /// A clock started now.
+    pub fn new(budget: Budget) -> Clock {
+        Clock {
+            start: Instant::now(),
+            budget,
+        }
+    }
+
+    /// Starts over (on `ponderhit`: the move's own time begins now).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the hard budget is spent.
+    pub fn hard_expired(&self) -> bool {
+        self.budget.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// Whether to start another iteration, given how settled the best move is (`scale` < 1
+    /// when it has not changed for a while, > 1 when it just changed).
+    pub fn soft_expired(&self, scale: f64) -> bool {
+        // The next iteration takes about twice as long as all before it together.
+        self.budget
+            .soft
+            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * scale * 0.6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Option<Duration> {
+        Some(Duration::from_millis(v))
+    }
+
+    #[test]
+    fn budgets() {
+        let south = Side::South;
+        // (limits, overhead, soft, hard)
+        let rows = [
+            (
+                Limits {
+                    movetime: Some(1000),
+                    ..Limits::default()
+                },
+                10,
+                None,
+                ms(990),
+            ),
+            (
+                Limits {
+                    time: [Some(60_000), Some(1)],
+                    ..Limits::default()
+                },
+                0,
+                ms(2000),
+                ms(8000),
+            ),
+            (
+                Limits {
+                    time: [Some(10_000), None],
+                    inc: [Some(1000), None],
+                    movestogo: Some(1),
+                    ..Limits::default()
+                },
+                0,
+                ms(8000),
+                ms(8000),
+            ),
+            // A clock overdrawn by the GUI still gets a 1 ms answer, never a panic.
+            (
+                Limits {
+                    time: [Some(-50), None],
+                    ..Limits::default()
+                },
+                30,
+                ms(1),
+                ms(1),
+            ),
+            // Both limits apply: the smaller hard one wins.
+            (
+                Limits {
+                    time: [Some(60_000), None],
+                    movetime: Some(100),
+                    ..Limits::default()
+                },
+                0,
+                ms(2000),
+                ms(100),
+            ),
+            (Limits::default(), 10, None, None),
+        ];
+        for (limits, overhead, soft, hard) in rows {
+            let b = limits.budget(south, overhead);
+            assert_eq!((b.soft, b.hard), (soft, hard), "{limits:?}");
+        }
+    }
+}

@@ -1,0 +1,509 @@
+//! The protocol loop. The thread that reads the input never waits for a search: it answers
+//! `isready` at once, sets the stop flag on `stop`, and hands searches, perft and bench to
+//! one worker thread over a crossbeam channel. The worker owns the transposition table and
+//! prints each search's `info` lines and its one `bestmove`.
+//!
+//! Output goes through one lock per line, so lines from the two threads never interleave, and
+//! each line is flushed at once. A write error (the GUI closed the pipe) ends the loop.
+
+use super::bench::{bench, perft_lines};
+use super::diagram::diagram;
+use super::eval::{Terms, Weights};
+use super::options::{self, Effect, Settings, OPTIONS};
+use super::protocol::{parse, Command, Go, Start};
+use super::search::{self, Control, Report, Score, Setup};
+use super::time::Limits;
+use super::tt::{Bound, Table};
+use crate::rules::{format_move_list, Board, Game};
+use crossbeam_channel::{unbounded, Receiver, Sender};
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// The engine's name and author, as `uci` reports them.
+pub const NAME: &str = concat!("awari ", env!("CARGO_PKG_VERSION"));
+/// The author line.
+pub const AUTHOR: &str = "the awari developers";
+
+/// Lines longer than this are refused whole (and read to their end), so no input can make
+/// the engine hold unbounded memory.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// The output, shared by the reader and the worker: one locked, flushed write per line.
+#[derive(Clone)]
+struct Out {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    broken: Arc<AtomicBool>,
+}
+
+impl Out {
+    fn new(w: impl Write + Send + 'static) -> Out {
+        Out {
+            writer: Arc::new(Mutex::new(Box::new(w))),
+            broken: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    fn line(&self, text: &str) {
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        if writeln!(w, "{text}").and_then(|()| w.flush()).is_err() {
+            self.broken.store(true, Ordering::Release);
+        }
+    }
+
+    fn lines(&self, lines: &[String]) {
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let ok = lines.iter().try_for_each(|l| writeln!(w, "{l}"));
+        if ok.and_then(|()| w.flush()).is_err() {
+            self.broken.store(true, Ordering::Release);
+        }
+    }
+
+    fn error(&self, message: impl std::fmt::Display) {
+        self.line(&format!("info string error: {message}"));
+    }
+
+    fn is_broken(&self) -> bool {
+        self.broken.load(Ordering::Acquire)
+    }
+}
+
+/// Work for the worker thread, in the order it arrived.
+enum Job {
+    Search {
+        game: Game,
+        limits: Limits,
+        control: Arc<Control>,
+        weights: Weights,
+        overhead: u64,
+    },
+    Perft {
+        game: Game,
+        depth: u32,
+    },
+    Bench {
+        depth: Option<u32>,
+        control: Arc<Control>,
+    },
+    Resize(usize),
+    Clear,
+}
+
+fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
+    let mut table = Table::new(hash_mb);
+    for job in jobs {
+        match job {
+            Job::Search {
+                game,
+                limits,
+                control,
+                weights,
+                overhead,
+            } => run_search(
+                &game, &limits, &control, weights, overhead, &mut table, &out,
+            ),
+            Job::Perft { game, depth } => {
+                perft_lines(&game, depth, &mut |l| out.line(&l));
+            }
+            Job::Bench { depth, control } => {
+                bench(depth, &control, &mut |l| out.line(&l));
+            }
+            Job::Resize(mb) => {
+                // Free the old table first: both at once could exceed the memory asked for.
+                drop(std::mem::replace(&mut table, Table::new(1)));
+                table = Table::new(mb);
+            }
+            Job::Clear => table.clear(),
+        }
+    }
+}
+
+fn run_search(
+    game: &Game,
+    limits: &Limits,
+    control: &Control,
+    weights: Weights,
+    overhead: u64,
+    table: &mut Table,
+    out: &Out,
+) {
+    if let Some(outcome) = game.outcome() {
+        out.line(&format!("info string game over: {outcome}"));
+        wait_for_release(limits, control);
+        out.line("bestmove 0000");
+        return;
+    }
+    let setup = Setup {
+        tt: table,
+        control,
+        weights,
+        limits,
+        overhead,
+    };
+    let found = search::search(game, setup, &mut |r| out.line(&info_line(r)));
+    // `infinite` and `ponder` searches answer only after `stop` (or `ponderhit`).
+    wait_for_release(limits, control);
+    let best = found.best.map_or("0000".to_string(), |m| m.to_string());
+    match found.ponder {
+        Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
+        None => out.line(&format!("bestmove {best}")),
+    }
+}
+
+/// Holds a finished `go infinite` until `stop`, and a finished `go ponder` until `stop` or
+/// `ponderhit`, as UCI requires.
+fn wait_for_release(limits: &Limits, control: &Control) {
+    while !control.stopped() && (limits.infinite || (limits.ponder && control.pondering())) {
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// An `info` line for one search report.
+pub fn info_line(r: &Report) -> String {
+    let ms = r.time.as_millis() as u64;
+    let nps = r.nodes.saturating_mul(1000) / ms.max(1);
+    let score = match Score::of(r.score) {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match r.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let pv = if r.pv.is_empty() {
+        String::new()
+    } else {
+        format!(" pv {}", format_move_list(&r.pv))
+    };
+    format!(
+        "info depth {} seldepth {} score {score}{bound} nodes {} nps {nps} time {ms} hashfull {}{pv}",
+        r.depth, r.seldepth, r.nodes, r.hashfull
+    )
+}
+
+/// The reader's state: options, the position, and the search in flight.
+struct Engine {
+    settings: Settings,
+    game: Game,
+    out: Out,
+    jobs: Sender<Job>,
+    /// The last search or bench handed over, and whether it needs `stop` to end.
+    current: Option<(Arc<Control>, bool)>,
+}
+
+/// How a line leaves the loop.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs the protocol on `input` and `output` until `quit` or the end of the input, then
+/// returns. At the end of the input, a search that would end by itself (a depth, node or time
+/// limit) is allowed to finish and answer; one that only `stop` would end is stopped.
+pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+    let out = Out::new(output);
+    let settings = Settings::default();
+    let (jobs, receiver) = unbounded();
+    let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(1);
+    let worker_out = out.clone();
+    let hash_mb = settings.hash_mb;
+    let handle = thread::Builder::new()
+        .name("search".to_string())
+        .spawn(move || {
+            worker(receiver, worker_out, hash_mb);
+            let _ = done_tx.send(());
+        })?;
+    let mut engine = Engine {
+        game: Game::new(Board::start(settings.variant)),
+        settings,
+        out,
+        jobs,
+        current: None,
+    };
+    let mut buffer = Vec::new();
+    let flow = loop {
+        match read_line(&mut input, &mut buffer, MAX_LINE) {
+            Ok(Line::Eof) | Err(_) => break Flow::Continue,
+            Ok(Line::TooLong(n)) => engine.out.error(format!(
+                "line of {n} bytes refused (the limit is {MAX_LINE})"
+            )),
+            Ok(Line::Text) => {
+                let text = String::from_utf8_lossy(&buffer);
+                if engine.handle(&text) == Flow::Quit {
+                    break Flow::Quit;
+                }
+            }
+        }
+        if engine.out.is_broken() {
+            break Flow::Quit;
+        }
+    };
+    match flow {
+        Flow::Quit => {
+            engine.stop();
+            drop(engine);
+            // The worker ends within a poll interval; a long perft is left to the exit.
+            if done_rx.recv_timeout(Duration::from_millis(50)).is_ok() {
+                let _ = handle.join();
+            }
+        }
+        Flow::Continue => {
+            if let Some((control, true)) = &engine.current {
+                control.stop.store(true, Ordering::Release);
+            }
+            drop(engine);
+            let _ = handle.join();
+        }
+    }
+    Ok(())
+}
+
+/// What [`read_line`] read.
+enum Line {
+    Eof,
+    Text,
+    /// A line over the limit, skipped; its length.
+    TooLong(usize),
+}
+
+/// Reads one line into `buffer` (without the line break), skipping lines over `cap` bytes
+/// without holding them.
+fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, cap: usize) -> io::Result<Line> {
+    buffer.clear();
+    let mut length = 0usize;
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(match (any, length > cap) {
+                (false, _) => Line::Eof,
+                (true, true) => Line::TooLong(length),
+                (true, false) => Line::Text,
+            });
+        }
+        any = true;
+        let (part, used, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        length += part.len();
+        if length <= cap {
+            buffer.extend_from_slice(part);
+        } else {
+            buffer.clear();
+        }
+        input.consume(used);
+        if ended {
+            return Ok(if length > cap {
+                Line::TooLong(length)
+            } else {
+                Line::Text
+            });
+        }
+    }
+}
+
+impl Engine {
+    /// Stops the search in flight, if any.
+    fn stop(&mut self) {
+        if let Some((control, _)) = &self.current {
+            control.stop.store(true, Ordering::Release);
+        }
+    }
+
+    fn send(&self, job: Job) {
+        // The worker lives as long as the engine; a failed send means it died, and the
+        // protocol goes on answering what it can.
+        if self.jobs.send(job).is_err() {
+            self.out.error("the search thread is gone");
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        let command = match parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                self.out.error(e);
+                return Flow::Continue;
+            }
+        };
+        match command {
+            Command::Empty | Command::Register | Command::Debug(_) => {}
+            Command::Uci => {
+                let mut lines = vec![format!("id name {NAME}"), format!("id author {AUTHOR}")];
+                lines.extend(OPTIONS.iter().map(options::uci_line));
+                lines.push("uciok".to_string());
+                self.out.lines(&lines);
+            }
+            Command::IsReady => self.out.line("readyok"),
+            Command::Stop => self.stop(),
+            Command::PonderHit => {
+                if let Some((control, _)) = &self.current {
+                    control.pondering.store(false, Ordering::Release);
+                }
+            }
+            Command::Quit => return Flow::Quit,
+            Command::UciNewGame => {
+                self.game = Game::new(self.start_board());
+                self.send(Job::Clear);
+            }
+            Command::SetOption { name, value } => self.set_option(name, value),
+            Command::Position { start, moves } => self.position(start, moves),
+            Command::Go(go) => self.go(go),
+            Command::Display => self.out.lines(&diagram(&self.game)),
+            Command::Eval => self
+                .out
+                .lines(&eval_lines(self.game.board(), &self.settings.weights)),
+            Command::Bench(depth) => {
+                self.stop();
+                let control = Arc::new(Control::new(false));
+                self.current = Some((control.clone(), false));
+                self.send(Job::Bench { depth, control });
+            }
+            Command::Help => self.out.lines(&help_lines()),
+        }
+        Flow::Continue
+    }
+
+    fn start_board(&self) -> Board {
+        let s = &self.settings;
+        if s.seeds == 0 {
+            Board::start(s.variant)
+        } else {
+            Board::start_with_seeds(s.variant, s.seeds).unwrap_or_else(|_| Board::start(s.variant))
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let mut settings = self.settings.clone();
+        match options::set(&mut settings, name, value) {
+            Err(e) => self.out.error(e),
+            Ok(effect) => {
+                if effect == Effect::NewStart {
+                    let s = &settings;
+                    if s.seeds != 0 {
+                        if let Err(e) = Board::start_with_seeds(s.variant, s.seeds) {
+                            self.out.error(e);
+                            return;
+                        }
+                    }
+                }
+                self.settings = settings;
+                match effect {
+                    Effect::None => {}
+                    Effect::ResizeHash => self.send(Job::Resize(self.settings.hash_mb)),
+                    Effect::ClearHash => self.send(Job::Clear),
+                    Effect::NewStart => self.game = Game::new(self.start_board()),
+                }
+            }
+        }
+    }
+
+    /// Sets up the position, or changes nothing and says why.
+    fn position(&mut self, start: Start<'_>, moves: &str) {
+        let board = match start {
+            Start::StartPos => self.start_board(),
+            Start::Fen(text) => match Board::from_notation(self.settings.variant, text) {
+                Ok(b) => b,
+                Err(e) => return self.out.error(format!("position: {e}")),
+            },
+        };
+        let mut game = Game::new(board);
+        if let Err(e) = game.play_text(moves) {
+            return self.out.error(format!("position: {e}"));
+        }
+        self.game = game;
+    }
+
+    fn go(&mut self, go: Go) {
+        // A `go` during a search ends that search first (it still answers its bestmove).
+        self.stop();
+        if let Some(depth) = go.perft {
+            self.current = None;
+            self.send(Job::Perft {
+                game: self.game.clone(),
+                depth,
+            });
+            return;
+        }
+        let l = &go.limits;
+        let unbounded = l.infinite
+            || l.ponder
+            || (l.depth.is_none()
+                && l.nodes.is_none()
+                && l.movetime.is_none()
+                && l.time == [None, None]);
+        let control = Arc::new(Control::new(l.ponder));
+        self.current = Some((control.clone(), unbounded));
+        self.send(Job::Search {
+            game: self.game.clone(),
+            limits: go.limits,
+            control,
+            weights: self.settings.weights,
+            overhead: self.settings.move_overhead,
+        });
+    }
+}
+
+/// `eval`'s lines: each term, its weight and its share, from the side to move's view.
+fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
+    let t = Terms::of(board);
+    let rows = [
+        ("stores (own - opponent's)", t.stores, 100),
+        ("a2 (opponent houses open to a capture of 2)", t.a2, w.a2),
+        ("a3 (opponent houses open to a capture of 3)", t.a3, w.a3),
+        ("b2 (own houses open to a capture of 2)", t.b2, -w.b2),
+        ("b3 (own houses open to a capture of 3)", t.b3, -w.b3),
+        ("row (own row - opponent's row)", t.row, w.row),
+    ];
+    let mut lines = vec![format!(
+        "eval of {board} for {} (100 = one seed):",
+        board.side_to_move().name()
+    )];
+    lines.push(format!(
+        "{:<46} {:>6} {:>7} {:>7}",
+        "term", "value", "weight", "score"
+    ));
+    for (name, value, weight) in rows {
+        lines.push(format!(
+            "{name:<46} {value:>6} {weight:>7} {:>7}",
+            value * weight
+        ));
+    }
+    lines.push(format!(
+        "{:<46} {:>6} {:>7} {:>7}",
+        "total",
+        "",
+        "",
+        t.score(w)
+    ));
+    lines
+}
+
+fn help_lines() -> Vec<String> {
+    [
+        "commands (protocol.md has them all):",
+        "  uci | isready | ucinewgame | quit | stop | ponderhit | debug on|off",
+        "  setoption name <name> [value <value>]",
+        "  position startpos|fen <notation> [moves <list>]    e.g. position startpos moves FfEa",
+        "  go [depth D] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]",
+        "     [movestogo N] [infinite] [ponder]  |  go perft D",
+        "  d (board) | eval (evaluation terms) | bench [depth] | help",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain(
+        OPTIONS
+            .iter()
+            .map(|o| format!("  option {}: {}", o.name, o.help)),
+    )
+    .collect()
+}
