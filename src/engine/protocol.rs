@@ -7,8 +7,8 @@ use super::time::Limits;
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while1};
 use nom::character::complete::{char, digit1};
-use nom::combinator::{eof, map, map_res, opt, recognize, rest, value};
-use nom::sequence::{pair, preceded};
+use nom::combinator::{eof, map, map_res, opt, peek, recognize, rest, value};
+use nom::sequence::{pair, preceded, terminated};
 use nom::IResult;
 use std::fmt;
 
@@ -123,14 +123,17 @@ fn keyword<'a>(k: &'static str) -> impl FnMut(&'a str) -> IResult<&'a str, &'a s
     }
 }
 
-/// An unsigned number that fits its type (overflow is an error, not a wrap).
+/// An unsigned number that fits its type (overflow is an error, not a wrap), as a whole word.
 fn unsigned<T: std::str::FromStr>(i: &str) -> IResult<&str, T> {
-    map_res(digit1, str::parse)(i)
+    terminated(map_res(digit1, str::parse), peek(alt((ws, eof))))(i)
 }
 
-/// A signed number (GUIs send negative clocks after an overstep).
+/// A signed number (GUIs send negative clocks after an overstep), as a whole word.
 fn signed(i: &str) -> IResult<&str, i64> {
-    map_res(recognize(pair(opt(char('-')), digit1)), str::parse)(i)
+    terminated(
+        map_res(recognize(pair(opt(char('-')), digit1)), str::parse),
+        peek(alt((ws, eof))),
+    )(i)
 }
 
 /// Blanks then the end of the line.
@@ -252,7 +255,7 @@ fn go(mut args: &str) -> Result<Command<'static>, String> {
             return Ok(Command::Go(go));
         }
         let Ok((after, key)) = preceded(ws, word)(args) else {
-            return Ok(Command::Go(go));
+            return Err(format!("cannot read '{}'", args.trim()));
         };
         let number = |i| preceded(ws, unsigned::<u64>)(i).map_err(|_| needs(key, after));
         let clock = |i| preceded(ws, signed)(i).map_err(|_| needs(key, after));

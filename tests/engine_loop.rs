@@ -1,0 +1,292 @@
+//! The protocol loop run in-process: scripted input, captured output. Each script ends at the
+//! end of its input, which lets a bounded search finish and stops an unbounded one.
+
+use awari::engine::options::OPTIONS;
+use awari::engine::run;
+use awari::rng::Rng;
+use awari::rules::{format_move_list, Board, Game, Move, Variant};
+use std::io::{Cursor, Write};
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs a script; returns the output lines.
+fn session(script: &str) -> Vec<String> {
+    let out = Shared::default();
+    run(Cursor::new(script.as_bytes().to_vec()), out.clone()).unwrap();
+    let bytes = out.0.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn count(lines: &[String], prefix: &str) -> usize {
+    lines.iter().filter(|l| l.starts_with(prefix)).count()
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
+}
+
+/// The `Position:` line of `d`.
+fn shown_position(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("Position: ").map(str::to_string))
+        .collect()
+}
+
+fn bestmoves(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove ").map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn handshake_lists_every_option_once() {
+    let lines = session("uci\nisready\n");
+    assert!(lines[0].starts_with("id name awari"));
+    assert!(lines[1].starts_with("id author "));
+    assert_eq!(count(&lines, "option name "), OPTIONS.len());
+    for spec in OPTIONS {
+        let prefix = format!("option name {} type", spec.name);
+        assert_eq!(count(&lines, &prefix), 1, "{}", spec.name);
+    }
+    let uciok = lines.iter().position(|l| l == "uciok").unwrap();
+    assert_eq!(lines[uciok + 1], "readyok");
+}
+
+#[test]
+fn positions_are_set_whole_or_not_at_all() {
+    // (command, error expected, position `d` shows afterwards)
+    let after_ffea = "6-5-5-5-0-1-0-7-7-6-5-1-0-0-S";
+    let rows = [
+        ("position startpos moves FfEa", false, after_ffea),
+        ("position startpos moves F f E a", false, after_ffea),
+        ("position startpos moves FfEaX", true, after_ffea),
+        ("position startpos moves FfEaE", true, after_ffea), // E is empty
+        ("position startpos moves FfEab", true, after_ffea), // North's house, South to move
+        ("position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-X", true, after_ffea),
+        ("position fen 4-4-4-4-4-4-4-4-4-4-4-256-0-0-S", true, after_ffea),
+        ("position fen 4-4-4-4-4", true, after_ffea),
+        ("position startpos moves", false, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"),
+        (
+            "position fen 0-0-0-0-0-3-0-0-0-0-1-0-25-19-N moves a",
+            true,
+            "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        ),
+        (
+            "position fen 0-0-0-0-0-3-0-0-0-0-1-0-25-19-N",
+            false,
+            "0-0-0-0-0-3-0-0-0-0-1-0-25-19-N",
+        ),
+    ];
+    let mut script = String::new();
+    for (command, _, _) in rows {
+        script += &format!("{command}\nd\n");
+    }
+    let lines = session(&script);
+    let shown = shown_position(&lines);
+    assert_eq!(shown.len(), rows.len());
+    let mut error_count = 0;
+    for ((command, error, position), shown) in rows.iter().zip(&shown) {
+        assert_eq!(shown, position, "after {command}");
+        error_count += usize::from(*error);
+    }
+    assert_eq!(errors(&lines).len(), error_count, "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("Game over: South wins 28-20")));
+}
+
+#[test]
+fn every_go_gets_one_legal_bestmove() {
+    let script = "position startpos moves FfEa\ngo depth 6\ngo depth 30\ngo nodes 5000\n\
+                  go movetime 50\ngo wtime 500 btime 500\ngo infinite\n";
+    let lines = session(script);
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 6, "{lines:#?}");
+    let game = {
+        let mut g = Game::new(Board::start(Variant::Oware));
+        g.play_text("FfEa").unwrap();
+        g
+    };
+    for b in &best {
+        let m: Move = b.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(game.legal_moves().contains(m), "{b}");
+    }
+    // Each `go` stopped the one before it; a search alone runs to its depth. Its info lines
+    // carry the fields a GUI parses, with the pv concatenated.
+    let lines = session("position startpos moves FfEa\ngo depth 6\n");
+    assert_eq!(bestmoves(&lines).len(), 1);
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 6 ") && !l.contains("bound"))
+        .expect("a depth 6 line");
+    for field in [" seldepth ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "] {
+        assert!(info.contains(field), "{info}");
+    }
+    let pv = info.split(" pv ").nth(1).unwrap();
+    assert!(pv.len() >= 6 && !pv.contains(' '), "{info}");
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+}
+
+#[test]
+fn finished_game_answers_0000_with_the_reason() {
+    let lines = session("position fen 0-0-0-0-0-3-0-0-0-0-1-0-25-19-N\ngo depth 5\n");
+    assert_eq!(bestmoves(&lines), ["0000"]);
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info string game over: South wins 28-20")));
+}
+
+#[test]
+fn perft_through_the_protocol_in_every_variant() {
+    // Depth 4 counts of protocol.md.
+    let rows = [
+        ("oware", 1014),
+        ("awari", 1014),
+        ("ahl", 873),
+        ("kalah", 942),
+        ("ayoayo", 802),
+    ];
+    for (variant, total) in rows {
+        let lines = session(&format!(
+            "setoption name UCI_Variant value {variant}\nposition startpos\ngo perft 4\n"
+        ));
+        assert!(lines.contains(&format!("total {total}")), "{variant}: {lines:#?}");
+    }
+    // Seeds changes the start: Kalah(6,6) has 6 moves and 6 seeds each.
+    let lines = session("setoption name UCI_Variant value kalah\nsetoption name Seeds value 6\nd\n");
+    assert_eq!(shown_position(&lines), ["6-6-6-6-6-6-6-6-6-6-6-6-0-0-S"]);
+}
+
+#[test]
+fn bad_options_and_commands_are_reported_and_change_nothing() {
+    let script = "setoption name Nonsense value 3\nsetoption name Hash value 0\n\
+                  setoption name Hash value lots\nsetoption name UCI_Variant value chess\n\
+                  setoption name Hash\nsetoption name OwnBook value true\n\
+                  setoption name Clear Hash\nfrobnicate\ngo sideways\nd\nisready\n";
+    let lines = session(script);
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 7, "{lines:#?}");
+    assert!(errs[0].contains("no option named 'Nonsense'"));
+    assert!(errs[1].contains("from 1 to 32768"));
+    assert!(errs[3].contains("one of oware, awari, ahl, kalah, ayoayo"));
+    assert!(errs[5].contains("unknown command"));
+    assert!(errs[6].contains("unknown argument 'sideways'"));
+    assert_eq!(shown_position(&lines), ["4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"]);
+    assert!(lines.iter().any(|l| l == "Variant: oware"));
+    assert_eq!(lines.last().unwrap(), "readyok");
+}
+
+#[test]
+fn robust_input() {
+    // Blank lines, CRLF, tabs, a stop with no search, a line of megabytes, bytes that are not
+    // UTF-8: every one is answered or ignored, and the engine still answers afterwards.
+    let mut script = Vec::new();
+    script.extend_from_slice(b"\n\r\n\t\nstop\nuci\r\nisready\r\n");
+    script.extend_from_slice(b"position startpos moves ");
+    script.extend(std::iter::repeat_n(b'A', 3 << 20));
+    script.extend_from_slice(b"\n\xff\xfe\nposition\tstartpos\tmoves\tF f\r\nd\nisready\n");
+    let out = Shared::default();
+    run(Cursor::new(script), out.clone()).unwrap();
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    assert_eq!(count(&lines, "readyok"), 2);
+    assert_eq!(count(&lines, "uciok"), 1);
+    assert_eq!(errors(&lines).len(), 2, "{:#?}", errors(&lines));
+    assert_eq!(shown_position(&lines), ["5-5-5-5-4-0-5-5-5-5-4-0-0-0-S"]);
+    assert!(bestmoves(&lines).is_empty());
+}
+
+#[test]
+fn a_line_over_the_limit_is_refused_whole() {
+    let mut script = b"position startpos moves ".to_vec();
+    script.extend(std::iter::repeat_n(b'A', awari::engine::uci::MAX_LINE));
+    script.extend_from_slice(b"\nisready\n");
+    let out = Shared::default();
+    run(Cursor::new(script), out.clone()).unwrap();
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    assert!(text.contains("info string error: line of"), "{text}");
+    assert!(text.ends_with("readyok\n"));
+}
+
+#[test]
+fn ten_thousand_move_lists() {
+    // A real game to its end, then padded to 10,000 moves: refused whole, quickly.
+    let mut rng = Rng::new(7);
+    let mut game = Game::new(Board::start(Variant::Oware));
+    while let Some(m) = {
+        let moves: Vec<Move> = game.legal_moves().collect();
+        (!moves.is_empty()).then(|| moves[rng.below(moves.len() as u64) as usize])
+    } {
+        game.play(m).unwrap();
+    }
+    let mut moves = game.moves().to_vec();
+    let played = moves.len();
+    moves.resize(10_000, Move::from_char('A').unwrap());
+    let concatenated = format_move_list(&moves);
+    let spaced: String = concatenated.chars().map(|c| format!("{c} ")).collect();
+    let script = format!(
+        "position startpos moves {}\nd\nposition startpos moves {concatenated}\nd\n\
+         position startpos moves {spaced}\nd\n",
+        format_move_list(&moves[..played])
+    );
+    let lines = session(&script);
+    let shown = shown_position(&lines);
+    assert_eq!(shown.len(), 3);
+    assert!(shown.iter().all(|p| *p == game.board().to_string()));
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 2);
+    assert!(errs[0].contains(&format!("move {}", played + 1)), "{}", errs[0]);
+}
+
+#[test]
+fn eval_and_bench_print_their_figures() {
+    let lines = session("position startpos moves FfEa\neval\nbench 4\n");
+    let total = lines.iter().find(|l| l.starts_with("total ")).unwrap();
+    assert_eq!(total.split_whitespace().last(), Some("-40"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("row (own row - opponent's row)")));
+    let bench = lines.iter().find(|l| l.starts_with("bench nodes ")).unwrap();
+    let nodes: u64 = bench.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(nodes > 0);
+    // The node counts are a signature: the same on every run (times differ).
+    let nodes_of = |ls: &[String]| -> Vec<String> {
+        ls.iter()
+            .filter(|l| l.starts_with("bench "))
+            .map(|l| l.split(" time ").next().unwrap().to_string())
+            .collect()
+    };
+    let again = session("bench 4\n");
+    assert_eq!(nodes_of(&again), nodes_of(&lines));
+    assert_eq!(nodes_of(&again).len(), awari::engine::bench::POSITIONS.len() + 1);
+}
+
+#[test]
+fn the_variant_option_changes_the_rules() {
+    let lines = session(
+        "setoption name UCI_Variant value ahl\nposition startpos moves D\nd\n\
+         setoption name UCI_Variant value kalah\nd\n",
+    );
+    // Ahl: D's 3 seeds end in South's store: a bonus move, shown with `+`.
+    assert_eq!(
+        shown_position(&lines),
+        ["3-3-3-0-4-4-3-3-3-3-3-3-1-0-S+", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"]
+    );
+}
