@@ -83,10 +83,22 @@ fn positions_are_set_whole_or_not_at_all() {
         ("position startpos moves FfEaX", true, after_ffea),
         ("position startpos moves FfEaE", true, after_ffea), // E is empty
         ("position startpos moves FfEab", true, after_ffea), // North's house, South to move
-        ("position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-X", true, after_ffea),
-        ("position fen 4-4-4-4-4-4-4-4-4-4-4-256-0-0-S", true, after_ffea),
+        (
+            "position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-X",
+            true,
+            after_ffea,
+        ),
+        (
+            "position fen 4-4-4-4-4-4-4-4-4-4-4-256-0-0-S",
+            true,
+            after_ffea,
+        ),
         ("position fen 4-4-4-4-4", true, after_ffea),
-        ("position startpos moves", false, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"),
+        (
+            "position startpos moves",
+            false,
+            "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        ),
         (
             "position fen 0-0-0-0-0-3-0-0-0-0-1-0-25-19-N moves a",
             true,
@@ -111,7 +123,9 @@ fn positions_are_set_whole_or_not_at_all() {
         error_count += usize::from(*error);
     }
     assert_eq!(errors(&lines).len(), error_count, "{lines:#?}");
-    assert!(lines.iter().any(|l| l.starts_with("Game over: South wins 28-20")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Game over: South wins 28-20")));
 }
 
 #[test]
@@ -138,7 +152,15 @@ fn every_go_gets_one_legal_bestmove() {
         .iter()
         .find(|l| l.starts_with("info depth 6 ") && !l.contains("bound"))
         .expect("a depth 6 line");
-    for field in [" seldepth ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "] {
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " hashfull ",
+        " pv ",
+    ] {
         assert!(info.contains(field), "{info}");
     }
     let pv = info.split(" pv ").nth(1).unwrap();
@@ -169,10 +191,14 @@ fn perft_through_the_protocol_in_every_variant() {
         let lines = session(&format!(
             "setoption name UCI_Variant value {variant}\nposition startpos\ngo perft 4\n"
         ));
-        assert!(lines.contains(&format!("total {total}")), "{variant}: {lines:#?}");
+        assert!(
+            lines.contains(&format!("total {total}")),
+            "{variant}: {lines:#?}"
+        );
     }
     // Seeds changes the start: Kalah(6,6) has 6 moves and 6 seeds each.
-    let lines = session("setoption name UCI_Variant value kalah\nsetoption name Seeds value 6\nd\n");
+    let lines =
+        session("setoption name UCI_Variant value kalah\nsetoption name Seeds value 6\nd\n");
     assert_eq!(shown_position(&lines), ["6-6-6-6-6-6-6-6-6-6-6-6-0-0-S"]);
 }
 
@@ -254,7 +280,11 @@ fn ten_thousand_move_lists() {
     assert!(shown.iter().all(|p| *p == game.board().to_string()));
     let errs = errors(&lines);
     assert_eq!(errs.len(), 2);
-    assert!(errs[0].contains(&format!("move {}", played + 1)), "{}", errs[0]);
+    assert!(
+        errs[0].contains(&format!("move {}", played + 1)),
+        "{}",
+        errs[0]
+    );
 }
 
 #[test]
@@ -262,8 +292,13 @@ fn eval_and_bench_print_their_figures() {
     let lines = session("position startpos moves FfEa\neval\nbench 4\n");
     let total = lines.iter().find(|l| l.starts_with("total ")).unwrap();
     assert_eq!(total.split_whitespace().last(), Some("-40"), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.starts_with("row (own row - opponent's row)")));
-    let bench = lines.iter().find(|l| l.starts_with("bench nodes ")).unwrap();
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("row (own row - opponent's row)")));
+    let bench = lines
+        .iter()
+        .find(|l| l.starts_with("bench nodes "))
+        .unwrap();
     let nodes: u64 = bench.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert!(nodes > 0);
     // The node counts are a signature: the same on every run (times differ).
@@ -275,7 +310,10 @@ fn eval_and_bench_print_their_figures() {
     };
     let again = session("bench 4\n");
     assert_eq!(nodes_of(&again), nodes_of(&lines));
-    assert_eq!(nodes_of(&again).len(), awari::engine::bench::POSITIONS.len() + 1);
+    assert_eq!(
+        nodes_of(&again).len(),
+        awari::engine::bench::POSITIONS.len() + 1
+    );
 }
 
 #[test]
@@ -287,6 +325,9 @@ fn the_variant_option_changes_the_rules() {
     // Ahl: D's 3 seeds end in South's store: a bonus move, shown with `+`.
     assert_eq!(
         shown_position(&lines),
-        ["3-3-3-0-4-4-3-3-3-3-3-3-1-0-S+", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"]
+        [
+            "3-3-3-0-4-4-3-3-3-3-3-3-1-0-S+",
+            "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+        ]
     );
 }

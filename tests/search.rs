@@ -157,7 +157,10 @@ fn random_endgame(rng: &mut Rng, variant: Variant, seeds: u32) -> Option<Game> {
     let total = if variant == Variant::Ahl { 36 } else { 48 };
     let stored = total - seeds;
     let half = total / 2;
-    let south = stored.saturating_sub(half) + rng.below(u64::from(half.min(stored) - stored.saturating_sub(half) + 1)) as u32;
+    let south = stored.saturating_sub(half)
+        + rng.below(u64::from(
+            half.min(stored) - stored.saturating_sub(half) + 1,
+        )) as u32;
     let north = stored - south;
     let side = if rng.below(2) == 0 { 'S' } else { 'N' };
     let text = format!(
@@ -191,7 +194,11 @@ fn endgames_agree_with_minimax_in_every_variant() {
             match result {
                 1 => {
                     assert!(found.score > MATE_BOUND, "won, but {text}");
-                    assert_eq!(solve_move(&game, m, depth), Some(1), "a winning move: {text}");
+                    assert_eq!(
+                        solve_move(&game, m, depth),
+                        Some(1),
+                        "a winning move: {text}"
+                    );
                     let Score::Mate(n) = Score::of(found.score) else {
                         unreachable!()
                     };
@@ -200,13 +207,23 @@ fn endgames_agree_with_minimax_in_every_variant() {
                 -1 => assert!(found.score < -MATE_BOUND, "lost, but {text}"),
                 _ => {
                     assert_eq!(found.score, 0, "drawn, but {text}");
-                    assert_eq!(solve_move(&game, m, depth), Some(0), "a drawing move: {text}");
+                    assert_eq!(
+                        solve_move(&game, m, depth),
+                        Some(0),
+                        "a drawing move: {text}"
+                    );
                 }
             }
         }
         // The sample must hold decided games of every kind worth checking.
-        assert!(decided[2] >= 10, "{variant}: only {decided:?} decided (loss, draw, win)");
-        assert!(decided[0] >= 5, "{variant}: only {decided:?} decided (loss, draw, win)");
+        assert!(
+            decided[2] >= 10,
+            "{variant}: only {decided:?} decided (loss, draw, win)"
+        );
+        assert!(
+            decided[0] >= 5,
+            "{variant}: only {decided:?} decided (loss, draw, win)"
+        );
     }
 }
 

@@ -5,6 +5,7 @@ use awari::engine::bench::{bench, perft_lines};
 use awari::engine::search::Control;
 use awari::rules::{Board, Game, Variant};
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -62,7 +63,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Bench { depth }) => {
-            bench(depth, &Control::new(false), &mut |line| println!("{line}"));
+            bench(depth, &Control::new(false), &mut say);
             ExitCode::SUCCESS
         }
         None => match awari::engine::run(std::io::stdin().lock(), std::io::stdout()) {
@@ -95,15 +96,24 @@ fn setup(args: &PerftArgs) -> Result<Game, String> {
 
 fn run_perft(args: &PerftArgs) -> Result<(), String> {
     let game = setup(args)?;
-    println!(
+    say(format!(
         "perft {} depth {} from {}",
         args.variant,
         args.depth,
         game.board()
-    );
+    ));
     if let Some(outcome) = game.outcome() {
-        println!("game over: {outcome}");
+        say(format!("game over: {outcome}"));
     }
-    perft_lines(&game, args.depth, &mut |line| println!("{line}"));
+    perft_lines(&game, args.depth, &mut say);
     Ok(())
+}
+
+/// Prints a line; a closed stdout (`awari bench | head -1`) ends the program quietly instead
+/// of panicking as `println!` would.
+fn say(line: String) {
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        std::process::exit(0);
+    }
 }

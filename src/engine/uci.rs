@@ -142,7 +142,13 @@ fn run_search(
         limits,
         overhead,
     };
-    let found = search::search(game, setup, &mut |r| out.line(&info_line(r)));
+    let found = search::search(game, setup, &mut |r| {
+        out.line(&info_line(r));
+        if out.is_broken() {
+            // Nobody is listening: end the search rather than think for no one.
+            control.stop.store(true, Ordering::Release);
+        }
+    });
     // `infinite` and `ponder` searches answer only after `stop` (or `ponderhit`).
     wait_for_release(limits, control);
     let best = found.best.map_or("0000".to_string(), |m| m.to_string());
