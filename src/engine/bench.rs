@@ -13,27 +13,27 @@ use std::time::Instant;
 /// The bench positions: (variant, moves from the start, depth). Oware start and the
 /// reference middle games of protocol.md, then each other rule set's start.
 pub const POSITIONS: &[(Variant, &str, u32)] = &[
-    (Variant::Oware, "", 18),
-    (Variant::Oware, "FfBeBcDaAbCcDbAcCaDcBeAbBcCdDf", 18),
+    (Variant::Oware, "", 22),
+    (Variant::Oware, "FfBeBcDaAbCcDbAcCaDcBeAbBcCdDf", 22),
     (
         Variant::Oware,
         "FeDbBdAaEcDdFaEaCdDcEdFaBfEcFdDaEcFfAaBeFdEfDeAcBdEbBcAfAdCf",
-        18,
+        24,
     ),
     (
         Variant::Oware,
         "FeCbBdAaEfDfCeEcAaAfAbCbEaAeAcAeFcEeCbFcAfFdDbBcAaEaDdCfBaAb",
-        18,
+        22,
     ),
     (
         Variant::Oware,
         "FfEcCcBfDcEbAbEfAdAcEdDaAeBbDdFeDbEeCcAdDfBaEaDdEfBbAcBeBdCa",
-        18,
+        22,
     ),
-    (Variant::Awari, "DfAcCbDfFbBaFcBfBdFfAe", 18),
-    (Variant::Ahl, "", 18),
-    (Variant::Kalah, "", 16),
-    (Variant::Ayoayo, "", 12),
+    (Variant::Awari, "DfAcCbDfFbBaFcBfBdFfAe", 22),
+    (Variant::Ahl, "", 22),
+    (Variant::Kalah, "", 20),
+    (Variant::Ayoayo, "", 18),
 ];
 
 /// Table size for `bench`, fixed so the signature does not depend on `Hash`.

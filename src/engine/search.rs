@@ -421,13 +421,45 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let (children, n) = self.children(board, moves, tt_move, ply);
+        // The table move is played and searched first, alone: when it refutes, the other
+        // moves are never generated.
+        let mut children = [Child {
+            order: 0,
+            gain: 0,
+            mv: Move::new(0).expect("house 0"),
+            board: *board,
+        }; 6];
+        let (mut n, mut pending) = match tt_move {
+            Some(m) => {
+                let mut first = MoveList::EMPTY;
+                first.insert(m);
+                let mut rest = moves;
+                rest.remove(m);
+                (
+                    self.children(board, first, None, ply, depth, &mut children, 0),
+                    rest,
+                )
+            }
+            None => (
+                self.children(board, moves, None, ply, depth, &mut children, 0),
+                MoveList::EMPTY,
+            ),
+        };
         let me = board.side_to_move();
         let alpha_in = alpha;
         let mut best = -INF;
         let mut best_move = None;
         self.keys.push(board.key());
-        for (i, child) in children[..n].iter().enumerate() {
+        let mut i = 0;
+        loop {
+            if i == n {
+                if pending.is_empty() {
+                    break;
+                }
+                n = self.children(board, pending, None, ply, depth, &mut children, n);
+                pending = MoveList::EMPTY;
+            }
+            let child = &children[i];
             let same = child.board.side_to_move() == me;
             // A capture starts a new repetition window.
             let child_since = if child.board.stores() == board.stores() {
@@ -438,15 +470,34 @@ impl<'a> Searcher<'a> {
             let score = if i == 0 {
                 self.child(&child.board, same, depth - 1, alpha, beta, ply, child_since)
             } else {
-                let s = self.child(
+                // Late quiet moves are searched shallower first (late move reduction); a
+                // move that then beats alpha is searched again at full depth.
+                let quiet = child.gain == 0 && !same && child.order < KILLER;
+                let reduction = if quiet && depth >= 3 && i >= 2 {
+                    1 + i32::from(i >= 4 && depth >= 6)
+                } else {
+                    0
+                };
+                let mut s = self.child(
                     &child.board,
                     same,
-                    depth - 1,
+                    depth - 1 - reduction,
                     alpha,
                     alpha + 1,
                     ply,
                     child_since,
                 );
+                if s > alpha && reduction > 0 {
+                    s = self.child(
+                        &child.board,
+                        same,
+                        depth - 1,
+                        alpha,
+                        alpha + 1,
+                        ply,
+                        child_since,
+                    );
+                }
                 if s > alpha && s < beta {
                     self.child(&child.board, same, depth - 1, alpha, beta, ply, child_since)
                 } else {
@@ -474,6 +525,7 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
+            i += 1;
         }
         self.keys.pop();
         let bound = if best >= beta {
@@ -509,25 +561,27 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The moves played out and sorted: table move, captures (largest first), killers,
-    /// then by history.
+    /// Plays `moves` out into `children[start..]`, sorted: table move, captures (largest
+    /// first), killers, then by history. Returns the new length.
+    #[allow(clippy::too_many_arguments)]
     fn children(
         &self,
         board: &Board,
         moves: MoveList,
         tt_move: Option<Move>,
         ply: usize,
-    ) -> ([Child; 6], usize) {
+        depth: i32,
+        children: &mut [Child; 6],
+        start: usize,
+    ) -> usize {
         let me = board.side_to_move();
-        let mut children = [Child {
-            order: 0,
-            gain: 0,
-            mv: Move::new(0).expect("house 0"),
-            board: *board,
-        }; 6];
-        let mut n = 0;
+        let mut n = start;
         for m in moves {
             let next = board.play_unchecked(m);
+            if depth > 1 {
+                // Children at depth 0 are evaluated, never probed.
+                self.tt.prefetch(self.table_key(&next));
+            }
             let gain = i32::from(next.store(me)) - i32::from(board.store(me));
             let house = m.house() as u8 + 1;
             let order = if Some(m) == tt_move {
@@ -551,8 +605,8 @@ impl<'a> Searcher<'a> {
                 n += 1;
             }
         }
-        children[..n].sort_unstable_by_key(|c| std::cmp::Reverse(c.order));
-        (children, n)
+        children[start..n].sort_unstable_by_key(|c| std::cmp::Reverse(c.order));
+        n
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
