@@ -92,7 +92,10 @@ enum Job {
 }
 
 fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
-    let mut table = Table::new(hash_mb);
+    // The table is allocated when a search first needs it, so a `setoption name Hash` sent
+    // before the first `go` never has two tables resident at once.
+    let mut size = hash_mb;
+    let mut table: Option<Table> = None;
     for job in jobs {
         match job {
             Job::Search {
@@ -101,9 +104,10 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
                 control,
                 weights,
                 overhead,
-            } => run_search(
-                &game, &limits, &control, weights, overhead, &mut table, &out,
-            ),
+            } => {
+                let table = table.get_or_insert_with(|| Table::new(size));
+                run_search(&game, &limits, &control, weights, overhead, table, &out);
+            }
             Job::Perft { game, depth } => {
                 perft_lines(&game, depth, &mut |l| out.line(&l));
             }
@@ -111,11 +115,15 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
                 bench(depth, &control, &mut |l| out.line(&l));
             }
             Job::Resize(mb) => {
-                // Free the old table first: both at once could exceed the memory asked for.
-                drop(std::mem::replace(&mut table, Table::new(1)));
-                table = Table::new(mb);
+                size = mb;
+                // Free the old table before the next search allocates the new one.
+                table = None;
             }
-            Job::Clear => table.clear(),
+            Job::Clear => {
+                if let Some(t) = &mut table {
+                    t.clear();
+                }
+            }
         }
     }
 }
