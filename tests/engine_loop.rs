@@ -331,3 +331,18 @@ fn the_variant_option_changes_the_rules() {
         ]
     );
 }
+
+#[test]
+fn extreme_weights_still_give_sane_scores() {
+    let lines = session(
+        "setoption name EvalA2 value 10000\nsetoption name EvalRow value -10000\n\
+         position startpos moves FfEaDb\ngo depth 8\n",
+    );
+    assert_eq!(bestmoves(&lines).len(), 1);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    // No evaluation may pose as a finished game.
+    assert!(
+        lines.iter().all(|l| !l.contains("score mate")),
+        "{lines:#?}"
+    );
+}

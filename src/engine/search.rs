@@ -400,7 +400,9 @@ impl<'a> Searcher<'a> {
             return Searcher::finished(board, EndReason::Repetition, ply);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return evaluate(board, &self.weights);
+            // Extreme weights must not reach the range of finished games (nor overflow the
+            // table's 16-bit scores).
+            return evaluate(board, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         }
 
         let key = self.table_key(board);
