@@ -1,5 +1,8 @@
 //! The search: iterative deepening, principal variation search with aspiration windows, a
-//! transposition table, and move ordering by table move, captures, killers and history.
+//! transposition table, move ordering by table move, captures, killers and history, and late
+//! move reductions (quiet moves after the first two searched 1-2 plies shallower, then again
+//! in full if they beat alpha). Because of the reductions a search to depth `d` is not a
+//! full-width search to `d`; one to `3d` covers every line of `d` plies in full.
 //!
 //! Rule-set details the search must get right:
 //! - Extra moves (kalah, ahl): when the same side moves again, the child's score is not negated
