@@ -10,17 +10,23 @@ use awari::rng::Rng;
 use awari::rules::{Board, Game, Move, Variant};
 
 fn think(game: &Game, depth: u32) -> Found {
+    think_with(
+        game,
+        &Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+    )
+}
+
+fn think_with(game: &Game, limits: &Limits) -> Found {
     let mut table = Table::new(4);
     let control = Control::new(false);
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
     let setup = Setup {
         tt: &mut table,
         control: &control,
         weights: Weights::DEFAULT,
-        limits: &limits,
+        limits,
         overhead: 0,
     };
     search(game, setup, &mut |_| {})
@@ -236,20 +242,11 @@ fn finished_games_have_no_move_and_searches_stop() {
     assert_eq!(found.best, None);
     // A node limit is obeyed, and still gives a legal move.
     let game = Game::new(Board::start(Variant::Kalah));
-    let mut table = Table::new(1);
-    let control = Control::new(false);
     let limits = Limits {
         nodes: Some(1),
         ..Limits::default()
     };
-    let setup = Setup {
-        tt: &mut table,
-        control: &control,
-        weights: Weights::DEFAULT,
-        limits: &limits,
-        overhead: 0,
-    };
-    let found = search(&game, setup, &mut |_| {});
+    let found = think_with(&game, &limits);
     assert!(found.nodes <= 1, "{found:?}");
     assert!(game.legal_moves().contains(found.best.unwrap()));
 }

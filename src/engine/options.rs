@@ -125,6 +125,26 @@ fn weight(v: &Value) -> i32 {
     int(v).clamp(-10_000, 10_000) as i32
 }
 
+/// An evaluation weight option: a spin over `Weights::$field`, defaulting to
+/// `Weights::DEFAULT`.
+macro_rules! weight {
+    ($name:literal, $field:ident, $help:literal) => {
+        Spec {
+            name: $name,
+            kind: Kind::Spin {
+                default: Weights::DEFAULT.$field as i64,
+                min: -10_000,
+                max: 10_000,
+            },
+            help: $help,
+            apply: |s, v| {
+                s.weights.$field = weight(v);
+                Effect::None
+            },
+        }
+    };
+}
+
 /// Every option, in the order `uci` lists them.
 pub const OPTIONS: &[Spec] = &[
     Spec {
@@ -204,71 +224,31 @@ pub const OPTIONS: &[Spec] = &[
             Effect::None
         },
     },
-    Spec {
-        name: "EvalA2",
-        kind: Kind::Spin {
-            default: Weights::DEFAULT.a2 as i64,
-            min: -10_000,
-            max: 10_000,
-        },
-        help: "score per opponent house the side to move can capture 2 seeds from",
-        apply: |s, v| {
-            s.weights.a2 = weight(v);
-            Effect::None
-        },
-    },
-    Spec {
-        name: "EvalA3",
-        kind: Kind::Spin {
-            default: Weights::DEFAULT.a3 as i64,
-            min: -10_000,
-            max: 10_000,
-        },
-        help: "score per opponent house the side to move can capture 3 seeds from",
-        apply: |s, v| {
-            s.weights.a3 = weight(v);
-            Effect::None
-        },
-    },
-    Spec {
-        name: "EvalB2",
-        kind: Kind::Spin {
-            default: Weights::DEFAULT.b2 as i64,
-            min: -10_000,
-            max: 10_000,
-        },
-        help: "penalty per own house the opponent could capture 2 seeds from",
-        apply: |s, v| {
-            s.weights.b2 = weight(v);
-            Effect::None
-        },
-    },
-    Spec {
-        name: "EvalB3",
-        kind: Kind::Spin {
-            default: Weights::DEFAULT.b3 as i64,
-            min: -10_000,
-            max: 10_000,
-        },
-        help: "penalty per own house the opponent could capture 3 seeds from",
-        apply: |s, v| {
-            s.weights.b3 = weight(v);
-            Effect::None
-        },
-    },
-    Spec {
-        name: "EvalRow",
-        kind: Kind::Spin {
-            default: Weights::DEFAULT.row as i64,
-            min: -10_000,
-            max: 10_000,
-        },
-        help: "score per seed on the own row minus the opponent's (oware, kalah, ayoayo)",
-        apply: |s, v| {
-            s.weights.row = weight(v);
-            Effect::None
-        },
-    },
+    weight!(
+        "EvalA2",
+        a2,
+        "score per opponent house the side to move can capture 2 seeds from"
+    ),
+    weight!(
+        "EvalA3",
+        a3,
+        "score per opponent house the side to move can capture 3 seeds from"
+    ),
+    weight!(
+        "EvalB2",
+        b2,
+        "penalty per own house the opponent could capture 2 seeds from"
+    ),
+    weight!(
+        "EvalB3",
+        b3,
+        "penalty per own house the opponent could capture 3 seeds from"
+    ),
+    weight!(
+        "EvalRow",
+        row,
+        "score per seed on the own row minus the opponent's (oware, kalah, ayoayo)"
+    ),
 ];
 
 /// Why `setoption` was refused.
