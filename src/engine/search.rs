@@ -18,7 +18,7 @@ use super::time::{Clock, Limits};
 use super::tt::{Bound, Table};
 use crate::rules::{Board, EndReason, Game, Move, MoveList};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Plies a line may reach (iterations are capped below it).
 pub const MAX_PLY: usize = 128;
@@ -30,22 +30,27 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
 
-/// Shared between the protocol thread and a running search: `stop`, and whether it is still
-/// pondering (cleared by `ponderhit`).
-#[derive(Debug, Default)]
+/// Shared between the protocol thread and a running search: `stop`, whether it is still
+/// pondering (cleared by `ponderhit`), and when the `go` arrived.
+#[derive(Debug)]
 pub struct Control {
     /// Stop as soon as possible.
     pub stop: AtomicBool,
     /// Searching on the opponent's time: no time limit applies until this is cleared.
     pub pondering: AtomicBool,
+    /// When the search was asked for: its time counts from here, so that whatever comes
+    /// before it starts (a previous search ending, the table being allocated) is paid from
+    /// its own budget rather than added to the clock.
+    pub asked: Instant,
 }
 
 impl Control {
-    /// A control for a search that ponders or not.
+    /// A control for a search asked for now, pondering or not.
     pub fn new(pondering: bool) -> Control {
         Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            asked: Instant::now(),
         }
     }
 
@@ -253,7 +258,10 @@ impl<'a> Searcher<'a> {
             tt: setup.tt,
             control: setup.control,
             weights: setup.weights,
-            clock: Clock::new(limits.budget(board.side_to_move(), setup.overhead)),
+            clock: Clock::starting_at(
+                limits.budget(board.side_to_move(), setup.overhead),
+                setup.control.asked,
+            ),
             node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
             infinite: limits.infinite,
             pondering: limits.ponder,

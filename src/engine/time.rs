@@ -93,12 +93,9 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// A clock started now.
-    pub fn new(budget: Budget) -> Clock {
-        Clock {
-            start: Instant::now(),
-            budget,
-        }
+    /// A clock started at `start`.
+    pub fn starting_at(budget: Budget, start: Instant) -> Clock {
+        Clock { start, budget }
     }
 
     /// Starts over (on `ponderhit`: the move's own time begins now).
