@@ -362,6 +362,20 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Oware: whether `key` occurred in `keys[since..]`. Sides alternate in oware, so only
+    /// every second position back can be equal (the side to move is part of the key).
+    #[inline]
+    fn repeats(&self, key: u64, since: usize) -> bool {
+        let mut i = self.keys.len();
+        while i >= since + 2 {
+            i -= 2;
+            if self.keys[i] == key {
+                return true;
+            }
+        }
+        false
+    }
+
     #[inline]
     fn table_key(&self, board: &Board) -> u64 {
         if self.ply_in_key {
@@ -407,7 +421,7 @@ impl<'a> Searcher<'a> {
             Ok(moves) => moves,
             Err(reason) => return Searcher::finished(board, reason, ply),
         };
-        if self.repetition && ply > 0 && self.keys[since..].contains(&board.key()) {
+        if self.repetition && ply > 0 && self.repeats(board.key(), since) {
             return Searcher::finished(board, EndReason::Repetition, ply);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
