@@ -13,8 +13,11 @@ use std::process::ExitCode;
     name = "awari",
     version,
     about = "An Awari engine: oware, awari, ahl, kalah and ayoayo",
-    after_help = "Positions use the notation of protocol.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
-                  Example: awari perft --variant oware --depth 11"
+    after_help = "With no command, awari is the engine: it speaks the UCI-like line protocol of\n\
+                  protocol.md on stdin/stdout, e.g.\n  \
+                  printf 'position startpos moves FfEa\\ngo depth 12\\n' | awari\n\
+                  Positions use the notation of protocol.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
+                  Examples: awari bench; awari perft --variant oware --depth 11"
 )]
 struct Cli {
     #[command(subcommand)]
