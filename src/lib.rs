@@ -11,5 +11,6 @@
 #![deny(missing_docs)]
 
 pub mod engine;
+pub mod referee;
 pub mod rng;
 pub mod rules;

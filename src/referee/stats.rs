@@ -1,0 +1,278 @@
+//! Match statistics as chess engine testers know them from fishtest: Elo with a 95% interval,
+//! likelihood of superiority, normalized Elo, and the generalized SPRT's log-likelihood ratio
+//! for trinomial (loss, draw, win) and pentanomial (game-pair) results.
+//!
+//! The LLR follows fishtest's `LLRcalc.py`: the results are an empirical distribution over
+//! scores; for each hypothesis the maximum-likelihood distribution that satisfies it is found
+//! (a one-parameter family `p_i / (1 + x·φ_i)`, `x` solved by bisection), and the LLR is
+//! `N · Σ p_i · ln(q1_i / q0_i)`. The tests reproduce fishtest's reference values.
+
+use std::f64::consts::LN_10;
+
+/// Zero counts are replaced by this, as fishtest does, so that every outcome keeps a little
+/// probability (a zero would pin the maximum-likelihood distributions).
+const REGULARIZE: f64 = 1e-3;
+
+/// Normalized Elo per unit of `t` (the score's distance from 1/2 in standard deviations).
+pub const NELO_PER_T: f64 = 800.0 / LN_10;
+
+/// The two-sided 95% quantile of the normal distribution.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Results as an empirical distribution: scores `a_i` (0..1) with probabilities `p_i`.
+#[derive(Clone, Debug)]
+struct Pdf {
+    /// Number of trials (games, or pairs).
+    count: f64,
+    points: Vec<(f64, f64)>,
+}
+
+impl Pdf {
+    /// Counts of losses..wins (3) or of pair scores 0, 1/2, 1, 3/2, 2 (5).
+    fn of(counts: &[u64]) -> Pdf {
+        let regular: Vec<f64> = counts
+            .iter()
+            .map(|&c| if c == 0 { REGULARIZE } else { c as f64 })
+            .collect();
+        let count: f64 = regular.iter().sum();
+        let last = (counts.len() - 1) as f64;
+        let points = regular
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i as f64 / last, c / count))
+            .collect();
+        Pdf { count, points }
+    }
+
+    /// Mean and variance.
+    fn stats(points: &[(f64, f64)]) -> (f64, f64) {
+        let n: f64 = points.iter().map(|p| p.1).sum();
+        let mu = points.iter().map(|(a, p)| a * p).sum::<f64>() / n;
+        let var = points
+            .iter()
+            .map(|(a, p)| p * (a - mu).powi(2))
+            .sum::<f64>()
+            / n;
+        (mu, var)
+    }
+}
+
+/// Solves `Σ p_i φ_i / (1 + x φ_i) = 0` for `x` with every `1 + x φ_i > 0` (the function is
+/// decreasing there), by bisection.
+fn secular(p: &[f64], phi: &[f64]) -> f64 {
+    let max = phi.iter().cloned().fold(f64::MIN, f64::max);
+    let min = phi.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(
+        max > 0.0 && min < 0.0,
+        "the hypothesis lies outside the possible scores"
+    );
+    let f = |x: f64| {
+        p.iter()
+            .zip(phi)
+            .map(|(p, v)| p * v / (1.0 + x * v))
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The maximum-likelihood distribution near `pdf` whose mean is `s`.
+fn mle_expected(pdf: &Pdf, s: f64) -> Vec<f64> {
+    let p: Vec<f64> = pdf.points.iter().map(|x| x.1).collect();
+    let phi: Vec<f64> = pdf.points.iter().map(|x| x.0 - s).collect();
+    let x = secular(&p, &phi);
+    p.iter().zip(&phi).map(|(p, v)| p / (1.0 + x * v)).collect()
+}
+
+/// The maximum-likelihood distribution near `pdf` whose `(mean - reference) / sd` is `t`.
+fn mle_t_value(pdf: &Pdf, reference: f64, t: f64) -> Vec<f64> {
+    let p: Vec<f64> = pdf.points.iter().map(|x| x.1).collect();
+    let a: Vec<f64> = pdf.points.iter().map(|x| x.0).collect();
+    let mut q = vec![1.0 / p.len() as f64; p.len()];
+    for _ in 0..100 {
+        let points: Vec<(f64, f64)> = a.iter().cloned().zip(q.iter().cloned()).collect();
+        let (mu, var) = Pdf::stats(&points);
+        let sigma = var.sqrt();
+        // The constraint's gradient, shifted so that its mean is 0 exactly when it holds.
+        let phi: Vec<f64> = a
+            .iter()
+            .map(|ai| ai - reference - t * sigma * (1.0 + ((mu - ai) / sigma).powi(2)) / 2.0)
+            .collect();
+        let x = secular(&p, &phi);
+        let next: Vec<f64> = p.iter().zip(&phi).map(|(p, v)| p / (1.0 + x * v)).collect();
+        let change = next
+            .iter()
+            .zip(&q)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        q = next;
+        if change < 1e-12 {
+            break;
+        }
+    }
+    q
+}
+
+fn llr(pdf: &Pdf, q0: &[f64], q1: &[f64]) -> f64 {
+    pdf.count
+        * pdf
+            .points
+            .iter()
+            .zip(q0.iter().zip(q1))
+            .map(|((_, p), (a, b))| p * (b / a).ln())
+            .sum::<f64>()
+}
+
+/// The expected score of an Elo difference.
+pub fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference of an expected score.
+pub fn elo_of_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The generalized SPRT's log-likelihood ratio of `elo1` against `elo0` (logistic Elo) for
+/// `counts`: losses, draws, wins (3), or game pairs scoring 0, 1/2, 1, 3/2, 2 (5).
+pub fn llr_logistic(elo0: f64, elo1: f64, counts: &[u64]) -> f64 {
+    let pdf = Pdf::of(counts);
+    let q0 = mle_expected(&pdf, score_of_elo(elo0));
+    let q1 = mle_expected(&pdf, score_of_elo(elo1));
+    llr(&pdf, &q0, &q1)
+}
+
+/// The same in normalized Elo (per game; a pair's standard deviation is √2 times a game's).
+pub fn llr_normalized(nelo0: f64, nelo1: f64, counts: &[u64]) -> f64 {
+    let pdf = Pdf::of(counts);
+    let scale = if counts.len() == 5 { 2f64.sqrt() } else { 1.0 };
+    let t = |nelo: f64| nelo / NELO_PER_T * scale;
+    let q0 = mle_t_value(&pdf, 0.5, t(nelo0));
+    let q1 = mle_t_value(&pdf, 0.5, t(nelo1));
+    llr(&pdf, &q0, &q1)
+}
+
+/// An Elo estimate with its 95% half-interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The estimate.
+    pub elo: f64,
+    /// Half the width of the 95% interval.
+    pub margin: f64,
+}
+
+/// Elo from `counts` (3 or 5 as above), the interval from the score's standard error (for
+/// pairs, the pairs' own variance: what pairing buys).
+pub fn elo(counts: &[u64]) -> Estimate {
+    let pdf = Pdf::of(counts);
+    let (mu, var) = Pdf::stats(&pdf.points);
+    let se = (var / pdf.count).sqrt();
+    let elo = elo_of_score(mu);
+    // The logistic's slope at the score turns a score interval into Elo.
+    let slope = 400.0 / (LN_10 * mu * (1.0 - mu));
+    Estimate {
+        elo,
+        margin: Z95 * se * slope,
+    }
+}
+
+/// Normalized Elo from `counts`, with its 95% half-interval.
+pub fn normalized_elo(counts: &[u64]) -> Estimate {
+    let pdf = Pdf::of(counts);
+    let (mu, var) = Pdf::stats(&pdf.points);
+    let scale = if counts.len() == 5 { 2f64.sqrt() } else { 1.0 };
+    let sigma = var.sqrt();
+    let t = (mu - 0.5) / sigma / scale;
+    let games = pdf.count * if counts.len() == 5 { 2.0 } else { 1.0 };
+    Estimate {
+        elo: t * NELO_PER_T,
+        margin: Z95 * NELO_PER_T / games.sqrt(),
+    }
+}
+
+/// Likelihood of superiority: the probability that the first engine is the stronger, from
+/// its wins and losses (draws say nothing about it).
+pub fn los(wins: u64, losses: u64) -> f64 {
+    if wins + losses == 0 {
+        return 0.5;
+    }
+    let (w, l) = (wins as f64, losses as f64);
+    0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+}
+
+/// The error function, by Abramowitz and Stegun's formula 7.1.26 (within 1.5e-7: plenty for a
+/// likelihood shown as a percentage; std has no `erf`).
+pub fn erf(x: f64) -> f64 {
+    if x == 0.0 {
+        return 0.0;
+    }
+    let sign = x.signum();
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    sign * (1.0 - poly * (-x * x).exp())
+}
+
+/// The SPRT's bounds on the LLR: accept H0 below `lower`, H1 above `upper`.
+pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tolerance: f64) -> bool {
+        (a - b).abs() <= tolerance
+    }
+
+    /// fishtest's reference values (its `LLRcalc.py`), as the issue quotes them.
+    #[test]
+    fn fishtest_reference_values() {
+        let pairs = [39, 8843, 26675, 9240, 44];
+        let games = [22569, 44137, 22976];
+        let n = llr_normalized(0.5, 2.5, &pairs);
+        assert!(close(n, 2.941675, 5e-6), "pentanomial normalized LLR {n}");
+        let l = llr_logistic(0.5, 2.5, &pairs);
+        assert!(close(l, 0.555517, 5e-6), "pentanomial logistic LLR {l}");
+        let g = llr_normalized(0.5, 2.5, &games);
+        assert!(close(g, 1.058825, 5e-6), "trinomial normalized LLR {g}");
+        let e = elo(&games);
+        assert!(
+            close(e.elo, 1.58, 0.005) && close(e.margin, 1.62, 0.005),
+            "{e:?}"
+        );
+        let e = elo(&pairs);
+        assert!(
+            close(e.elo, 1.58, 0.005) && close(e.margin, 1.03, 0.005),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn small_cases() {
+        assert!(close(los(10, 10), 0.5, 1e-12));
+        assert!(los(30, 10) > 0.99);
+        assert!(close(erf(0.5), 0.520_499_877_8, 2e-7));
+        assert!(close(elo_of_score(score_of_elo(123.0)), 123.0, 1e-9));
+        let (lower, upper) = sprt_bounds(0.05, 0.05);
+        assert!(close(lower, -2.944439, 1e-6) && close(upper, 2.944439, 1e-6));
+        // Equal results give a symmetric LLR around the midpoint of the hypotheses.
+        let even = [100, 300, 100];
+        assert!(llr_normalized(-2.0, 2.0, &even).abs() < 1e-6);
+    }
+}
