@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod engine;
+pub mod lines;
 pub mod referee;
 pub mod rng;
 pub mod rules;

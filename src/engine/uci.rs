@@ -14,6 +14,7 @@ use super::protocol::{parse, Command, Go, Start};
 use super::search::{self, Control, Report, Score, Setup};
 use super::time::Limits;
 use super::tt::{Bound, Table};
+use crate::lines::{read_line, Line};
 use crate::rules::{format_move_list, Board, Game};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::io::{self, BufRead, Write};
@@ -274,55 +275,6 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::
         }
     }
     Ok(())
-}
-
-/// What [`read_line`] read.
-enum Line {
-    Eof,
-    Text,
-    /// A line over the limit, skipped; its length.
-    TooLong(usize),
-}
-
-/// Reads one line into `buffer` (without the line break), skipping lines over `cap` bytes
-/// without holding them.
-fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, cap: usize) -> io::Result<Line> {
-    buffer.clear();
-    let mut length = 0usize;
-    let mut any = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(match (any, length > cap) {
-                (false, _) => Line::Eof,
-                (true, true) => Line::TooLong(length),
-                (true, false) => Line::Text,
-            });
-        }
-        any = true;
-        let (part, used, ended) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], i + 1, true),
-            None => (chunk, chunk.len(), false),
-        };
-        length += part.len();
-        if length <= cap {
-            buffer.extend_from_slice(part);
-        } else {
-            buffer.clear();
-        }
-        input.consume(used);
-        if ended {
-            return Ok(if length > cap {
-                Line::TooLong(length)
-            } else {
-                Line::Text
-            });
-        }
-    }
 }
 
 impl Engine {

@@ -1,4 +1,5 @@
-//! The referee's parts: so far the match statistics ([`stats`]); the engine processes, the
-//! game loop and the match scheduling come with the referee's issue.
+//! The referee's parts so far: engine processes ([`process`]) and match statistics
+//! ([`stats`]); the game loop and the match scheduling come with the rest of its issue.
 
+pub mod process;
 pub mod stats;

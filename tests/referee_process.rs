@@ -1,0 +1,138 @@
+//! Engine processes as the referee runs them: the real engine, and misbehaving ones (small
+//! shell programs started directly, not through a shell of the referee's) that never answer,
+//! crash, flood, send endless lines, ignore `quit` or leave children behind. In every case
+//! the failure is named and no process is left.
+
+use awari::referee::process::{
+    become_subreaper, group_alive, group_exists, Failure, OutputLimits, Process, Spec,
+};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn spec(command: &str, args: &[&str]) -> Spec {
+    Spec {
+        name: "test".to_string(),
+        command: PathBuf::from(command),
+        args: args.iter().map(|s| s.to_string()).collect(),
+        ..Spec::default()
+    }
+}
+
+fn sh(script: &str) -> Spec {
+    // As the referee does: orphans of killed engines come to us to be reaped.
+    become_subreaper();
+    spec("/bin/sh", &["-c", script])
+}
+
+const SHORT: Duration = Duration::from_millis(300);
+
+/// Whether the group is gone, zombies included, within a second (a margin for the kernel:
+/// `Process` has already killed and reaped everything it could).
+fn gone(pgid: u32) -> bool {
+    for _ in 0..500 {
+        if !group_exists(pgid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    false
+}
+
+#[test]
+fn the_real_engine_handshakes_and_quits_by_itself() {
+    let mut p = Process::start(
+        &spec(env!("CARGO_BIN_EXE_awari"), &[]),
+        OutputLimits::default(),
+        None,
+        None,
+    )
+    .unwrap();
+    p.send("uci").unwrap();
+    let mut ids = Vec::new();
+    p.wait_for("uciok", Duration::from_secs(5), &mut |l| {
+        ids.push(l.to_string())
+    })
+    .unwrap();
+    assert!(ids[0].starts_with("id name awari"));
+    p.send("isready").unwrap();
+    p.wait_for("readyok", Duration::from_secs(5), &mut |_| {})
+        .unwrap();
+    let pgid = p.id();
+    assert!(p.end(Duration::from_secs(2)), "awari exits on quit");
+    assert!(gone(pgid));
+}
+
+/// Whether a failure is the one a row expects.
+type Expect = fn(&Failure) -> bool;
+
+#[test]
+fn failures_are_named_and_nothing_survives() {
+    let limits = OutputLimits {
+        max_line: 1000,
+        max_lines_per_second: 2000,
+    };
+    // (what, program, the failure waiting for `uciok`)
+    let rows: Vec<(&str, Spec, Expect)> = vec![
+        ("silent", sh("sleep 100"), |f| {
+            matches!(f, Failure::Timeout(_))
+        }),
+        ("crashes", sh("read line; exit 3"), |f| {
+            *f == Failure::Exited
+        }),
+        ("floods", sh("yes 'info string spam'"), |f| {
+            matches!(f, Failure::Flood(_))
+        }),
+        (
+            "endless line",
+            sh("head -c 5000 /dev/zero | tr '\\0' x; echo; sleep 100"),
+            |f| *f == Failure::LineTooLong(5000),
+        ),
+        (
+            "ignores quit, leaves a child",
+            sh("trap '' TERM; sleep 100 & while true; do sleep 1; done"),
+            |f| matches!(f, Failure::Timeout(_)),
+        ),
+    ];
+    for (what, spec, expected) in rows {
+        let mut p = Process::start(&spec, limits, None, None).unwrap();
+        let pgid = p.id();
+        let _ = p.send("uci");
+        let got = p.wait_for("uciok", SHORT, &mut |_| {});
+        match got {
+            Err(f) => assert!(expected(&f), "{what}: {f}"),
+            Ok(line) => panic!("{what}: got {line}"),
+        }
+        p.end(Duration::from_millis(100));
+        assert!(gone(pgid), "{what}: its process group is still alive");
+    }
+}
+
+#[test]
+fn a_command_that_does_not_exist_is_a_start_failure() {
+    match Process::start(
+        &spec("/nonexistent/engine", &[]),
+        OutputLimits::default(),
+        None,
+        None,
+    ) {
+        Err(Failure::Start(e)) => assert!(e.contains("/nonexistent/engine"), "{e}"),
+        Err(f) => panic!("{f}"),
+        Ok(_) => panic!("started"),
+    }
+}
+
+#[test]
+fn dropping_a_process_kills_its_group() {
+    let p = Process::start(
+        &sh("sleep 100 & sleep 100"),
+        OutputLimits::default(),
+        None,
+        None,
+    )
+    .unwrap();
+    let pgid = p.id();
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(group_alive(pgid));
+    drop(p);
+    assert!(gone(pgid));
+}
