@@ -1,5 +1,6 @@
 //! The referee's parts so far: engine processes ([`process`]) and match statistics
 //! ([`stats`]); the game loop and the match scheduling come with the rest of its issue.
 
+pub mod game;
 pub mod process;
 pub mod stats;

@@ -1,0 +1,156 @@
+//! Single games under the referee: the real engine against itself in every variant, and
+//! against engines that misbehave in each way the referee must survive.
+
+use awari::referee::game::{play, Limit, Setup, Termination};
+use awari::referee::process::{become_subreaper, OutputLimits, Process, Spec};
+use awari::rules::{Board, Game, Side, Variant};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn start(command: &str, args: &[&str]) -> Process {
+    become_subreaper();
+    let spec = Spec {
+        name: "t".to_string(),
+        command: PathBuf::from(command),
+        args: args.iter().map(|s| s.to_string()).collect(),
+        ..Spec::default()
+    };
+    let mut p = Process::start(&spec, OutputLimits::default(), None, None).unwrap();
+    p.send("uci").unwrap();
+    p.wait_for("uciok", Duration::from_secs(5), &mut |_| {})
+        .unwrap();
+    p
+}
+
+fn awari() -> Process {
+    start(env!("CARGO_BIN_EXE_awari"), &[])
+}
+
+/// A shell engine: answers the handshake and `isready`, and runs `on_go` for each `go`.
+fn script(on_go: &str) -> Process {
+    let program = format!(
+        "while read -r line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; \
+         go*) {on_go};; quit) exit 0;; esac; done"
+    );
+    start("/bin/sh", &["-c", &program])
+}
+
+fn setup(variant: Variant, limit: Limit) -> Setup {
+    Setup {
+        start: Board::start(variant),
+        opening: Vec::new(),
+        limit,
+        margin: Duration::from_millis(50),
+        max_plies: 250,
+        stall: Duration::from_secs(5),
+    }
+}
+
+#[test]
+fn the_engine_against_itself_in_every_variant() {
+    for variant in Variant::ALL {
+        let (mut a, mut b) = (awari(), awari());
+        for p in [&mut a, &mut b] {
+            p.send(&format!("setoption name UCI_Variant value {variant}"))
+                .unwrap();
+        }
+        let record = play([&mut a, &mut b], &setup(variant, Limit::Depth(3)));
+        // Every move replays legally, and the result is the rules' own.
+        let mut game = Game::new(Board::start(variant));
+        for m in &record.moves {
+            game.play(m.mv).unwrap();
+        }
+        match &record.termination {
+            Termination::Rules(reason) => {
+                let outcome = game.outcome().expect("the game is over");
+                assert_eq!(outcome.reason, *reason);
+                assert_eq!(outcome.winner, record.winner);
+            }
+            Termination::Adjudicated => assert_eq!(game.moves().len(), 250),
+            t => panic!("{variant}: {t}"),
+        }
+        assert!(record
+            .moves
+            .iter()
+            .all(|m| m.depth.is_some() && m.score.is_some()));
+        assert!(a.end(Duration::from_secs(2)) && b.end(Duration::from_secs(2)));
+    }
+}
+
+#[test]
+fn misbehaving_engines_lose_with_the_reason() {
+    // (what, North's program on `go`, limit, words the reason must contain)
+    let rows = [
+        (
+            "illegal move",
+            "echo 'bestmove A'",
+            Limit::Depth(2),
+            "illegal move A",
+        ),
+        (
+            "garbage",
+            "echo 'bestmove hello'",
+            Limit::Depth(2),
+            "unreadable move",
+        ),
+        ("crash", "exit 3", Limit::Depth(2), "exited"),
+        (
+            "no answer in time",
+            "sleep 5",
+            Limit::MoveTime(Duration::from_millis(100)),
+            "lost on time",
+        ),
+        (
+            "clock overrun",
+            "sleep 0.5; echo 'bestmove a'",
+            Limit::Clock {
+                moves: None,
+                base: Duration::from_millis(200),
+                inc: Duration::ZERO,
+            },
+            "lost on time",
+        ),
+    ];
+    for (what, on_go, limit, reason) in rows {
+        let mut south = awari();
+        let mut north = script(on_go);
+        let record = play([&mut south, &mut north], &setup(Variant::Oware, limit));
+        match &record.termination {
+            Termination::Forfeit { side, reason: r } => {
+                assert_eq!(*side, Side::North, "{what}");
+                assert!(r.contains(reason), "{what}: {r}");
+            }
+            t => panic!("{what}: {t}"),
+        }
+        assert_eq!(record.winner, Some(Side::South), "{what}");
+        assert_eq!(record.moves.len(), 1, "{what}: South's first move only");
+        south.end(Duration::from_secs(1));
+        north.end(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_stalled_engine_loses_at_the_new_game() {
+    let mut south = script("echo 'bestmove A'");
+    // Never answers isready.
+    let mut north = start(
+        "/bin/sh",
+        &[
+            "-c",
+            "while read -r line; do [ \"$line\" = uci ] && echo uciok; done",
+        ],
+    );
+    let mut s = setup(Variant::Oware, Limit::Depth(1));
+    s.stall = Duration::from_millis(200);
+    let record = play([&mut south, &mut north], &s);
+    match &record.termination {
+        Termination::Forfeit { side, reason } => {
+            assert_eq!(*side, Side::North);
+            assert!(
+                reason.contains("new game") && reason.contains("no answer"),
+                "{reason}"
+            );
+        }
+        t => panic!("{t}"),
+    }
+}
