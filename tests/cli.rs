@@ -133,12 +133,52 @@ fn bad_arguments_get_clear_errors_and_exit_code_2() {
 }
 
 #[test]
-fn referee_placeholder_prints_its_usage() {
+fn referee_usage_errors_and_the_built_in_match() {
     let referee = |args: &[&str]| run(env!("CARGO_BIN_EXE_referee"), args);
     let help = referee(&["--help"]);
     assert!(help.status.success());
     assert!(text(&help.stdout).contains("Usage"));
-    let bare = referee(&[]);
-    assert_eq!(bare.status.code(), Some(2));
-    assert!(text(&bare.stderr).contains("not built yet"));
+    // (arguments, words the error must contain)
+    let rows: &[(&[&str], &str)] = &[
+        (
+            &["--engine", "name=x", "--engine", "cmd=/bin/true"],
+            "cmd=PATH is required",
+        ),
+        (&["--engine", "cmd=/bin/true"], "give two --engine"),
+        (
+            &["--engine", "cmd=a", "colour=red", "--engine", "cmd=b"],
+            "unknown key 'colour'",
+        ),
+        (
+            &["--engine", "cmd=a", "--engine", "cmd=b", "--tc", "fast"],
+            "--tc fast",
+        ),
+        (
+            &[
+                "--engine", "cmd=a", "--engine", "cmd=b", "--tc", "10", "--depth", "3",
+            ],
+            "give one of",
+        ),
+        (&["--sprt", "elo0=5", "elo1=1"], "elo1 must be above elo0"),
+        (
+            &["--openings", "/nonexistent/suite.txt"],
+            "/nonexistent/suite.txt",
+        ),
+        (&["--variant", "chess"], "chess"),
+    ];
+    for (args, expected) in rows {
+        let out = referee(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let out = referee(&["--games", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("awari vs awari-depth2: 2 games"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 2);
 }

@@ -39,7 +39,7 @@ fn setup(variant: Variant, limit: Limit) -> Setup {
     Setup {
         start: Board::start(variant),
         opening: Vec::new(),
-        limit,
+        limits: [limit, limit],
         margin: Duration::from_millis(50),
         max_plies: 250,
         stall: Duration::from_secs(5),

@@ -1,22 +1,386 @@
-//! The `referee` command: engine-vs-engine matches. Until the referee lands it only says so.
+//! The `referee` command: engine-vs-engine matches. With no `--engine` it plays the `awari`
+//! engine built beside it at depth 5 against itself at depth 2, a short match that shows the
+//! whole machinery; `--engine` twice plays any two engines.
 
+use awari::referee::game::Limit;
+use awari::referee::process::{become_subreaper, install_interrupt_handler, Spec};
+use awari::referee::records::{json_field, Sink};
+use awari::referee::runner::{self, two_ply_openings, Config, Contestant, Output, Sprt};
+use awari::rules::Variant;
+use clap::{CommandFactory, FromArgMatches, Parser};
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-const USAGE: &str = "\
-referee: plays Awari engines against each other (not built yet).
+const EXAMPLES: &str = "Examples:
+  referee                                   a short match of awari (depth 5) against itself (depth 2)
+  referee --engine cmd=./a name=A option.Hash=64 --engine cmd=./b name=B \\
+          --variant oware --games 100 --tc 10+0.1 --concurrency 2 --pgnout games.pgn
+Engine keys: cmd=PATH (required), name=N, dir=D, arg=A (repeatable), option.NAME=VALUE,
+and a time control of its own: tc=..., movetime=MS, depth=D or nodes=N.
+Time controls: tc=[moves/]seconds[+increment] (10+0.1, 40/60, 60+1), or --movetime, --depth, --nodes.";
 
-Usage (planned, see the README):
-  referee --engine cmd=./a name=A --engine cmd=./b --variant oware --games 100 --tc 10+0.1
-
-Today the rules core and `awari perft` are ready; run `awari --help`.";
+#[derive(Parser)]
+#[command(name = "referee", version, about = "Engine-vs-engine matches for awari engines", after_help = EXAMPLES)]
+struct Cli {
+    /// An engine, as KEY=VALUE words (give two); without any, the built-in match.
+    #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// Rule set: oware, awari, ahl, kalah or ayoayo.
+    #[arg(long, default_value = "oware")]
+    variant: Variant,
+    /// Games to play (rounded up to whole pairs).
+    #[arg(long)]
+    games: Option<u64>,
+    /// Clock: [moves/]seconds[+increment], e.g. 10+0.1.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Fixed milliseconds per move.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Milliseconds beyond an engine's clock before it loses on time.
+    #[arg(long, default_value_t = 50)]
+    timemargin: u64,
+    /// The game ends at this ply, adjudicated.
+    #[arg(long = "max-moves", default_value_t = 250)]
+    max_moves: usize,
+    /// Opening suite (one per line: a move list, or a position with optional moves).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// PGN file the games are appended to.
+    #[arg(long)]
+    pgnout: Option<PathBuf>,
+    /// JSON lines file the games are appended to (one line per game).
+    #[arg(long)]
+    jsonout: Option<PathBuf>,
+    /// Continue the match recorded in --jsonout, skipping the games it holds.
+    #[arg(long, requires = "jsonout")]
+    resume: bool,
+    /// SPRT on game pairs in normalized Elo: elo0=0 elo1=5 alpha=0.05 beta=0.05.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+}
 
 fn main() -> ExitCode {
-    let wants_help = std::env::args().skip(1).any(|a| a == "--help" || a == "-h");
-    if wants_help {
-        println!("{USAGE}");
-        ExitCode::SUCCESS
-    } else {
-        eprintln!("{USAGE}");
-        ExitCode::from(2)
+    // The derive API flattens repeated `--engine` groups; the matches keep each occurrence.
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let engines: Vec<Vec<String>> = matches
+        .get_occurrences::<String>("engine")
+        .map(|groups| groups.map(|g| g.cloned().collect()).collect())
+        .unwrap_or_default();
+    match run(cli, engines) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
     }
+}
+
+/// Parses `[moves/]seconds[+increment]`.
+fn parse_tc(text: &str) -> Result<Limit, String> {
+    let bad = || format!("--tc {text}: expected [moves/]seconds[+increment], e.g. 10+0.1");
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, r)) => (Some(m.parse::<u32>().map_err(|_| bad())?), r),
+        None => (None, text),
+    };
+    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+    let secs = |s: &str| -> Result<Duration, String> {
+        let v: f64 = s.parse().map_err(|_| bad())?;
+        Duration::try_from_secs_f64(v).map_err(|_| bad())
+    };
+    let base = secs(base)?;
+    if base.is_zero() {
+        return Err(bad());
+    }
+    Ok(Limit::Clock {
+        moves,
+        base,
+        inc: secs(inc)?,
+    })
+}
+
+/// The match-wide limit from the flags; at most one kind.
+fn global_limit(cli: &Cli, default: Limit) -> Result<Limit, String> {
+    let mut limits = Vec::new();
+    if let Some(tc) = &cli.tc {
+        limits.push(parse_tc(tc)?);
+    }
+    if let Some(ms) = cli.movetime {
+        limits.push(Limit::MoveTime(Duration::from_millis(ms.max(1))));
+    }
+    if let Some(d) = cli.depth {
+        limits.push(Limit::Depth(d.max(1)));
+    }
+    if let Some(n) = cli.nodes {
+        limits.push(Limit::Nodes(n.max(1)));
+    }
+    match limits.len() {
+        0 => Ok(default),
+        1 => Ok(limits[0]),
+        _ => Err("give one of --tc, --movetime, --depth, --nodes".to_string()),
+    }
+}
+
+/// An engine from its KEY=VALUE words.
+fn contestant(words: &[String], limit: Limit) -> Result<Contestant, String> {
+    let mut spec = Spec::default();
+    let mut own_limit = None;
+    for word in words {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("--engine {word}: expected KEY=VALUE"))?;
+        let number = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("--engine {key}={v}: not a number"))
+        };
+        match key {
+            "cmd" => spec.command = PathBuf::from(value),
+            "name" => spec.name = value.to_string(),
+            "dir" => spec.dir = Some(PathBuf::from(value)),
+            "arg" => spec.args.push(value.to_string()),
+            "tc" => own_limit = Some(parse_tc(value)?),
+            "movetime" => own_limit = Some(Limit::MoveTime(Duration::from_millis(number(value)?))),
+            "depth" => own_limit = Some(Limit::Depth(number(value)? as u32)),
+            "nodes" => own_limit = Some(Limit::Nodes(number(value)?)),
+            _ => match key.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => {
+                    spec.options.push((name.to_string(), value.to_string()))
+                }
+                _ => return Err(format!("--engine: unknown key '{key}'")),
+            },
+        }
+    }
+    if spec.command.as_os_str().is_empty() {
+        return Err(format!(
+            "--engine {}: cmd=PATH is required",
+            words.join(" ")
+        ));
+    }
+    if spec.name.is_empty() {
+        spec.name = spec
+            .command
+            .file_name()
+            .map_or("engine".to_string(), |n| n.to_string_lossy().into_owned());
+    }
+    Ok(Contestant {
+        spec,
+        limit: own_limit.unwrap_or(limit),
+    })
+}
+
+/// The `awari` engine built beside this program.
+fn awari_beside() -> Result<PathBuf, String> {
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let path = me.with_file_name(format!("awari{}", std::env::consts::EXE_SUFFIX));
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "the built-in match needs the awari engine at {}; build it with `cargo build --release`",
+            path.display()
+        ))
+    }
+}
+
+fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+    let mut s = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for w in words {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| format!("--sprt {w}: expected KEY=VALUE"))?;
+        let v: f64 = v.parse().map_err(|_| format!("--sprt {w}: not a number"))?;
+        match k {
+            "elo0" => s.elo0 = v,
+            "elo1" => s.elo1 = v,
+            "alpha" if v > 0.0 && v < 1.0 => s.alpha = v,
+            "beta" if v > 0.0 && v < 1.0 => s.beta = v,
+            _ => {
+                return Err(format!(
+                    "--sprt {w}: expected elo0, elo1, alpha or beta (in 0..1)"
+                ))
+            }
+        }
+    }
+    if s.elo1 <= s.elo0 {
+        return Err("--sprt: elo1 must be above elo0".to_string());
+    }
+    Ok(s)
+}
+
+/// Games already in the JSON lines file, by round, with engine A's half points.
+fn read_done(path: &PathBuf) -> Result<HashMap<u64, u8>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => return Err(format!("--resume {}: {e}", path.display())),
+    };
+    let mut done = HashMap::new();
+    for line in text.lines() {
+        // A line cut short by a kill is not a finished game: it is played again.
+        let (Some(round), Some(result)) = (json_field(line, "round"), json_field(line, "result"))
+        else {
+            continue;
+        };
+        if !line.ends_with('}') {
+            continue;
+        }
+        let Ok(round) = round.parse::<u64>() else {
+            continue;
+        };
+        let a_south = round % 2 == 1;
+        let points = match (result, a_south) {
+            ("1/2-1/2", _) => 1,
+            ("1-0", true) | ("0-1", false) => 2,
+            _ => 0,
+        };
+        done.insert(round, points);
+    }
+    Ok(done)
+}
+
+fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
+    become_subreaper();
+    install_interrupt_handler();
+    let builtin = engine_words.is_empty();
+    let (engines, games) = if builtin {
+        let awari = awari_beside()?;
+        let make = |name: &str, depth: u32| Contestant {
+            spec: Spec {
+                name: name.to_string(),
+                command: awari.clone(),
+                ..Spec::default()
+            },
+            limit: Limit::Depth(depth),
+        };
+        let limit = global_limit(&cli, Limit::Depth(5))?;
+        let mut strong = make("awari", 5);
+        strong.limit = limit;
+        ([strong, make("awari-depth2", 2)], cli.games.unwrap_or(20))
+    } else {
+        if engine_words.len() != 2 {
+            return Err(format!("give two --engine (got {})", engine_words.len()));
+        }
+        let limit = global_limit(
+            &cli,
+            Limit::Clock {
+                moves: None,
+                base: Duration::from_secs(10),
+                inc: Duration::from_millis(100),
+            },
+        )?;
+        (
+            [
+                contestant(&engine_words[0], limit)?,
+                contestant(&engine_words[1], limit)?,
+            ],
+            cli.games.unwrap_or(100),
+        )
+    };
+    let openings = match &cli.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            let list = runner::read_openings(cli.variant, &text)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            if list.is_empty() {
+                return Err(format!("--openings {}: no openings in it", path.display()));
+            }
+            list
+        }
+        None => two_ply_openings(cli.variant),
+    };
+    let sprt = cli.sprt.as_deref().map(parse_sprt).transpose()?;
+    let done = match (&cli.jsonout, cli.resume) {
+        (Some(path), true) => read_done(path)?,
+        _ => HashMap::new(),
+    };
+    let open = |p: &Option<PathBuf>| -> Result<Option<Sink>, String> {
+        p.as_ref()
+            .map(|p| Sink::open(p).map_err(|e| format!("{}: {e}", p.display())))
+            .transpose()
+    };
+    let config = Config {
+        engines,
+        variant: cli.variant,
+        games,
+        openings,
+        margin: Duration::from_millis(cli.timemargin),
+        max_plies: cli.max_moves.max(1),
+        stall: Duration::from_secs(10),
+        concurrency: cli.concurrency.max(1),
+        sprt,
+        event: "awari referee match".to_string(),
+        date: awari::referee::records::today(),
+    };
+    let names = [
+        config.engines[0].spec.name.clone(),
+        config.engines[1].spec.name.clone(),
+    ];
+    println!(
+        "{} vs {}, {}, {} games, {} openings{}",
+        names[0],
+        names[1],
+        config.variant,
+        config.games.div_ceil(2) * 2,
+        config.openings.len(),
+        if done.is_empty() {
+            String::new()
+        } else {
+            format!(", {} already played", done.len())
+        }
+    );
+    let mut progress = |f: &runner::Finished, t: &runner::Totals| {
+        let (south, north) = if f.a_south {
+            (&names[0], &names[1])
+        } else {
+            (&names[1], &names[0])
+        };
+        println!(
+            "game {} {} - {}: {} ({}), {} plies; {}: +{} ={} -{}",
+            f.round,
+            south,
+            north,
+            f.record.result_tag(),
+            f.record.termination,
+            f.record.opening.len() + f.record.moves.len(),
+            names[0],
+            t.wins,
+            t.draws,
+            t.losses
+        );
+    };
+    let totals = runner::run(
+        &config,
+        Output {
+            pgn: open(&cli.pgnout)?,
+            json: open(&cli.jsonout)?,
+            done,
+            progress: &mut progress,
+        },
+    );
+    println!();
+    for line in totals.report([&names[0], &names[1]], sprt) {
+        println!("{line}");
+    }
+    Ok(())
 }

@@ -61,8 +61,8 @@ pub struct Setup {
     pub start: Board,
     /// Moves played from it before the engines take over (an opening line).
     pub opening: Vec<Move>,
-    /// The time control.
-    pub limit: Limit,
+    /// The time control of South's engine, then North's (usually the same).
+    pub limits: [Limit; 2],
     /// Grace beyond an engine's clock before it loses on time.
     pub margin: Duration,
     /// The game ends at this ply (counting the opening), adjudicated.
@@ -192,10 +192,11 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             return record;
         }
     }
-    let mut clocks = match setup.limit {
-        Limit::Clock { base, .. } => [base, base],
-        _ => [Duration::ZERO; 2],
+    let clocks_of = |limit: Limit| match limit {
+        Limit::Clock { base, .. } => base,
+        _ => Duration::ZERO,
     };
+    let mut clocks = setup.limits.map(clocks_of);
     let mut moves_made = [0u32; 2];
     let start_text = if setup.start == Board::start(setup.start.variant()) {
         "startpos".to_string()
@@ -220,6 +221,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             "position {start_text} moves {}",
             format_move_list(game.moves())
         );
+        let limit = setup.limits[side.index()];
         let (go, allowed) = go_command(setup, &clocks, &moves_made, side);
         let started = Instant::now();
         let mut score = None;
@@ -236,7 +238,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
         let line = match answer {
             Ok(line) => line,
             Err(Failure::Timeout(_))
-                if matches!(setup.limit, Limit::Clock { .. } | Limit::MoveTime(_)) =>
+                if matches!(limit, Limit::Clock { .. } | Limit::MoveTime(_)) =>
             {
                 forfeit(
                     &mut record,
@@ -263,7 +265,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             forfeit(&mut record, &game, side, format!("illegal move {mv}: {e}"));
             return record;
         }
-        if let Limit::Clock { moves, base, inc } = setup.limit {
+        if let Limit::Clock { moves, base, inc } = limit {
             let i = side.index();
             if took > clocks[i] + setup.margin {
                 game.undo();
@@ -297,15 +299,19 @@ fn go_command(
     made: &[u32; 2],
     side: Side,
 ) -> (String, Duration) {
-    match setup.limit {
-        Limit::Clock { moves, inc, .. } => {
+    let inc_of = |limit: Limit| match limit {
+        Limit::Clock { inc, .. } => inc.as_millis(),
+        _ => 0,
+    };
+    match setup.limits[side.index()] {
+        Limit::Clock { moves, .. } => {
             let ms = |d: Duration| d.as_millis();
             let mut go = format!(
                 "go wtime {} btime {} winc {} binc {}",
                 ms(clocks[0]),
                 ms(clocks[1]),
-                ms(inc),
-                ms(inc)
+                inc_of(setup.limits[0]),
+                inc_of(setup.limits[1])
             );
             let i = side.index();
             if let Some(m) = moves.filter(|&m| m > 0) {

@@ -3,4 +3,6 @@
 
 pub mod game;
 pub mod process;
+pub mod records;
+pub mod runner;
 pub mod stats;

@@ -11,6 +11,7 @@ use std::io::{self, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -152,6 +153,7 @@ impl Process {
                 }
             })
             .map_err(|e| Failure::Start(e.to_string()))?;
+        register(child.id());
         Ok(Process {
             stdin: child.stdin.take(),
             child,
@@ -238,6 +240,7 @@ impl Process {
         kill_group(self.child.id());
         let _ = self.child.wait();
         reap_group(self.child.id());
+        unregister(self.child.id());
         self.ended = true;
         by_itself
     }
@@ -249,6 +252,58 @@ impl Drop for Process {
             kill_group(self.child.id());
             let _ = self.child.wait();
             reap_group(self.child.id());
+            unregister(self.child.id());
+        }
+    }
+}
+
+/// The process groups of the live engines, for the interrupt handler: plain atomics, which a
+/// signal handler may read.
+static LIVE: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
+
+fn register(pgid: u32) {
+    for slot in &LIVE {
+        if slot
+            .compare_exchange(0, pgid, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+fn unregister(pgid: u32) {
+    for slot in &LIVE {
+        if slot
+            .compare_exchange(pgid, 0, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+extern "C" fn on_interrupt(_signal: libc::c_int) {
+    for slot in &LIVE {
+        let pgid = slot.load(Ordering::Acquire);
+        if pgid != 0 {
+            kill_group(pgid);
+        }
+    }
+    // SAFETY: _exit is async-signal-safe; nothing else runs after it.
+    unsafe { libc::_exit(130) }
+}
+
+/// On Ctrl-C (SIGINT), SIGTERM or SIGHUP: kill every live engine's process group, then exit
+/// with status 130. Engines run in groups of their own, so a terminal's Ctrl-C does not
+/// reach them by itself.
+pub fn install_interrupt_handler() {
+    let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only reads atomics and calls kill(2) and _exit(2), which are
+        // async-signal-safe.
+        unsafe {
+            libc::signal(signal, handler);
         }
     }
 }
