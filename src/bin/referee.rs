@@ -234,6 +234,15 @@ fn read_done(path: &PathBuf) -> Result<HashMap<u64, u8>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
         Err(e) => return Err(format!("--resume {}: {e}", path.display())),
     };
+    if !text.is_empty() && !text.ends_with('\n') {
+        // Killed mid-write: cut the partial line, so the next record starts on its own line.
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(keep as u64));
+        file.map_err(|e| format!("--resume {}: {e}", path.display()))?;
+    }
     let mut done = HashMap::new();
     for line in text.lines() {
         // A line cut short by a kill is not a finished game: it is played again.

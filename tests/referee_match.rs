@@ -1,0 +1,165 @@
+//! Whole matches through the `referee` binary: an engine that crashes every game loses them
+//! and the match finishes with no process left; a match killed with SIGKILL resumes from its
+//! JSON lines without losing or replaying a finished game, and ends with the same totals.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+fn referee() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("awari-referee-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn last_line(stdout: &[u8], prefix: &str) -> String {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .rfind(|l| l.starts_with(prefix))
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn rounds(json: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(json).unwrap_or_default();
+    let mut rounds: Vec<u64> = text
+        .lines()
+        .filter(|l| l.ends_with('}'))
+        .filter_map(|l| {
+            awari::referee::records::json_field(l, "round")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    rounds.sort_unstable();
+    rounds
+}
+
+#[test]
+fn a_crashing_engine_loses_every_game_and_the_match_finishes() {
+    let dir = temp("crash");
+    let crasher = dir.join("crasher.sh");
+    std::fs::write(
+        &crasher,
+        "#!/bin/sh\nwhile read -r l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; \
+         go*) kill -9 $$;; esac; done\n",
+    )
+    .unwrap();
+    let out = referee()
+        .args([
+            "--engine",
+            &format!("cmd={}", env!("CARGO_BIN_EXE_awari")),
+            "name=awari",
+        ])
+        .args([
+            "--engine",
+            "cmd=/bin/sh",
+            &format!("arg={}", crasher.display()),
+            "name=crasher",
+        ])
+        .args(["--games", "4", "--depth", "2", "--concurrency", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = last_line(&out.stdout, "awari vs crasher");
+    assert!(summary.contains("4 games, +4 =0 -0"), "{summary}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("forfeits: awari 0, crasher 4"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("exited"));
+}
+
+#[test]
+fn a_match_killed_with_sigkill_resumes_to_the_same_totals() {
+    let dir = temp("resume");
+    let args = |json: &Path| -> Vec<String> {
+        [
+            "--games",
+            "12",
+            "--depth",
+            "4",
+            "--jsonout",
+            &json.display().to_string(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    // The whole match in one go, for the totals to compare with.
+    let whole = dir.join("whole.jsonl");
+    let out = referee().args(args(&whole)).output().unwrap();
+    assert!(out.status.success());
+    let expected = last_line(&out.stdout, "awari vs awari-depth2");
+    // The same match, killed once a few games are recorded, then resumed.
+    let json = dir.join("killed.jsonl");
+    let mut child = referee()
+        .args(args(&json))
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while rounds(&json).len() < 3 && start.elapsed() < Duration::from_secs(30) {
+        thread::sleep(Duration::from_millis(1));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = rounds(&json);
+    assert!(before.len() >= 3 && before.len() < 12, "{before:?}");
+    let out = referee()
+        .args(args(&json))
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        rounds(&json),
+        (1..=12).collect::<Vec<u64>>(),
+        "each game exactly once"
+    );
+    assert_eq!(last_line(&out.stdout, "awari vs awari-depth2"), expected);
+}
+
+#[test]
+fn a_record_cut_mid_line_is_played_again_on_its_own_line() {
+    let dir = temp("partial");
+    let json = dir.join("games.jsonl");
+    let args = ["--games", "4", "--depth", "3", "--jsonout"];
+    let out = referee().args(args).arg(&json).output().unwrap();
+    assert!(out.status.success());
+    let expected = last_line(&out.stdout, "awari vs awari-depth2");
+    // Keep two whole lines and half of the third, as a kill during a write would.
+    let text = std::fs::read_to_string(&json).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = format!(
+        "{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        &lines[2][..lines[2].len() / 2]
+    );
+    std::fs::write(&json, cut).unwrap();
+    let out = referee()
+        .args(args)
+        .arg(&json)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(rounds(&json), vec![1, 2, 3, 4]);
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        text.lines().all(|l| l.starts_with('{') && l.ends_with('}')),
+        "{text}"
+    );
+    assert_eq!(last_line(&out.stdout, "awari vs awari-depth2"), expected);
+}
