@@ -48,6 +48,9 @@ struct Cli {
     /// Milliseconds beyond an engine's clock before it loses on time.
     #[arg(long, default_value_t = 50)]
     timemargin: u64,
+    /// Milliseconds allowed for `uciok`, `readyok` and a depth- or node-limited move.
+    #[arg(long, default_value_t = 10_000)]
+    timeout: u64,
     /// The game ends at this ply, adjudicated.
     #[arg(long = "max-moves", default_value_t = 250)]
     max_moves: usize,
@@ -335,7 +338,7 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
         openings,
         margin: Duration::from_millis(cli.timemargin),
         max_plies: cli.max_moves.max(1),
-        stall: Duration::from_secs(10),
+        stall: Duration::from_millis(cli.timeout.max(1)),
         concurrency: cli.concurrency.max(1),
         sprt,
         event: "awari referee match".to_string(),

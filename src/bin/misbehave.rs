@@ -1,0 +1,157 @@
+//! `misbehave`: a test engine that breaks the protocol on purpose, for the referee's tests.
+//! It speaks just enough of the protocol to play the first legal move, except where its mode
+//! says otherwise:
+//!
+//! - `normal`: behaves.
+//! - `crash-at K`: exits with status 3 when asked to move at ply K or later.
+//! - `hang-at K`: stops answering anything at ply K or later.
+//! - `garbage`: answers `go` with `bestmove ???`.
+//! - `illegal`: answers `go` with a move that is not legal there.
+//! - `slow-start MS`: sleeps before reading anything.
+//! - `no-uciok`: answers `uci` with its id but never `uciok`.
+//! - `flood`: answers `go` with an endless stream of info lines.
+//! - `ignore-quit`: does not exit on `quit` (nor on end of input) and ignores SIGTERM.
+//!
+//! Usage: misbehave MODE [ARG]
+
+use awari::rules::{Board, Game, Move, Variant};
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+enum Mode {
+    Normal,
+    CrashAt(usize),
+    HangAt(usize),
+    Garbage,
+    Illegal,
+    SlowStart(u64),
+    NoUciok,
+    Flood,
+    IgnoreQuit,
+}
+
+fn mode() -> Result<Mode, String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number = |i: usize| -> Result<u64, String> {
+        args.get(i)
+            .and_then(|a| a.parse().ok())
+            .ok_or_else(|| format!("{} needs a number", args[0]))
+    };
+    Ok(match args.first().map(String::as_str) {
+        Some("normal") | None => Mode::Normal,
+        Some("crash-at") => Mode::CrashAt(number(1)? as usize),
+        Some("hang-at") => Mode::HangAt(number(1)? as usize),
+        Some("garbage") => Mode::Garbage,
+        Some("illegal") => Mode::Illegal,
+        Some("slow-start") => Mode::SlowStart(number(1)?),
+        Some("no-uciok") => Mode::NoUciok,
+        Some("flood") => Mode::Flood,
+        Some("ignore-quit") => Mode::IgnoreQuit,
+        Some(other) => return Err(format!("unknown mode '{other}'")),
+    })
+}
+
+fn main() -> ExitCode {
+    let mode = match mode() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("misbehave: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Mode::SlowStart(ms) = mode {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+    if let Mode::IgnoreQuit = mode {
+        // SAFETY: ignoring a signal changes only this process's disposition.
+        unsafe {
+            libc::signal(libc::SIGTERM, libc::SIG_IGN);
+        }
+    }
+    let mut out = io::stdout().lock();
+    let mut variant = Variant::Oware;
+    let mut game = Game::new(Board::start(variant));
+    for line in io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let answer: Vec<String> = match words.first().copied() {
+            Some("uci") => {
+                let mut a = vec!["id name misbehave".to_string()];
+                if !matches!(mode, Mode::NoUciok) {
+                    a.push("uciok".to_string());
+                }
+                a
+            }
+            Some("isready") => vec!["readyok".to_string()],
+            Some("setoption") => {
+                if let (Some(&"UCI_Variant"), Some(v)) = (words.get(2), words.get(4)) {
+                    variant = v.parse().unwrap_or(variant);
+                }
+                vec![]
+            }
+            Some("position") => {
+                // position startpos|fen F [moves M]
+                let start = match words.get(1) {
+                    Some(&"fen") => words
+                        .get(2)
+                        .and_then(|f| Board::from_notation(variant, f).ok())
+                        .unwrap_or(Board::start(variant)),
+                    _ => Board::start(variant),
+                };
+                game = Game::new(start);
+                if let Some(i) = words.iter().position(|w| *w == "moves") {
+                    let _ = game.play_text(&words[i + 1..].join(""));
+                }
+                vec![]
+            }
+            Some("go") => {
+                let ply = game.moves().len();
+                match mode {
+                    Mode::CrashAt(k) if ply >= k => return ExitCode::from(3),
+                    Mode::HangAt(k) if ply >= k => loop {
+                        std::thread::sleep(Duration::from_secs(3600));
+                    },
+                    Mode::Garbage => vec!["bestmove ???".to_string()],
+                    Mode::Illegal => {
+                        let legal = game.legal_moves();
+                        let bad = (0..12)
+                            .filter_map(Move::new)
+                            .find(|m| !legal.contains(*m))
+                            .map_or("0000".to_string(), |m| m.to_string());
+                        vec![format!("bestmove {bad}")]
+                    }
+                    Mode::Flood => loop {
+                        if writeln!(out, "info string flooding the referee").is_err() {
+                            return ExitCode::SUCCESS;
+                        }
+                    },
+                    _ => {
+                        let best = game
+                            .legal_moves()
+                            .into_iter()
+                            .next()
+                            .map_or("0000".to_string(), |m| m.to_string());
+                        vec![
+                            "info depth 1 score cp 0".to_string(),
+                            format!("bestmove {best}"),
+                        ]
+                    }
+                }
+            }
+            Some("quit") if !matches!(mode, Mode::IgnoreQuit) => return ExitCode::SUCCESS,
+            _ => vec![],
+        };
+        for a in answer {
+            if writeln!(out, "{a}").and_then(|()| out.flush()).is_err() {
+                return ExitCode::SUCCESS;
+            }
+        }
+    }
+    if let Mode::IgnoreQuit = mode {
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,99 @@
+//! Matches against `misbehave`, the project's test engine, in each of its modes: the referee
+//! records the right result and reason, finishes the match, and leaves no process behind.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A copy of `misbehave` under a unique path, so that its processes can be found afterwards.
+fn private_copy(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("awari-misbehave-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("misbehave");
+    std::fs::copy(env!("CARGO_BIN_EXE_misbehave"), &path).unwrap();
+    path
+}
+
+/// Running (not zombie) processes whose command line mentions `path`.
+fn running(path: &PathBuf) -> usize {
+    let needle = path.to_string_lossy().to_string();
+    std::fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| {
+                    let p = e.path();
+                    let cmd = std::fs::read(p.join("cmdline")).unwrap_or_default();
+                    let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
+                    let zombie = stat
+                        .rfind(')')
+                        .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
+                    String::from_utf8_lossy(&cmd).contains(&needle) && !zombie
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn every_kind_of_misbehaviour() {
+    // (mode and its argument, extra referee arguments, forfeits of misbehave in 2 games,
+    //  words the output must contain)
+    let rows: &[(&[&str], &[&str], u32, &str)] = &[
+        (&["normal"], &["--depth", "2"], 0, "2 games"),
+        (&["crash-at", "4"], &["--depth", "2"], 2, "exited"),
+        (&["hang-at", "4"], &["--movetime", "50"], 2, "lost on time"),
+        (&["garbage"], &["--depth", "2"], 2, "unreadable move"),
+        (&["illegal"], &["--depth", "2"], 2, "illegal move"),
+        (
+            &["slow-start", "200"],
+            &["--depth", "2", "--timeout", "2000"],
+            0,
+            "2 games",
+        ),
+        (
+            &["slow-start", "2000"],
+            &["--depth", "2", "--timeout", "300"],
+            2,
+            "handshake",
+        ),
+        (
+            &["no-uciok"],
+            &["--depth", "2", "--timeout", "300"],
+            2,
+            "handshake",
+        ),
+        (&["flood"], &["--depth", "2"], 2, "flooded"),
+        (&["ignore-quit"], &["--depth", "2"], 0, "2 games"),
+    ];
+    for (i, (mode, extra, forfeits, words)) in rows.iter().enumerate() {
+        let engine = private_copy(&i.to_string());
+        let mut b = vec![
+            "--engine".to_string(),
+            format!("cmd={}", engine.display()),
+            "name=misbehave".to_string(),
+        ];
+        b.extend(mode.iter().map(|a| format!("arg={a}")));
+        let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args([
+                "--engine",
+                &format!("cmd={}", env!("CARGO_BIN_EXE_awari")),
+                "name=awari",
+            ])
+            .args(&b)
+            .args(["--games", "2"])
+            .args(*extra)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{mode:?}: {stdout}");
+        assert!(stdout.contains(words), "{mode:?}: {stdout}");
+        let counted = if *forfeits == 0 {
+            !stdout.contains("forfeits:")
+        } else {
+            stdout.contains(&format!("forfeits: awari 0, misbehave {forfeits}"))
+        };
+        assert!(counted, "{mode:?}: {stdout}");
+        assert_eq!(running(&engine), 0, "{mode:?}: a misbehave process is left");
+        let _ = std::fs::remove_dir_all(engine.parent().unwrap());
+    }
+}
