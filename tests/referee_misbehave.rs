@@ -1,7 +1,7 @@
 //! Matches against `misbehave`, the project's test engine, in each of its modes: the referee
 //! records the right result and reason, finishes the match, and leaves no process behind.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A copy of `misbehave` under a unique path, so that its processes can be found afterwards.
@@ -14,7 +14,7 @@ fn private_copy(tag: &str) -> PathBuf {
 }
 
 /// Running (not zombie) processes whose command line mentions `path`.
-fn running(path: &PathBuf) -> usize {
+fn running(path: &Path) -> usize {
     let needle = path.to_string_lossy().to_string();
     std::fs::read_dir("/proc")
         .map(|entries| {
