@@ -163,3 +163,28 @@ fn a_record_cut_mid_line_is_played_again_on_its_own_line() {
     );
     assert_eq!(last_line(&out.stdout, "awari vs awari-depth2"), expected);
 }
+
+#[test]
+fn log_dir_holds_each_engines_exchange_and_stderr() {
+    let dir = temp("logs");
+    let logs = dir.join("logs");
+    let out = referee()
+        .args(["--games", "2", "--depth", "2", "--log-dir"])
+        .arg(&logs)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut names: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 8, "{names:?}");
+    let log = std::fs::read_to_string(logs.join("game-1-south-awari.log")).unwrap();
+    assert!(log.starts_with("> uci\n< id name awari"), "{log}");
+    assert!(
+        log.contains("\n> go depth 2\n") && log.contains("\n< bestmove "),
+        "{log}"
+    );
+    assert!(logs.join("game-2-north-awari.stderr").exists());
+}

@@ -66,6 +66,9 @@ struct Cli {
     /// JSON lines file the games are appended to (one line per game).
     #[arg(long)]
     jsonout: Option<PathBuf>,
+    /// Directory for each game's engine stderr and protocol exchange (created if missing).
+    #[arg(long = "log-dir")]
+    log_dir: Option<PathBuf>,
     /// Continue the match recorded in --jsonout, skipping the games it holds.
     #[arg(long, requires = "jsonout")]
     resume: bool,
@@ -331,7 +334,11 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
             .map(|p| Sink::open(p).map_err(|e| format!("{}: {e}", p.display())))
             .transpose()
     };
+    if let Some(dir) = &cli.log_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
+    }
     let config = Config {
+        log_dir: cli.log_dir.clone(),
         engines,
         variant: cli.variant,
         games,

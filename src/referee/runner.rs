@@ -118,6 +118,9 @@ pub struct Config {
     pub concurrency: usize,
     /// Stop on an SPRT bound.
     pub sprt: Option<Sprt>,
+    /// Where each game's engine stderr and protocol exchange are written, if anywhere:
+    /// `game-<round>-<south|north>-<name>.stderr` and `.log`.
+    pub log_dir: Option<std::path::PathBuf>,
     /// Event name for the records.
     pub event: String,
     /// Date for the records.
@@ -247,10 +250,24 @@ impl Finished {
     }
 }
 
-/// Starts an engine and does the handshake: `uci`/`uciok`, the variant, its options.
-fn ready(spec: &Spec, variant: Variant, stall: Duration) -> Result<Process, String> {
-    let mut p =
-        Process::start(spec, OutputLimits::default(), None, None).map_err(|e| e.to_string())?;
+/// Starts an engine and does the handshake: `uci`/`uciok`, the variant, its options. With a
+/// log directory, its stderr and protocol exchange go to files named by the stem given.
+fn ready(
+    spec: &Spec,
+    variant: Variant,
+    stall: Duration,
+    logs: Option<(&std::path::Path, String)>,
+) -> Result<Process, String> {
+    let open = |ext: &str| -> Result<Option<std::fs::File>, String> {
+        match &logs {
+            Some((dir, stem)) => super::process::open_log(&dir.join(format!("{stem}.{ext}")))
+                .map(Some)
+                .map_err(|e| format!("log file: {e}")),
+            None => Ok(None),
+        }
+    };
+    let mut p = Process::start(spec, OutputLimits::default(), open("stderr")?, open("log")?)
+        .map_err(|e| e.to_string())?;
     let handshake = (|| {
         p.send("uci")?;
         p.wait_for("uciok", stall, &mut |_| {})?;
@@ -293,9 +310,35 @@ fn one_game(config: &Config, round: u64) -> Finished {
         max_plies: config.max_plies,
         stall: config.stall,
     };
+    let logs = |side: &str, spec: &Spec| {
+        config.log_dir.as_deref().map(|dir| {
+            let name: String = spec
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            (dir, format!("game-{round}-{side}-{name}"))
+        })
+    };
     let started = [
-        ready(&south.spec, config.variant, config.stall),
-        ready(&north.spec, config.variant, config.stall),
+        ready(
+            &south.spec,
+            config.variant,
+            config.stall,
+            logs("south", &south.spec),
+        ),
+        ready(
+            &north.spec,
+            config.variant,
+            config.stall,
+            logs("north", &north.spec),
+        ),
     ];
     let record = match started {
         [Ok(mut s), Ok(mut n)] => {
