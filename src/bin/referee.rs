@@ -22,8 +22,16 @@ and a time control of its own: tc=..., movetime=MS, depth=D or nodes=N.
 Time controls: tc=[moves/]seconds[+increment] (10+0.1, 40/60, 60+1), or --movetime, --depth, --nodes.";
 
 #[derive(Parser)]
-#[command(name = "referee", version, about = "Engine-vs-engine matches for awari engines", after_help = EXAMPLES)]
+#[command(
+    name = "referee",
+    version,
+    about = "Engine-vs-engine matches for awari engines",
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
+    #[command(subcommand)]
+    sub: Option<Sub>,
     /// An engine, as KEY=VALUE words (give two); without any, the built-in match.
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
@@ -77,6 +85,48 @@ struct Cli {
     sprt: Option<Vec<String>>,
 }
 
+#[derive(clap::Subcommand)]
+enum Sub {
+    /// Compliance test of an engine: handshake, isready during a search, stop, bad input, go
+    /// arguments in any order, quit. Exit status 0 when every check passes, 1 otherwise.
+    Check {
+        /// Rule set to test in.
+        #[arg(long, default_value = "oware")]
+        variant: Variant,
+        /// The engine's command and its arguments.
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
+}
+
+fn check(variant: Variant, command: &[String]) -> ExitCode {
+    become_subreaper();
+    install_interrupt_handler();
+    let spec = Spec {
+        name: command[0].clone(),
+        command: PathBuf::from(&command[0]),
+        args: command[1..].to_vec(),
+        ..Spec::default()
+    };
+    let (mut passed, mut failed) = (0, 0);
+    let all = awari::referee::check::check(&spec, variant, &mut |name, outcome| match outcome {
+        Ok(detail) => {
+            passed += 1;
+            println!("PASS  {name}: {detail}");
+        }
+        Err(detail) => {
+            failed += 1;
+            println!("FAIL  {name}: {detail}");
+        }
+    });
+    println!("{passed} passed, {failed} failed");
+    if all {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
 fn main() -> ExitCode {
     // The derive API flattens repeated `--engine` groups; the matches keep each occurrence.
     let matches = Cli::command().get_matches();
@@ -84,6 +134,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
+    if let Some(Sub::Check { variant, command }) = &cli.sub {
+        return check(*variant, command);
+    }
     let engines: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")
         .map(|groups| groups.map(|g| g.cloned().collect()).collect())

@@ -1,0 +1,172 @@
+//! `referee check`: a compliance test of an engine, the checks a tournament manager relies on
+//! (handshake, `isready` during a search, `stop`, bad input, `go` arguments in any order,
+//! `quit`), each reported as passed or failed with what was seen.
+
+use super::process::{OutputLimits, Process, Spec};
+use crate::rules::{parse_move_list, Board, Game, Variant};
+use std::time::{Duration, Instant};
+
+/// One check's outcome.
+pub type Outcome = Result<String, String>;
+
+/// Whether `line` is a `bestmove` with a legal move for `game`.
+fn legal_bestmove(game: &Game, line: &str) -> Outcome {
+    let text = line.split_whitespace().nth(1).unwrap_or("");
+    match parse_move_list(text) {
+        Ok(m) if m.len() == 1 && game.legal_moves().contains(m[0]) => Ok(line.to_string()),
+        _ => Err(format!("not a legal move here: {line}")),
+    }
+}
+
+/// Runs every check on the engine `spec` in `variant`; calls `report` with each check's name
+/// and outcome; returns whether all passed.
+pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcome)) -> bool {
+    let mut all = true;
+    let mut say = |name: &str, outcome: Outcome| {
+        all &= outcome.is_ok();
+        report(name, &outcome);
+    };
+    let second = Duration::from_secs(1);
+    let mut p = match Process::start(spec, OutputLimits::default(), None, None) {
+        Ok(p) => p,
+        Err(e) => {
+            say("start", Err(e.to_string()));
+            return false;
+        }
+    };
+    // Handshake.
+    let mut id = None;
+    let hs = p.send("uci").and_then(|()| {
+        p.wait_for("uciok", 5 * second, &mut |l| {
+            if l.starts_with("id name ") {
+                id = Some(l.to_string());
+            }
+        })
+    });
+    match (hs, id) {
+        (Ok(_), Some(id)) => say("handshake: uci -> id name ... uciok", Ok(id)),
+        (Ok(_), None) => say(
+            "handshake: uci -> id name ... uciok",
+            Err("no `id name`".into()),
+        ),
+        (Err(e), _) => {
+            say("handshake: uci -> id name ... uciok", Err(e.to_string()));
+            p.end(Duration::from_millis(200));
+            return false;
+        }
+    }
+    if variant != Variant::Oware {
+        let _ = p.send(&format!("setoption name UCI_Variant value {variant}"));
+    }
+    let ready = |p: &mut Process, within: Duration| -> Outcome {
+        let t = Instant::now();
+        p.send("isready")
+            .and_then(|()| p.wait_for("readyok", within, &mut |_| {}))
+            .map(|_| format!("readyok after {} ms", t.elapsed().as_millis()))
+            .map_err(|e| e.to_string())
+    };
+    say("isready -> readyok", ready(&mut p, 5 * second));
+
+    let start = Game::new(Board::start(variant));
+    let go = |p: &mut Process, line: &str| -> Outcome {
+        p.send("position startpos")
+            .and_then(|()| p.send(line))
+            .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
+            .map_err(|e| e.to_string())
+    };
+    say(
+        "go depth 1 -> legal bestmove",
+        go(&mut p, "go depth 1").and_then(|l| legal_bestmove(&start, &l)),
+    );
+    for line in [
+        "go movetime 100 depth 3",
+        "go depth 3 movetime 100",
+        "go nodes 1000 wtime 5000 btime 5000",
+    ] {
+        say(
+            &format!("arguments in any order: {line}"),
+            go(&mut p, line).and_then(|l| legal_bestmove(&start, &l)),
+        );
+    }
+
+    // A long search: isready must be answered at once, and stop must end it.
+    let searching = p
+        .send("position startpos")
+        .and_then(|()| p.send("go infinite"))
+        .map_err(|e| e.to_string());
+    std::thread::sleep(Duration::from_millis(200));
+    let during = searching
+        .clone()
+        .and_then(|()| ready(&mut p, Duration::from_millis(100)));
+    say(
+        "isready during go infinite -> readyok within 100 ms",
+        during,
+    );
+    let t = Instant::now();
+    let stopped = searching.and_then(|()| {
+        p.send("stop")
+            .and_then(|()| p.wait_for("bestmove", second, &mut |_| {}))
+            .map_err(|e| e.to_string())
+    });
+    say(
+        "stop during go infinite -> legal bestmove within 1 s",
+        stopped
+            .and_then(|l| legal_bestmove(&start, &l))
+            .map(|l| format!("{l} after {} ms", t.elapsed().as_millis())),
+    );
+
+    // stop with no search: no bestmove may come.
+    let _ = p.send("stop");
+    let mut extra = Vec::new();
+    let quiet = p.send("isready").map_err(|e| e.to_string()).and_then(|()| {
+        p.wait_for("readyok", second, &mut |l| extra.push(l.to_string()))
+            .map_err(|e| e.to_string())
+    });
+    say(
+        "stop with no search -> nothing",
+        quiet.and_then(|_| match extra.iter().find(|l| l.starts_with("bestmove")) {
+            Some(l) => Err(format!("answered {l}")),
+            None => Ok("no output".to_string()),
+        }),
+    );
+
+    // Bad input: the engine stays alive and keeps the previous position.
+    let mut after_ffea = Game::new(Board::start(variant));
+    let setup = after_ffea.play_text("FfEa").is_ok();
+    if setup {
+        let _ = p.send("position startpos moves FfEa");
+    }
+    for bad in [
+        "position startpos moves FfEaXYZ",
+        "go sideways",
+        "frobnicate",
+        "setoption name NoSuchOption value 1",
+    ] {
+        let _ = p.send(bad);
+    }
+    say(
+        "bad input -> still answers isready",
+        ready(&mut p, 5 * second),
+    );
+    if setup {
+        let kept = p
+            .send("go depth 1")
+            .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
+            .map_err(|e| e.to_string())
+            .and_then(|l| legal_bestmove(&after_ffea, &l));
+        say("a refused position keeps the previous one", kept);
+    }
+
+    // quit.
+    let t = Instant::now();
+    let exited = p.end(second);
+    say(
+        "quit -> exits within 1 s",
+        if exited {
+            Ok(format!("exited after {} ms", t.elapsed().as_millis()))
+        } else {
+            Err("still running after 1 s (killed)".to_string())
+        },
+    );
+    all
+}
