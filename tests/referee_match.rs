@@ -188,3 +188,30 @@ fn log_dir_holds_each_engines_exchange_and_stderr() {
     );
     assert!(logs.join("game-2-north-awari.stderr").exists());
 }
+
+#[test]
+fn the_shipped_opening_suites_read_and_hold_live_games() {
+    use awari::referee::runner::read_openings;
+    use awari::rules::Variant;
+    for variant in Variant::ALL {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tournament/openings")
+            .join(format!("{variant}.txt"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let suite = read_openings(variant, &text).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert!(suite.len() >= 50, "{variant}: {} openings", suite.len());
+        assert!(suite.iter().all(|o| o.moves.len() == 4), "{variant}");
+    }
+    // Bad suites are refused with the line at fault.
+    let rows = [
+        ("AaBb\nAaXx\n", "line 2"),
+        ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-Q\n", "line 1"),
+        ("# a comment\nAaA\n", "line 2"), // A is empty after A: an illegal move
+    ];
+    for (text, expected) in rows {
+        match read_openings(Variant::Oware, text) {
+            Err(e) => assert!(e.contains(expected), "{text:?}: {e}"),
+            Ok(_) => panic!("{text:?} was accepted"),
+        }
+    }
+}
