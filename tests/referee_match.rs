@@ -215,3 +215,63 @@ fn the_shipped_opening_suites_read_and_hold_live_games() {
         }
     }
 }
+
+#[test]
+fn round_robin_and_gauntlet_tournaments() {
+    let awari = env!("CARGO_BIN_EXE_awari");
+    let engines = |names: &[(&str, u32)]| -> Vec<String> {
+        names
+            .iter()
+            .flat_map(|(name, depth)| {
+                [
+                    "--engine".to_string(),
+                    format!("cmd={awari}"),
+                    format!("name={name}"),
+                    format!("depth={depth}"),
+                ]
+            })
+            .collect()
+    };
+    let three = engines(&[("d3", 3), ("d2", 2), ("d1", 1)]);
+    // (tournament, pairings expected)
+    for (kind, pairings) in [("round-robin", 3), ("gauntlet", 2)] {
+        let out = referee()
+            .args(&three)
+            .args(["--games", "2", "--tournament", kind])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            text.matches(" games, ").count(),
+            2 * pairings,
+            "{kind}: {text}"
+        );
+        assert!(text.contains(&format!("standings ({kind}):")), "{text}");
+        // Every game is counted once per side: the points add up to the games played.
+        let points: f64 = text
+            .lines()
+            .skip_while(|l| !l.starts_with("standings"))
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().nth(2)?.parse::<f64>().ok())
+            .sum();
+        assert_eq!(points, 2.0 * pairings as f64, "{text}");
+    }
+    let out = referee()
+        .args(&three)
+        .args(["--tournament", "swiss"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("round-robin or gauntlet"));
+    let out = referee()
+        .args(&three)
+        .args(["--jsonout", "/tmp/x.jsonl", "--resume"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

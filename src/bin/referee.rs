@@ -77,6 +77,10 @@ struct Cli {
     /// Directory for each game's engine stderr and protocol exchange (created if missing).
     #[arg(long = "log-dir")]
     log_dir: Option<PathBuf>,
+    /// With more than two engines: round-robin (everyone plays everyone) or gauntlet (the
+    /// first engine plays each of the others).
+    #[arg(long, default_value = "round-robin")]
+    tournament: String,
     /// Continue the match recorded in --jsonout, skipping the games it holds.
     #[arg(long, requires = "jsonout")]
     resume: bool,
@@ -343,10 +347,16 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
         let limit = global_limit(&cli, Limit::Depth(5))?;
         let mut strong = make("awari", 5);
         strong.limit = limit;
-        ([strong, make("awari-depth2", 2)], cli.games.unwrap_or(20))
+        (
+            vec![strong, make("awari-depth2", 2)],
+            cli.games.unwrap_or(20),
+        )
     } else {
-        if engine_words.len() != 2 {
-            return Err(format!("give two --engine (got {})", engine_words.len()));
+        if engine_words.len() < 2 {
+            return Err(format!(
+                "give two --engine, or more for a tournament (got {})",
+                engine_words.len()
+            ));
         }
         let limit = global_limit(
             &cli,
@@ -356,14 +366,28 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
                 inc: Duration::from_millis(100),
             },
         )?;
-        (
-            [
-                contestant(&engine_words[0], limit)?,
-                contestant(&engine_words[1], limit)?,
-            ],
-            cli.games.unwrap_or(100),
-        )
+        let list = engine_words
+            .iter()
+            .map(|words| contestant(words, limit))
+            .collect::<Result<Vec<_>, _>>()?;
+        (list, cli.games.unwrap_or(100))
     };
+    // Who plays whom: one match for two engines; round-robin or gauntlet for more.
+    let pairings: Vec<(usize, usize)> = match (engines.len(), cli.tournament.as_str()) {
+        (2, _) => vec![(0, 1)],
+        (n, "round-robin") => (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect(),
+        (n, "gauntlet") => (1..n).map(|b| (0, b)).collect(),
+        (_, other) => {
+            return Err(format!(
+                "--tournament {other}: expected round-robin or gauntlet"
+            ))
+        }
+    };
+    if pairings.len() > 1 && cli.resume {
+        return Err("--resume works for a match of two engines, not a tournament".to_string());
+    }
     let openings = match &cli.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -382,17 +406,12 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
         (Some(path), true) => read_done(path)?,
         _ => HashMap::new(),
     };
-    let open = |p: &Option<PathBuf>| -> Result<Option<Sink>, String> {
-        p.as_ref()
-            .map(|p| Sink::open(p).map_err(|e| format!("{}: {e}", p.display())))
-            .transpose()
-    };
     if let Some(dir) = &cli.log_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
     }
-    let config = Config {
+    let base = Config {
         log_dir: cli.log_dir.clone(),
-        engines,
+        engines: [engines[0].clone(), engines[1].clone()],
         variant: cli.variant,
         games,
         openings,
@@ -403,6 +422,45 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
         sprt,
         event: "awari referee match".to_string(),
         date: awari::referee::records::today(),
+    };
+    let mut standings: Vec<(f64, u64)> = vec![(0.0, 0); engines.len()];
+    for &(a, b) in &pairings {
+        let mut config = base.clone();
+        config.engines = [engines[a].clone(), engines[b].clone()];
+        let totals = play_match(&config, &cli, done.clone(), sprt)?;
+        let half = 0.5 * totals.draws as f64;
+        standings[a].0 += totals.wins as f64 + half;
+        standings[b].0 += totals.losses as f64 + half;
+        standings[a].1 += totals.games();
+        standings[b].1 += totals.games();
+    }
+    if pairings.len() > 1 {
+        let mut order: Vec<usize> = (0..engines.len()).collect();
+        order.sort_by(|&x, &y| standings[y].0.total_cmp(&standings[x].0));
+        println!("\nstandings ({}):", cli.tournament);
+        for (rank, &i) in order.iter().enumerate() {
+            let (points, games) = standings[i];
+            println!(
+                "{:>3}. {:<20} {points:>6.1} / {games}",
+                rank + 1,
+                engines[i].spec.name
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Plays one two-engine match and prints its progress and table.
+fn play_match(
+    config: &Config,
+    cli: &Cli,
+    done: HashMap<u64, u8>,
+    sprt: Option<Sprt>,
+) -> Result<runner::Totals, String> {
+    let open = |p: &Option<PathBuf>| -> Result<Option<Sink>, String> {
+        p.as_ref()
+            .map(|p| Sink::open(p).map_err(|e| format!("{}: {e}", p.display())))
+            .transpose()
     };
     let names = [
         config.engines[0].spec.name.clone(),
@@ -442,7 +500,7 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
         );
     };
     let totals = runner::run(
-        &config,
+        config,
         Output {
             pgn: open(&cli.pgnout)?,
             json: open(&cli.jsonout)?,
@@ -454,5 +512,5 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
     for line in totals.report([&names[0], &names[1]], sprt) {
         println!("{line}");
     }
-    Ok(())
+    Ok(totals)
 }
