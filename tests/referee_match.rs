@@ -275,3 +275,23 @@ fn round_robin_and_gauntlet_tournaments() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_match_of_awari_against_itself_in_every_variant_runs_to_the_end() {
+    for variant in ["oware", "awari", "ahl", "kalah", "ayoayo"] {
+        let out = referee()
+            .args(["--variant", variant, "--games", "2", "--depth", "3"])
+            .args(["--openings-order", "random", "--seed", "7"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{variant}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!(", {variant}, 2 games")), "{text}");
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("game ")).count(),
+            2,
+            "{text}"
+        );
+        assert!(!text.contains("forfeits"), "{variant}: {text}");
+    }
+}

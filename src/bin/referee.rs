@@ -65,6 +65,12 @@ struct Cli {
     /// Opening suite (one per line: a move list, or a position with optional moves).
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Opening order: sequential (the file's order) or random (shuffled with --seed).
+    #[arg(long = "openings-order", default_value = "sequential")]
+    openings_order: String,
+    /// Seed for the random opening order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -401,6 +407,23 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
         }
         None => two_ply_openings(cli.variant),
     };
+    let mut openings = openings;
+    match cli.openings_order.as_str() {
+        "sequential" => {}
+        "random" => {
+            // Fisher-Yates with the project's seeded generator: the same seed, the same order.
+            let mut rng = awari::rng::Rng::new(cli.seed);
+            for i in (1..openings.len()).rev() {
+                let j = rng.below(i as u64 + 1) as usize;
+                openings.swap(i, j);
+            }
+        }
+        other => {
+            return Err(format!(
+                "--openings-order {other}: expected sequential or random"
+            ))
+        }
+    }
     let sprt = cli.sprt.as_deref().map(parse_sprt).transpose()?;
     let done = match (&cli.jsonout, cli.resume) {
         (Some(path), true) => read_done(path)?,
