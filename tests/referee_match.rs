@@ -295,3 +295,58 @@ fn a_match_of_awari_against_itself_in_every_variant_runs_to_the_end() {
         assert!(!text.contains("forfeits"), "{variant}: {text}");
     }
 }
+
+#[test]
+fn sprt_stops_the_match_at_a_bound_and_records_hold_the_tags() {
+    let dir = temp("sprt");
+    let pgn = dir.join("games.pgn");
+    let out = referee()
+        .args([
+            "--engine",
+            &format!("cmd={}", env!("CARGO_BIN_EXE_awari")),
+            "name=d5",
+            "depth=5",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={}", env!("CARGO_BIN_EXE_awari")),
+            "name=d1",
+            "depth=1",
+        ])
+        .args([
+            "--games",
+            "400",
+            "--sprt",
+            "elo0=0",
+            "elo1=10",
+            "alpha=0.05",
+            "beta=0.05",
+        ])
+        .arg("--pgnout")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let played = text.lines().filter(|l| l.starts_with("game ")).count();
+    assert!(played < 400, "the SPRT stopped nothing: {played} games");
+    assert!(text.contains("H1 accepted"), "{text}");
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), played);
+    for tag in [
+        "Date",
+        "Round",
+        "South",
+        "North",
+        "Variant",
+        "Result",
+        "Termination",
+        "PlyCount",
+        "TimeControl",
+    ] {
+        assert_eq!(pgn.matches(&format!("[{tag} \"")).count(), played, "{tag}");
+    }
+    // Games from the start position carry no FEN tag; moves carry {score/depth time}.
+    assert!(!pgn.contains("[FEN "));
+    assert!(pgn.contains("{opening}") && pgn.contains("/5 "), "{pgn}");
+}

@@ -13,9 +13,9 @@ fn private_copy(tag: &str) -> PathBuf {
     path
 }
 
-/// Running (not zombie) processes whose command line mentions `path`.
+/// Running (not zombie) processes whose program (argv[0]) is `path`.
 fn running(path: &Path) -> usize {
-    let needle = path.to_string_lossy().to_string();
+    let wanted = path.to_string_lossy().to_string();
     std::fs::read_dir("/proc")
         .map(|entries| {
             entries
@@ -23,11 +23,12 @@ fn running(path: &Path) -> usize {
                 .filter(|e| {
                     let p = e.path();
                     let cmd = std::fs::read(p.join("cmdline")).unwrap_or_default();
+                    let argv0 = cmd.split(|&b| b == 0).next().unwrap_or_default();
                     let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
                     let zombie = stat
                         .rfind(')')
                         .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
-                    String::from_utf8_lossy(&cmd).contains(&needle) && !zombie
+                    String::from_utf8_lossy(argv0) == wanted && !zombie
                 })
                 .count()
         })
@@ -96,4 +97,33 @@ fn every_kind_of_misbehaviour() {
         assert_eq!(running(&engine), 0, "{mode:?}: a misbehave process is left");
         let _ = std::fs::remove_dir_all(engine.parent().unwrap());
     }
+}
+
+#[test]
+fn ctrl_c_ends_the_referee_and_every_engine() {
+    let dir = std::env::temp_dir().join(format!("awari-ctrl-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = dir.join("awari");
+    std::fs::copy(env!("CARGO_BIN_EXE_awari"), &engine).unwrap();
+    let cmd = format!("cmd={}", engine.display());
+    let mut referee = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["--engine", &cmd, "name=a", "--engine", &cmd, "name=b"])
+        .args(["--movetime", "5000", "--games", "2"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while running(&engine) < 2 && start.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(running(&engine), 2, "both engines started");
+    // SAFETY: sending SIGINT to our own child.
+    unsafe {
+        libc::kill(referee.id() as i32, libc::SIGINT);
+    }
+    let status = referee.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert_eq!(running(&engine), 0, "an engine outlived the referee");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -78,7 +78,7 @@ pub fn pgn(meta: &Meta<'_>, record: &Record) -> String {
         ("North", meta.north.to_string()),
         ("Variant", variant.to_string()),
     ];
-    if record.start != Board::start(variant) || !record.opening.is_empty() {
+    if record.start != Board::start(variant) {
         tags.push(("FEN", record.start.to_string()));
     }
     let plies = record.opening.len() + record.moves.len();
