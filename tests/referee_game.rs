@@ -1,7 +1,7 @@
 //! Single games under the referee: the real engine against itself in every variant, and
 //! against engines that misbehave in each way the referee must survive.
 
-use awari::referee::game::{play, Limit, Setup, Termination};
+use awari::referee::game::{adjudicate, play, Limit, Scoring, Setup, Termination};
 use awari::referee::process::{become_subreaper, OutputLimits, Process, Spec};
 use awari::rules::{Board, Game, Side, Variant};
 use std::path::PathBuf;
@@ -42,6 +42,7 @@ fn setup(variant: Variant, limit: Limit) -> Setup {
         limits: [limit, limit],
         margin: Duration::from_millis(50),
         max_plies: 250,
+        scoring: Scoring::Rules,
         stall: Duration::from_secs(5),
     }
 }
@@ -153,4 +154,36 @@ fn a_stalled_engine_loses_at_the_new_game() {
         }
         t => panic!("{t}"),
     }
+}
+
+#[test]
+fn move_limit_scoring() {
+    // South 20 + row 2, North 21 + row 5: by the stores South loses by 1; with rows, by 4.
+    let board = Board::from_notation(Variant::Oware, "1-1-0-0-0-0-0-5-0-0-0-0-20-21-S").unwrap();
+    assert_eq!(
+        adjudicate(&board, Scoring::Stores),
+        ([20, 21], Some(Side::North))
+    );
+    assert_eq!(
+        adjudicate(&board, Scoring::Rows),
+        ([22, 26], Some(Side::North))
+    );
+    assert_eq!(
+        adjudicate(&board, Scoring::Rules),
+        ([22, 26], Some(Side::North))
+    );
+    // Rows can turn the result: South 22 + 6 on its row, North 24.
+    let board = Board::from_notation(Variant::Awari, "6-0-0-0-0-0-0-0-0-0-0-0-18-24-S").unwrap();
+    assert_eq!(
+        adjudicate(&board, Scoring::Rules),
+        ([18, 24], Some(Side::North))
+    );
+    assert_eq!(adjudicate(&board, Scoring::Rows), ([24, 24], None));
+    // A short limit ends a real game by adjudication.
+    let (mut a, mut b) = (awari(), awari());
+    let mut s = setup(Variant::Oware, Limit::Depth(2));
+    s.max_plies = 10;
+    let record = play([&mut a, &mut b], &s);
+    assert_eq!(record.termination, Termination::Adjudicated);
+    assert_eq!(record.moves.len(), 10);
 }

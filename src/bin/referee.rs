@@ -2,7 +2,7 @@
 //! engine built beside it at depth 5 against itself at depth 2, a short match that shows the
 //! whole machinery; `--engine` twice plays any two engines.
 
-use awari::referee::game::Limit;
+use awari::referee::game::{Limit, Scoring};
 use awari::referee::process::{become_subreaper, install_interrupt_handler, Spec};
 use awari::referee::records::{json_field, Sink};
 use awari::referee::runner::{self, two_ply_openings, Config, Contestant, Output, Sprt};
@@ -56,6 +56,10 @@ struct Cli {
     /// Milliseconds beyond an engine's clock before it loses on time.
     #[arg(long, default_value_t = 50)]
     timemargin: u64,
+    /// Scoring at the move limit: rules (awari by the stores, the others with each side's
+    /// row added), stores, or rows.
+    #[arg(long = "move-limit-scoring", default_value = "rules")]
+    move_limit_scoring: String,
     /// Milliseconds allowed for `uciok`, `readyok` and a depth- or node-limited move.
     #[arg(long, default_value_t = 10_000)]
     timeout: u64,
@@ -440,6 +444,16 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
         openings,
         margin: Duration::from_millis(cli.timemargin),
         max_plies: cli.max_moves.max(1),
+        scoring: match cli.move_limit_scoring.as_str() {
+            "rules" => Scoring::Rules,
+            "stores" => Scoring::Stores,
+            "rows" => Scoring::Rows,
+            other => {
+                return Err(format!(
+                    "--move-limit-scoring {other}: expected rules, stores or rows"
+                ))
+            }
+        },
         stall: Duration::from_millis(cli.timeout.max(1)),
         concurrency: cli.concurrency.max(1),
         sprt,

@@ -67,6 +67,8 @@ pub struct Setup {
     pub margin: Duration,
     /// The game ends at this ply (counting the opening), adjudicated.
     pub max_plies: usize,
+    /// How the move limit is scored.
+    pub scoring: Scoring,
     /// How long `isready` and the answer to a depth or node limited `go` may take.
     pub stall: Duration,
 }
@@ -138,11 +140,28 @@ impl Record {
     }
 }
 
-/// The score at the move limit: `awari` by the stores; the others by the stores after each
-/// side collects its own row.
-pub fn adjudicate(board: &Board) -> ([u8; 2], Option<Side>) {
+/// How a game stopped at the move limit is scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scoring {
+    /// As the rules say: `awari` by the stores, the others by the stores after each side
+    /// collects its own row.
+    #[default]
+    Rules,
+    /// By the stores alone.
+    Stores,
+    /// By the stores after each side collects its own row.
+    Rows,
+}
+
+/// The score at the move limit under `scoring`.
+pub fn adjudicate(board: &Board, scoring: Scoring) -> ([u8; 2], Option<Side>) {
+    let rows = match scoring {
+        Scoring::Rules => board.variant() != Variant::Awari,
+        Scoring::Stores => false,
+        Scoring::Rows => true,
+    };
     let mut stores = board.stores();
-    if board.variant() != Variant::Awari {
+    if rows {
         for side in Side::BOTH {
             stores[side.index()] += board.row_seeds(side) as u8;
         }
@@ -211,7 +230,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             return record;
         }
         if game.moves().len() >= setup.max_plies {
-            (record.stores, record.winner) = adjudicate(game.board());
+            (record.stores, record.winner) = adjudicate(game.board(), setup.scoring);
             record.termination = Termination::Adjudicated;
             return record;
         }

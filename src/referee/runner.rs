@@ -3,7 +3,7 @@
 //! (so a crashed or hung engine costs one game, never the match), results and records
 //! taken in the order games finish, and an optional SPRT that stops the match on a bound.
 
-use super::game::{play, Limit, Record, Setup, Termination};
+use super::game::{play, Limit, Record, Scoring, Setup, Termination};
 use super::process::{OutputLimits, Process, Spec};
 use super::records::{self, json_line, Meta, Sink};
 use super::stats;
@@ -112,6 +112,8 @@ pub struct Config {
     pub margin: Duration,
     /// Ply limit.
     pub max_plies: usize,
+    /// How the ply limit is scored.
+    pub scoring: Scoring,
     /// Time allowed for `uciok`, `readyok`, and depth/node limited moves.
     pub stall: Duration,
     /// Games at once.
@@ -308,6 +310,7 @@ fn one_game(config: &Config, round: u64) -> Finished {
         limits: [south.limit, north.limit],
         margin: config.margin,
         max_plies: config.max_plies,
+        scoring: config.scoring,
         stall: config.stall,
     };
     let logs = |side: &str, spec: &Spec| {
