@@ -10,6 +10,7 @@
 
 #![deny(missing_docs)]
 
+pub mod classic;
 pub mod engine;
 pub mod lines;
 pub mod referee;

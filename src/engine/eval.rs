@@ -128,7 +128,7 @@ pub fn evaluate(board: &Board, w: &Weights) -> i32 {
 /// not per move: two moves ending in the same house expose it once. A sowing of `n` seeds from
 /// house `h` skips `h`, so its last seed lands at `h + n + (n - 1) / 11` and that house gets
 /// `1 + (n - 1) / 11` seeds.
-fn exposed(houses: &[u8; 12], attacker: Side) -> (i32, i32) {
+pub(crate) fn exposed(houses: &[u8; 12], attacker: Side) -> (i32, i32) {
     let first = attacker.first_house();
     let target_first = attacker.opponent().first_house();
     let mut twos = 0u16;

@@ -1,0 +1,8 @@
+//! The classic opponents the game is known through, beside the strong engine: `greedy` (a
+//! JavaScript tutorial's), `basic` (the 1978 BASIC Computer Games program, with its learning)
+//! and `evolved` (the evolved player of a research paper). Each is a function from a position
+//! to a move, built on the rules only.
+
+pub mod basic;
+pub mod evolved;
+pub mod greedy;
