@@ -346,3 +346,68 @@ fn extreme_weights_still_give_sane_scores() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn classic_opponents_answer_through_the_protocol() {
+    for (name, expected) in [
+        ("greedy", "greedy plays"),
+        ("basic", "basic plays"),
+        ("evolved", "evolved plays"),
+    ] {
+        let lines = session(&format!(
+            "setoption name Opponent value {name}\nposition startpos moves FfEa\ngo depth 3\n\
+             position fen 0-0-0-0-0-3-0-0-0-0-1-0-25-19-N\ngo\n"
+        ));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("info string {expected}"))),
+            "{lines:#?}"
+        );
+        let best = bestmoves(&lines);
+        assert_eq!(best.len(), 2, "{name}");
+        assert_eq!(best[1], "0000", "{name}: a finished game");
+    }
+    // Options of the classic opponents: bad values are refused.
+    let lines = session(
+        "setoption name EvolvedWeights value /nonexistent/w.txt\nsetoption name Randomness value -1\n",
+    );
+    assert_eq!(errors(&lines).len(), 2, "{lines:#?}");
+}
+
+#[test]
+fn basic_learns_from_games_it_does_not_win() {
+    let dir = std::env::temp_dir().join(format!("awari-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("memory.txt");
+    let _ = std::fs::remove_file(&file);
+    // basic plays North (it is asked to move as North), and the game ends with North losing
+    // 26-22 (South cannot feed North): the end it sees is remembered once, though it comes twice.
+    let lost = "FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDdEfBbAcAfEaDbEcAeAdBeCfFf";
+    let script = format!(
+        "setoption name UCI_Variant value oware\nsetoption name Opponent value basic\n\
+         setoption name LearnFile value {}\nposition startpos moves F\ngo depth 1\n\
+         position startpos moves {lost}\nposition startpos moves {lost}\n",
+        file.display()
+    );
+    let lines = session(&script);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let games: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    // F f B e B c D a: columns 5 5 1 4 1 2 3 0 (A/a = 0).
+    assert_eq!(games, ["55141230"]);
+    // A corrupt file is no memory, with a warning, never a crash.
+    std::fs::write(&file, "not a memory\n").unwrap();
+    let lines = session(&format!(
+        "setoption name Opponent value basic\nsetoption name LearnFile value {}\nisready\n",
+        file.display()
+    ));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("warning: LearnFile unusable")),
+        "{lines:#?}"
+    );
+    assert_eq!(lines.last().unwrap(), "readyok");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -28,12 +28,39 @@ struct Cli {
 enum Command {
     /// Count the leaves of the game tree at exactly DEPTH plies, per root move (divide).
     Perft(PerftArgs),
+    /// Play against the computer in the terminal, as in the 1978 BASIC program.
+    Play(PlayArgs),
     /// Search the fixed bench positions; prints nodes (a signature of the search) and speed.
     Bench {
         /// Search every position to this depth instead of its own.
         #[arg(long)]
         depth: Option<u32>,
     },
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// Rule set.
+    #[arg(long, default_value = "ahl")]
+    variant: Variant,
+    /// The computer: engine, greedy, basic or evolved (default: basic in ahl, engine elsewhere).
+    #[arg(long)]
+    opponent: Option<String>,
+    /// Search depth of the engine (default 8) or of evolved (default 7).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Who moves first: you or computer (the computer then plays South).
+    #[arg(long, default_value = "you")]
+    first: String,
+    /// basic's memory of the games it did not win (it learns as you play).
+    #[arg(long = "learn-file")]
+    learn_file: Option<std::path::PathBuf>,
+    /// Seed for greedy's random choice between equal moves.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Start every game from this position (notation of protocol.md) instead of the start.
+    #[arg(long)]
+    fen: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -59,6 +86,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft(args)) => match run_perft(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Play(args)) => match run_play(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -118,5 +152,58 @@ fn say(line: String) {
     let mut out = std::io::stdout().lock();
     if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
         std::process::exit(0);
+    }
+}
+
+fn run_play(args: &PlayArgs) -> Result<(), String> {
+    use awari::classic::play::{play, Options};
+    use awari::engine::options::Opponent;
+    let opponent = match args.opponent.as_deref() {
+        None if args.variant == Variant::Ahl => Opponent::Basic,
+        None | Some("engine") => Opponent::Engine,
+        Some("greedy") => Opponent::Greedy,
+        Some("basic") => Opponent::Basic,
+        Some("evolved") => Opponent::Evolved,
+        Some(other) => {
+            return Err(format!(
+                "--opponent {other}: expected engine, greedy, basic or evolved"
+            ))
+        }
+    };
+    let computer_first = match args.first.as_str() {
+        "you" => false,
+        "computer" => true,
+        other => return Err(format!("--first {other}: expected you or computer")),
+    };
+    let depth = args
+        .depth
+        .unwrap_or(if opponent == Opponent::Evolved { 7 } else { 8 })
+        .clamp(1, 60);
+    let start = match &args.fen {
+        Some(text) => {
+            let board =
+                Board::from_notation(args.variant, text).map_err(|e| format!("--fen: {e}"))?;
+            if board.outcome().is_some() {
+                return Err("--fen: that game is already over".to_string());
+            }
+            Some(board)
+        }
+        None => None,
+    };
+    let options = Options {
+        start,
+        variant: args.variant,
+        opponent,
+        depth,
+        computer_first,
+        learn_file: args.learn_file.clone(),
+        seed: args.seed,
+    };
+    let stdout = std::io::stdout();
+    match play(std::io::stdin().lock(), stdout.lock(), &options) {
+        Ok(()) => Ok(()),
+        // A closed terminal or pipe ends the game quietly.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(e.to_string()),
     }
 }

@@ -111,6 +111,120 @@ enum Sub {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<String>,
     },
+    /// The evolved player's co-evolution (the paper's defaults): round robins of a population
+    /// of weight vectors, the best survive and make mutated children.
+    Evolve(EvolveArgs),
+}
+
+#[derive(clap::Args)]
+struct EvolveArgs {
+    /// Rule set: awari (the paper's) or oware.
+    #[arg(long, default_value = "awari")]
+    variant: Variant,
+    /// Members per generation.
+    #[arg(long, default_value_t = 20)]
+    population: usize,
+    /// Members kept each generation (each makes the children that refill the population).
+    #[arg(long, default_value_t = 5)]
+    survivors: usize,
+    /// Generations.
+    #[arg(long, default_value_t = 250)]
+    generations: usize,
+    /// Search depth of every player.
+    #[arg(long, default_value_t = 7)]
+    depth: u32,
+    /// Plies after which a game is scored on the stores.
+    #[arg(long = "max-moves", default_value_t = 250)]
+    max_moves: usize,
+    /// Seed of the initial weights and the mutations.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: the machine's cores).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Per-generation log file (appended).
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Where the best weights are written.
+    #[arg(long, default_value = "evolved-weights.txt")]
+    out: PathBuf,
+}
+
+fn evolve(args: &EvolveArgs) -> ExitCode {
+    use awari::classic::evolve::{evolve, Config as EvolveConfig};
+    use std::io::Write as _;
+    if !awari::classic::evolved::supports(args.variant) {
+        eprintln!(
+            "error: --variant {}: the evolved player is for oware and awari",
+            args.variant
+        );
+        return ExitCode::from(2);
+    }
+    if args.population < 2 || args.survivors == 0 || args.survivors > args.population {
+        eprintln!("error: need a population of 2 or more and 1..=population survivors");
+        return ExitCode::from(2);
+    }
+    let config = EvolveConfig {
+        variant: args.variant,
+        population: args.population,
+        survivors: args.survivors,
+        generations: args.generations.max(1),
+        depth: args.depth.max(1),
+        max_plies: args.max_moves.max(1),
+        seed: args.seed,
+        concurrency: args
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    };
+    let mut log = match &args.log {
+        Some(path) => match awari::referee::process::open_log(path) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("error: --log {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let header = format!(
+        "# evolve {} population {} survivors {} generations {} depth {} max-moves {} seed {}",
+        config.variant,
+        config.population,
+        config.survivors,
+        config.generations,
+        config.depth,
+        config.max_plies,
+        config.seed
+    );
+    println!("{header}");
+    if let Some(f) = &mut log {
+        let _ = writeln!(f, "{header}");
+    }
+    let started = std::time::Instant::now();
+    let ranking = evolve(&config, &mut |generation, ranking| {
+        let (best, points) = ranking[0];
+        let mean = ranking.iter().map(|&(_, p)| f64::from(p)).sum::<f64>() / ranking.len() as f64;
+        let line = format!(
+            "generation {generation}/{} best {points} points (mean {mean:.1}) weights {best} [{:.0} s]",
+            config.generations,
+            started.elapsed().as_secs_f64()
+        );
+        println!("{line}");
+        if let Some(f) = &mut log {
+            let _ = writeln!(f, "{line}");
+        }
+    });
+    let best = ranking[0].0;
+    let text = format!(
+        "# evolved weights w1..w6 (a2 a3 b2 b3 as bs): {}\n{best}\n",
+        header.trim_start_matches("# ")
+    );
+    if let Err(e) = std::fs::write(&args.out, text) {
+        eprintln!("error: --out {}: {e}", args.out.display());
+        return ExitCode::from(2);
+    }
+    println!("best weights written to {}", args.out.display());
+    ExitCode::SUCCESS
 }
 
 fn check(variant: Variant, command: &[String]) -> ExitCode {
@@ -148,8 +262,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    if let Some(Sub::Check { variant, command }) = &cli.sub {
-        return check(*variant, command);
+    match &cli.sub {
+        Some(Sub::Check { variant, command }) => return check(*variant, command),
+        Some(Sub::Evolve(args)) => return evolve(args),
+        None => {}
     }
     let engines: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")

@@ -56,6 +56,14 @@ impl FromStr for Weights {
     }
 }
 
+/// The weights shipped with the project: the result of the evolution run recorded in
+/// `tournament/evolved/` (its log and the command that made it).
+pub fn shipped() -> Weights {
+    include_str!("../../tournament/evolved/weights.txt")
+        .parse()
+        .expect("tournament/evolved/weights.txt holds six weights")
+}
+
 /// The paper's search depth.
 pub const DEPTH: u32 = 7;
 
@@ -238,6 +246,12 @@ mod tests {
                 "{why}"
             );
         }
+    }
+
+    #[test]
+    fn the_shipped_weights_read() {
+        let w = shipped();
+        assert!(w.0.iter().all(|x| x.is_finite()));
     }
 
     #[test]

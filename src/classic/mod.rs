@@ -4,5 +4,7 @@
 //! to a move, built on the rules only.
 
 pub mod basic;
+pub mod evolve;
 pub mod evolved;
 pub mod greedy;
+pub mod play;

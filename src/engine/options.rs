@@ -22,6 +22,30 @@ pub struct Settings {
     pub ponder: bool,
     /// Evaluation weights (`EvalA2` ... `EvalRow`).
     pub weights: Weights,
+    /// Who chooses the moves (`Opponent`).
+    pub opponent: Opponent,
+    /// Seed for random tie breaks of `greedy`; 0 = none (`Randomness`).
+    pub randomness: u64,
+    /// `basic`'s memory file; empty = memory for this run only (`LearnFile`).
+    pub learn_file: String,
+    /// `evolved`'s weight file; empty = the shipped weights (`EvolvedWeights`).
+    pub evolved_weights: String,
+    /// `evolved`'s search depth (`EvolvedDepth`).
+    pub evolved_depth: u32,
+}
+
+/// Who chooses the engine's moves: the search, or one of the classic opponents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Opponent {
+    /// The engine's own search.
+    #[default]
+    Engine,
+    /// The tutorial's one-turn greedy player.
+    Greedy,
+    /// The 1978 BASIC program, with its learning.
+    Basic,
+    /// The paper's evolved player.
+    Evolved,
 }
 
 impl Default for Settings {
@@ -34,12 +58,19 @@ impl Default for Settings {
             own_book: false,
             ponder: false,
             weights: Weights::DEFAULT,
+            opponent: Opponent::Engine,
+            randomness: 0,
+            learn_file: String::new(),
+            evolved_weights: String::new(),
+            evolved_depth: 0,
         };
         for spec in OPTIONS {
             let value = match spec.kind {
                 Kind::Check { default } => Value::Bool(default),
                 Kind::Spin { default, .. } => Value::Int(default),
-                Kind::Combo { default, .. } => Value::Text(default.to_string()),
+                Kind::Combo { default, .. } | Kind::Text { default } => {
+                    Value::Text(default.to_string())
+                }
                 Kind::Button => continue,
             };
             (spec.apply)(&mut settings, &value);
@@ -74,6 +105,11 @@ pub enum Kind {
     },
     /// An action with no value.
     Button,
+    /// Any text (a file name); empty by default is shown as `<empty>`.
+    Text {
+        /// The default.
+        default: &'static str,
+    },
 }
 
 /// A checked option value.
@@ -96,6 +132,10 @@ pub enum Effect {
     None,
     /// Resize the transposition table.
     ResizeHash,
+    /// Load `basic`'s memory from the new file.
+    LoadMemory,
+    /// Load `evolved`'s weights from the new file.
+    LoadWeights,
     /// Empty the transposition table.
     ClearHash,
     /// The rule set or start changed: back to the start position.
@@ -249,6 +289,71 @@ pub const OPTIONS: &[Spec] = &[
         row,
         "score per seed on the own row minus the opponent's (oware, kalah, ayoayo)"
     ),
+    Spec {
+        name: "Opponent",
+        kind: Kind::Combo {
+            default: "engine",
+            values: &["engine", "greedy", "basic", "evolved"],
+        },
+        help: "who chooses the moves: the search, or a classic opponent (README)",
+        apply: |s, v| {
+            s.opponent = match v {
+                Value::Text(t) if t == "greedy" => Opponent::Greedy,
+                Value::Text(t) if t == "basic" => Opponent::Basic,
+                Value::Text(t) if t == "evolved" => Opponent::Evolved,
+                _ => Opponent::Engine,
+            };
+            Effect::None
+        },
+    },
+    Spec {
+        name: "Randomness",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 2_147_483_647,
+        },
+        help: "greedy: 0 = ties go to the first house; otherwise the seed of random tie breaks",
+        apply: |s, v| {
+            s.randomness = int(v) as u64;
+            Effect::None
+        },
+    },
+    Spec {
+        name: "LearnFile",
+        kind: Kind::Text { default: "" },
+        help: "basic: its memory of lost games; empty = remembered for this run only",
+        apply: |s, v| {
+            if let Value::Text(t) = v {
+                s.learn_file = t.clone();
+            }
+            Effect::LoadMemory
+        },
+    },
+    Spec {
+        name: "EvolvedWeights",
+        kind: Kind::Text { default: "" },
+        help: "evolved: a file of six weights; empty = the shipped ones (tournament/)",
+        apply: |s, v| {
+            if let Value::Text(t) = v {
+                s.evolved_weights = t.clone();
+            }
+            Effect::LoadWeights
+        },
+    },
+    Spec {
+        name: "EvolvedDepth",
+        kind: Kind::Spin {
+            default: 7,
+            min: 1,
+            max: 30,
+        },
+        help: "evolved: its minimax depth (the paper's is 7)",
+        apply: |s, v| {
+            s.evolved_depth = int(v) as u32;
+            Effect::None
+        },
+    },
 ];
 
 /// Why `setoption` was refused.
@@ -313,6 +418,14 @@ pub fn set(
     let spec = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
     let value = match (spec.kind, value.map(str::trim)) {
         (Kind::Button, _) => Value::Press,
+        (Kind::Text { .. }, v) => {
+            let v = v.unwrap_or("");
+            Value::Text(if v == "<empty>" {
+                String::new()
+            } else {
+                v.to_string()
+            })
+        }
         (_, None) => return Err(OptionError::MissingValue(spec.name)),
         (Kind::Check { .. }, Some(v)) => match v.to_ascii_lowercase().as_str() {
             "true" => Value::Bool(true),
@@ -354,6 +467,14 @@ pub fn uci_line(spec: &Spec) -> String {
             format!("option name {name} type combo default {default}{vars}")
         }
         Kind::Button => format!("option name {name} type button"),
+        Kind::Text { default } => {
+            let shown = if default.is_empty() {
+                "<empty>"
+            } else {
+                default
+            };
+            format!("option name {name} type string default {shown}")
+        }
     }
 }
 

@@ -9,13 +9,16 @@
 use super::bench::{bench, perft_lines};
 use super::diagram::diagram;
 use super::eval::{Terms, Weights};
+use super::options::Opponent;
 use super::options::{self, Effect, Settings, OPTIONS};
 use super::protocol::{parse, Command, Go, Start};
 use super::search::{self, Control, Report, Score, Setup};
 use super::time::Limits;
 use super::tt::{Bound, Table};
+use crate::classic::{basic, evolved, greedy};
 use crate::lines::{read_line, Line};
-use crate::rules::{format_move_list, Board, Game};
+use crate::rng::Rng;
+use crate::rules::{format_move_list, Board, Game, Side};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,6 +74,13 @@ impl Out {
     }
 }
 
+/// A classic opponent with what it needs to choose.
+enum Player {
+    Greedy(Option<u64>),
+    Basic(basic::Memory),
+    Evolved(evolved::Weights, u32),
+}
+
 /// Work for the worker thread, in the order it arrived.
 enum Job {
     Search {
@@ -83,6 +93,13 @@ enum Job {
     Perft {
         game: Game,
         depth: u32,
+    },
+    /// A move from a classic opponent instead of the search.
+    Classic {
+        game: Game,
+        player: Player,
+        limits: Limits,
+        control: Arc<Control>,
     },
     Bench {
         depth: Option<u32>,
@@ -112,6 +129,12 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
             Job::Perft { game, depth } => {
                 perft_lines(&game, depth, &mut |l| out.line(&l));
             }
+            Job::Classic {
+                game,
+                player,
+                limits,
+                control,
+            } => run_classic(&game, &player, &limits, &control, &out),
             Job::Bench { depth, control } => {
                 bench(depth, &control, &mut |l| out.line(&l));
             }
@@ -167,6 +190,42 @@ fn run_search(
     }
 }
 
+/// A classic opponent's move, answered like a search's.
+fn run_classic(game: &Game, player: &Player, limits: &Limits, control: &Control, out: &Out) {
+    let board = game.board();
+    let choice = match game.outcome() {
+        Some(outcome) => {
+            out.line(&format!("info string game over: {outcome}"));
+            None
+        }
+        None => {
+            let (name, m) = match player {
+                Player::Greedy(seed) => {
+                    let mut rng = seed.map(Rng::new);
+                    ("greedy", greedy::choose(board, rng.as_mut()))
+                }
+                Player::Basic(memory) => ("basic", basic::choose(board, game.moves(), memory)),
+                Player::Evolved(w, depth) => ("evolved", evolved::choose(board, w, *depth)),
+            };
+            // Oware's repetition rule is the game's, not the board's: a classic opponent
+            // may pick a move the board allows but the game does not; then the first legal.
+            let legal = game.legal_moves();
+            let m = m
+                .filter(|&m| legal.contains(m))
+                .or(legal.into_iter().next());
+            if let Some(m) = m {
+                out.line(&format!("info string {name} plays {m}"));
+            }
+            m
+        }
+    };
+    wait_for_release(limits, control);
+    out.line(&format!(
+        "bestmove {}",
+        choice.map_or("0000".to_string(), |m| m.to_string())
+    ));
+}
+
 /// Holds a finished `go infinite` until `stop`, and a finished `go ponder` until `stop` or
 /// `ponderhit`, as UCI requires.
 fn wait_for_release(limits: &Limits, control: &Control) {
@@ -207,6 +266,15 @@ struct Engine {
     jobs: Sender<Job>,
     /// The last search or bench handed over, and whether it needs `stop` to end.
     current: Option<(Arc<Control>, bool)>,
+    /// `basic`'s memory of the games it did not win.
+    memory: basic::Memory,
+    /// The side `basic` last moved for in this game, and whether the game's end was learnt.
+    basic_side: Option<Side>,
+    learned: bool,
+    /// Tie breaks of `greedy` with `Randomness`.
+    rng: Rng,
+    /// `evolved`'s weights.
+    evolved: evolved::Weights,
 }
 
 /// How a line leaves the loop.
@@ -238,6 +306,11 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::
         out,
         jobs,
         current: None,
+        memory: basic::Memory::default(),
+        basic_side: None,
+        learned: false,
+        rng: Rng::new(0),
+        evolved: evolved::shipped(),
     };
     let mut buffer = Vec::new();
     let flow = loop {
@@ -319,6 +392,8 @@ impl Engine {
             Command::Quit => return Flow::Quit,
             Command::UciNewGame => {
                 self.game = Game::new(self.start_board());
+                self.basic_side = None;
+                self.learned = false;
                 self.send(Job::Clear);
             }
             Command::SetOption { name, value } => self.set_option(name, value),
@@ -350,6 +425,7 @@ impl Engine {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let mut settings = self.settings.clone();
+        let seed_before = settings.randomness;
         match options::set(&mut settings, name, value) {
             Err(e) => self.out.error(e),
             Ok(effect) => {
@@ -362,12 +438,23 @@ impl Engine {
                         }
                     }
                 }
+                if effect == Effect::LoadWeights {
+                    match load_weights(&settings.evolved_weights) {
+                        Ok(w) => self.evolved = w,
+                        Err(e) => return self.out.error(e),
+                    }
+                }
+                if settings.randomness != seed_before {
+                    self.rng = Rng::new(settings.randomness);
+                }
                 self.settings = settings;
                 match effect {
                     Effect::None => {}
                     Effect::ResizeHash => self.send(Job::Resize(self.settings.hash_mb)),
                     Effect::ClearHash => self.send(Job::Clear),
                     Effect::NewStart => self.game = Game::new(self.start_board()),
+                    Effect::LoadMemory => self.load_memory(),
+                    Effect::LoadWeights => {}
                 }
             }
         }
@@ -387,6 +474,50 @@ impl Engine {
             return self.out.error(format!("position: {e}"));
         }
         self.game = game;
+        self.learn();
+    }
+
+    /// `basic` learns from a game whose end it sees: if it did not win, it remembers the
+    /// game's first moves (once per game), and saves its memory file.
+    fn learn(&mut self) {
+        let Some(outcome) = self.game.outcome() else {
+            self.learned = false;
+            return;
+        };
+        let Some(side) = self.basic_side else { return };
+        if self.learned || self.settings.opponent != Opponent::Basic {
+            return;
+        }
+        self.learned = true;
+        if outcome.winner == Some(side) {
+            return;
+        }
+        self.memory.remember(self.game.moves());
+        let path = &self.settings.learn_file;
+        if !path.is_empty() {
+            if let Err(e) = self.memory.save(std::path::Path::new(path)) {
+                self.out.line(&format!(
+                    "info string warning: cannot save LearnFile {path}: {e}"
+                ));
+            }
+        }
+    }
+
+    /// Loads `basic`'s memory from `LearnFile`; a corrupt file is no memory, with a warning.
+    fn load_memory(&mut self) {
+        let path = self.settings.learn_file.clone();
+        if path.is_empty() {
+            return;
+        }
+        match basic::Memory::load(std::path::Path::new(&path)) {
+            Ok(m) => self.memory = m,
+            Err(e) => {
+                self.memory = basic::Memory::default();
+                self.out.line(&format!(
+                    "info string warning: LearnFile unusable, starting with no memory: {e}"
+                ));
+            }
+        }
     }
 
     fn go(&mut self, go: Go) {
@@ -409,6 +540,27 @@ impl Engine {
                 && l.time == [None, None]);
         let control = Arc::new(Control::new(l.ponder));
         self.current = Some((control.clone(), unbounded));
+        let player = match self.settings.opponent {
+            Opponent::Engine => None,
+            Opponent::Greedy => {
+                let seed = (self.settings.randomness != 0).then(|| self.rng.next_u64());
+                Some(Player::Greedy(seed))
+            }
+            Opponent::Basic => {
+                self.basic_side = Some(self.game.board().side_to_move());
+                Some(Player::Basic(self.memory.clone()))
+            }
+            Opponent::Evolved => Some(Player::Evolved(self.evolved, self.settings.evolved_depth)),
+        };
+        if let Some(player) = player {
+            self.send(Job::Classic {
+                game: self.game.clone(),
+                player,
+                limits: go.limits,
+                control,
+            });
+            return;
+        }
         self.send(Job::Search {
             game: self.game.clone(),
             limits: go.limits,
@@ -472,4 +624,14 @@ fn help_lines() -> Vec<String> {
             .map(|o| format!("  option {}: {}", o.name, o.help)),
     )
     .collect()
+}
+
+/// `EvolvedWeights`: the shipped weights for an empty name, else the file's.
+fn load_weights(path: &str) -> Result<evolved::Weights, String> {
+    if path.is_empty() {
+        return Ok(evolved::shipped());
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("EvolvedWeights {path}: {e}"))?;
+    text.parse()
+        .map_err(|e| format!("EvolvedWeights {path}: {e}"))
 }
