@@ -350,3 +350,58 @@ fn sprt_stops_the_match_at_a_bound_and_records_hold_the_tags() {
     assert!(!pgn.contains("[FEN "));
     assert!(pgn.contains("{opening}") && pgn.contains("/5 "), "{pgn}");
 }
+
+#[test]
+fn referee_evolve_with_a_tiny_population() {
+    let dir = temp("evolve");
+    let (out_file, log) = (dir.join("w.txt"), dir.join("log.txt"));
+    let out = referee()
+        .args([
+            "evolve",
+            "--population",
+            "4",
+            "--survivors",
+            "2",
+            "--generations",
+            "2",
+        ])
+        .args([
+            "--depth",
+            "2",
+            "--max-moves",
+            "80",
+            "--concurrency",
+            "2",
+            "--out",
+        ])
+        .arg(&out_file)
+        .arg("--log")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let weights: awari::classic::evolved::Weights =
+        std::fs::read_to_string(&out_file).unwrap().parse().unwrap();
+    assert!(weights.0.iter().all(|w| w.is_finite()));
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        log.lines().filter(|l| l.starts_with("generation ")).count(),
+        2,
+        "{log}"
+    );
+    // Bad parameters are refused.
+    let out = referee()
+        .args(["evolve", "--variant", "kalah", "--generations", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = referee()
+        .args(["evolve", "--population", "3", "--survivors", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
