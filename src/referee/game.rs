@@ -254,60 +254,53 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
                 })
             });
         let took = started.elapsed();
-        let line = match answer {
-            Ok(line) => line,
-            Err(Failure::Timeout(_))
-                if matches!(limit, Limit::Clock { .. } | Limit::MoveTime(_)) =>
-            {
-                forfeit(
-                    &mut record,
-                    &game,
-                    side,
-                    format!("lost on time ({} ms)", took.as_millis()),
-                );
-                return record;
+        let lost_on_time = || format!("lost on time ({} ms)", took.as_millis());
+        // The turn, or why the engine to move forfeits.
+        let turn: Result<Played, String> = 'turn: {
+            let line = match answer {
+                Ok(line) => line,
+                Err(Failure::Timeout(_))
+                    if matches!(limit, Limit::Clock { .. } | Limit::MoveTime(_)) =>
+                {
+                    break 'turn Err(lost_on_time());
+                }
+                Err(f) => break 'turn Err(f.to_string()),
+            };
+            let text = line.split_whitespace().nth(1).unwrap_or("");
+            let mv = match parse_move_list(text) {
+                Ok(list) if list.len() == 1 => list[0],
+                _ => break 'turn Err(format!("unreadable move: {line}")),
+            };
+            if let Limit::Clock { .. } = limit {
+                if took > clocks[side.index()] + setup.margin {
+                    break 'turn Err(lost_on_time());
+                }
             }
-            Err(f) => {
-                forfeit(&mut record, &game, side, f.to_string());
-                return record;
+            if let Err(e) = game.play(mv) {
+                break 'turn Err(format!("illegal move {mv}: {e}"));
             }
+            Ok(Played {
+                mv,
+                score: score.take(),
+                depth: depth.take(),
+                time: took,
+            })
         };
-        let text = line.split_whitespace().nth(1).unwrap_or("");
-        let mv = match parse_move_list(text) {
-            Ok(list) if list.len() == 1 => list[0],
-            _ => {
-                forfeit(&mut record, &game, side, format!("unreadable move: {line}"));
+        match turn {
+            Ok(played) => record.moves.push(played),
+            Err(reason) => {
+                forfeit(&mut record, &game, side, reason);
                 return record;
             }
-        };
-        if let Err(e) = game.play(mv) {
-            forfeit(&mut record, &game, side, format!("illegal move {mv}: {e}"));
-            return record;
         }
         if let Limit::Clock { moves, base, inc } = limit {
             let i = side.index();
-            if took > clocks[i] + setup.margin {
-                game.undo();
-                forfeit(
-                    &mut record,
-                    &game,
-                    side,
-                    format!("lost on time ({} ms)", took.as_millis()),
-                );
-                return record;
-            }
             clocks[i] = clocks[i].saturating_sub(took) + inc;
             moves_made[i] += 1;
             if moves.is_some_and(|m| m > 0 && moves_made[i] % m == 0) {
                 clocks[i] += base;
             }
         }
-        record.moves.push(Played {
-            mv,
-            score,
-            depth,
-            time: took,
-        });
     }
 }
 
