@@ -176,9 +176,6 @@ fn referee_usage_errors_and_the_built_in_match() {
     let out = referee(&["--games", "2"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains("awari vs awari-depth2: 2 games"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("awari vs evolved: 2 games"), "{stdout}");
     assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 2);
 }

@@ -96,7 +96,7 @@ fn a_match_killed_with_sigkill_resumes_to_the_same_totals() {
     let whole = dir.join("whole.jsonl");
     let out = referee().args(args(&whole)).output().unwrap();
     assert!(out.status.success());
-    let expected = last_line(&out.stdout, "awari vs awari-depth2");
+    let expected = last_line(&out.stdout, "awari vs evolved");
     // The same match, killed once a few games are recorded, then resumed.
     let json = dir.join("killed.jsonl");
     let mut child = referee()
@@ -127,7 +127,7 @@ fn a_match_killed_with_sigkill_resumes_to_the_same_totals() {
         (1..=12).collect::<Vec<u64>>(),
         "each game exactly once"
     );
-    assert_eq!(last_line(&out.stdout, "awari vs awari-depth2"), expected);
+    assert_eq!(last_line(&out.stdout, "awari vs evolved"), expected);
 }
 
 #[test]
@@ -137,7 +137,7 @@ fn a_record_cut_mid_line_is_played_again_on_its_own_line() {
     let args = ["--games", "4", "--depth", "3", "--jsonout"];
     let out = referee().args(args).arg(&json).output().unwrap();
     assert!(out.status.success());
-    let expected = last_line(&out.stdout, "awari vs awari-depth2");
+    let expected = last_line(&out.stdout, "awari vs evolved");
     // Keep two whole lines and half of the third, as a kill during a write would.
     let text = std::fs::read_to_string(&json).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -161,7 +161,7 @@ fn a_record_cut_mid_line_is_played_again_on_its_own_line() {
         text.lines().all(|l| l.starts_with('{') && l.ends_with('}')),
         "{text}"
     );
-    assert_eq!(last_line(&out.stdout, "awari vs awari-depth2"), expected);
+    assert_eq!(last_line(&out.stdout, "awari vs evolved"), expected);
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The `referee` command: engine-vs-engine matches. With no `--engine` it plays the `awari`
-//! engine built beside it at depth 5 against itself at depth 2, a short match that shows the
-//! whole machinery; `--engine` twice plays any two engines.
+//! engine built beside it at depth 8 against the evolved player (a classic opponent, through
+//! the same engine's `Opponent` option): a short match that shows the whole machinery.
+//! `--engine` twice plays any two engines, more than twice a tournament; `referee check` and
+//! `referee evolve` are its other jobs.
 
 use awari::referee::game::{Limit, Scoring};
 use awari::referee::process::{become_subreaper, install_interrupt_handler, Spec};
@@ -14,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 const EXAMPLES: &str = "Examples:
-  referee                                   a short match of awari (depth 5) against itself (depth 2)
+  referee                                   a short match: awari (depth 8) against the evolved player
   referee --engine cmd=./a name=A option.Hash=64 --engine cmd=./b name=B \\
           --variant oware --games 100 --tc 10+0.1 --concurrency 2 --pgnout games.pgn
 Engine keys: cmd=PATH (required), name=N, dir=D, arg=A (repeatable), option.NAME=VALUE,
@@ -470,13 +472,16 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
             },
             limit: Limit::Depth(depth),
         };
-        let limit = global_limit(&cli, Limit::Depth(5))?;
-        let mut strong = make("awari", 5);
-        strong.limit = limit;
-        (
-            vec![strong, make("awari-depth2", 2)],
-            cli.games.unwrap_or(20),
-        )
+        // The engine at depth 8 against the paper's evolved player (depth 7): about even,
+        // and a match of 20 games takes about a second.
+        let mut engine = make("awari", 8);
+        engine.limit = global_limit(&cli, Limit::Depth(8))?;
+        let mut evolved = make("evolved", 1);
+        evolved
+            .spec
+            .options
+            .push(("Opponent".to_string(), "evolved".to_string()));
+        (vec![engine, evolved], cli.games.unwrap_or(20))
     } else {
         if engine_words.len() < 2 {
             return Err(format!(
