@@ -193,9 +193,9 @@ fn endgames_agree_with_minimax_in_every_variant() {
             let Some(result) = solve(&mut g, depth) else {
                 continue;
             };
-            // Late move reductions take at most 2 plies beyond the 1 each move costs, so a
-            // search to 3 x depth covers every line of `depth` plies in full.
-            let found = think(&game, 3 * depth);
+            // Late move reductions take at most 3 plies beyond the 1 each move costs, so a
+            // search to 4 x depth covers every line of `depth` plies in full.
+            let found = think(&game, 4 * depth);
             let m = found.best.expect("a live game has a move");
             let text = format!("{variant} {} (depth {depth}): {found:?}", game.board());
             decided[(result + 1) as usize] += 1;

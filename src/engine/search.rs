@@ -1,8 +1,8 @@
 //! The search: iterative deepening, principal variation search with aspiration windows, a
 //! transposition table, move ordering by table move, captures, killers and history, and late
-//! move reductions (quiet moves after the first two searched 1-2 plies shallower, then again
+//! move reductions (quiet moves after the first two searched 1-3 plies shallower, then again
 //! in full if they beat alpha). Because of the reductions a search to depth `d` is not a
-//! full-width search to `d`; one to `3d` covers every line of `d` plies in full.
+//! full-width search to `d`; one to `4d` covers every line of `d` plies in full.
 //!
 //! Rule-set details the search must get right:
 //! - Extra moves (kalah, ahl): when the same side moves again, the child's score is not negated
@@ -501,7 +501,7 @@ impl<'a> Searcher<'a> {
                 // move that then beats alpha is searched again at full depth.
                 let quiet = child.gain == 0 && !same && child.order < KILLER;
                 let reduction = if quiet && depth >= 3 && i >= 2 {
-                    1 + i32::from(i >= 4 && depth >= 6)
+                    1 + i32::from(i >= 3 && depth >= 5) + i32::from(i >= 4 && depth >= 8)
                 } else {
                     0
                 };
