@@ -472,8 +472,8 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), String> {
             },
             limit: Limit::Depth(depth),
         };
-        // The engine at depth 8 against the paper's evolved player (depth 7): about even,
-        // and a match of 20 games takes about a second.
+        // The engine at depth 8 against the paper's evolved player (depth 7): players of
+        // comparable strength (tournament/evolved/README.md), 20 games in about a second.
         let mut engine = make("awari", 8);
         engine.limit = global_limit(&cli, Limit::Depth(8))?;
         let mut evolved = make("evolved", 1);
