@@ -17,7 +17,7 @@ use std::process::ExitCode;
                   protocol.md on stdin/stdout, e.g.\n  \
                   printf 'position startpos moves FfEa\\ngo depth 12\\n' | awari\n\
                   Positions use the notation of protocol.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
-                  Examples: awari bench; awari perft --variant oware --depth 11"
+                  Examples: awari play; awari bench; awari perft --variant oware --depth 11"
 )]
 struct Cli {
     #[command(subcommand)]
