@@ -161,6 +161,13 @@ fn int(v: &Value) -> i64 {
     }
 }
 
+fn text(v: &Value) -> String {
+    match v {
+        Value::Text(t) => t.clone(),
+        _ => String::new(),
+    }
+}
+
 fn weight(v: &Value) -> i32 {
     int(v).clamp(-10_000, 10_000) as i32
 }
@@ -324,9 +331,7 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Text { default: "" },
         help: "basic: its memory of lost games; empty = remembered for this run only",
         apply: |s, v| {
-            if let Value::Text(t) = v {
-                s.learn_file = t.clone();
-            }
+            s.learn_file = text(v);
             Effect::LoadMemory
         },
     },
@@ -335,9 +340,7 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Text { default: "" },
         help: "evolved: a file of six weights; empty = the shipped ones (tournament/)",
         apply: |s, v| {
-            if let Value::Text(t) = v {
-                s.evolved_weights = t.clone();
-            }
+            s.evolved_weights = text(v);
             Effect::LoadWeights
         },
     },

@@ -51,15 +51,12 @@ impl Out {
     }
 
     fn line(&self, text: &str) {
-        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        if writeln!(w, "{text}").and_then(|()| w.flush()).is_err() {
-            self.broken.store(true, Ordering::Release);
-        }
+        self.lines(std::slice::from_ref(&text))
     }
 
-    fn lines(&self, lines: &[String]) {
+    fn lines<S: AsRef<str>>(&self, lines: &[S]) {
         let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let ok = lines.iter().try_for_each(|l| writeln!(w, "{l}"));
+        let ok = lines.iter().try_for_each(|l| writeln!(w, "{}", l.as_ref()));
         if ok.and_then(|()| w.flush()).is_err() {
             self.broken.store(true, Ordering::Release);
         }
