@@ -16,3 +16,4 @@ pub mod lines;
 pub mod referee;
 pub mod rng;
 pub mod rules;
+pub mod tables;

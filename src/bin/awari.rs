@@ -36,6 +36,44 @@ enum Command {
         #[arg(long)]
         depth: Option<u32>,
     },
+    /// Endgame tables: build them, or look a position up.
+    #[command(subcommand)]
+    Tables(TablesCommand),
+}
+
+#[derive(Subcommand)]
+enum TablesCommand {
+    /// Compute every position with at most SEEDS seeds on the board, layer by layer; resumes
+    /// after the last whole layer file.
+    Build {
+        /// Rule set: oware or kalah.
+        #[arg(long, default_value = "oware")]
+        variant: Variant,
+        /// The largest seed count to build.
+        #[arg(long, default_value_t = 15)]
+        seeds: usize,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Directory for the layer files (default: the platform's data directory, awari/tables).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Print a position's table value, then the value each legal move leads to.
+    Probe {
+        /// Rule set: oware or kalah.
+        #[arg(long, default_value = "oware")]
+        variant: Variant,
+        /// Directory of the layer files (default: as for build).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// The position (notation of protocol.md).
+        #[arg(long)]
+        fen: String,
+        /// Moves to play first, concatenated (FfEa) or spaced ("F f E a").
+        #[arg(long)]
+        moves: Option<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -93,6 +131,13 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Play(args)) => match run_play(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Tables(command)) => match run_tables(command) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -205,5 +250,63 @@ fn run_play(args: &PlayArgs) -> Result<(), String> {
         // A closed terminal or pipe ends the game quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+fn tables_dir(dir: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, String> {
+    dir.or_else(awari::tables::probe::default_dir)
+        .ok_or_else(|| "no data directory on this platform: name one with --dir".to_string())
+}
+
+fn run_tables(command: TablesCommand) -> Result<(), String> {
+    use awari::tables::build::{build, BuildOptions};
+    use awari::tables::probe::{probe_lines, supported};
+    use awari::tables::Tables;
+    use std::io::IsTerminal;
+    match command {
+        TablesCommand::Build {
+            variant,
+            seeds,
+            threads,
+            dir,
+        } => {
+            let options = BuildOptions {
+                variant,
+                seeds,
+                threads: threads.unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+                }),
+                dir: tables_dir(dir)?,
+                bars: std::io::stderr().is_terminal(),
+            };
+            build(&options, &mut std::io::stdout().lock()).map_err(|e| e.to_string())?;
+            Ok(())
+        }
+        TablesCommand::Probe {
+            variant,
+            dir,
+            fen,
+            moves,
+        } => {
+            if !supported(variant) {
+                return Err(format!(
+                    "--variant {variant}: tables exist for oware and kalah"
+                ));
+            }
+            let dir = tables_dir(dir)?;
+            let board = Board::from_notation(variant, &fen).map_err(|e| format!("--fen: {e}"))?;
+            let mut game = Game::new(board);
+            if let Some(moves) = &moves {
+                game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
+            }
+            let tables = Tables::open(&dir, variant);
+            for problem in tables.problems() {
+                eprintln!("warning: {problem}");
+            }
+            for line in probe_lines(&tables, &game)? {
+                say(line);
+            }
+            Ok(())
+        }
     }
 }

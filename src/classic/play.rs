@@ -170,6 +170,7 @@ fn computer_move(
                 weights: EvalWeights::DEFAULT,
                 limits: &limits,
                 overhead: 0,
+                tables: None,
             };
             search::search(game, setup, &mut |_| {}).best
         }

@@ -60,6 +60,7 @@ pub fn bench(depth: Option<u32>, control: &Control, out: &mut dyn FnMut(String))
             weights: Weights::DEFAULT,
             limits: &limits,
             overhead: 0,
+            tables: None,
         };
         let t = Instant::now();
         let found = search::search(&game, setup, &mut |_| {});

@@ -32,7 +32,13 @@ pub struct Settings {
     pub evolved_weights: String,
     /// `evolved`'s search depth (`EvolvedDepth`).
     pub evolved_depth: u32,
+    /// Where the endgame tables are: [`DEFAULT_TABLES`] for the platform's data directory,
+    /// empty for none (`TablesPath`).
+    pub tables_path: String,
 }
+
+/// `TablesPath`'s default: the directory `awari tables build` writes to when given none.
+pub const DEFAULT_TABLES: &str = "<default>";
 
 /// Who chooses the engine's moves: the search, or one of the classic opponents.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,6 +69,7 @@ impl Default for Settings {
             learn_file: String::new(),
             evolved_weights: String::new(),
             evolved_depth: 0,
+            tables_path: String::new(),
         };
         for spec in OPTIONS {
             let value = match spec.kind {
@@ -140,6 +147,8 @@ pub enum Effect {
     ClearHash,
     /// The rule set or start changed: back to the start position.
     NewStart,
+    /// Open the endgame tables of the new path.
+    OpenTables,
 }
 
 /// One option.
@@ -355,6 +364,17 @@ pub const OPTIONS: &[Spec] = &[
         apply: |s, v| {
             s.evolved_depth = int(v) as u32;
             Effect::None
+        },
+    },
+    Spec {
+        name: "TablesPath",
+        kind: Kind::Text {
+            default: DEFAULT_TABLES,
+        },
+        help: "endgame tables (awari tables build): a directory; <default> = the platform's data directory, empty = none",
+        apply: |s, v| {
+            s.tables_path = text(v);
+            Effect::OpenTables
         },
     },
 ];

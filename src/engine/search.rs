@@ -12,11 +12,20 @@
 //! - Oware's repetition rule: a position repeated since the last capture ends the game (each
 //!   side collects its own row), using the game's history before the root.
 //! - Awari's move-250 limit: the ply is part of the position, so it is mixed into the table key.
+//!
+//! Endgame tables (oware, kalah), when given, are probed at every node within their reach: an
+//! exact value scores the node at once, bounds cut it off when they fall outside the window.
+//! A table result scores `TB_WIN + 10 * margin` (a win by `margin` seeds, counting the stores),
+//! below any finished game the search sees itself and above any evaluation. At the root within
+//! reach only the moves with the best table value are searched, and a single one is played at
+//! once.
 
 use super::eval::{evaluate, Weights};
 use super::time::{Clock, Limits};
 use super::tt::{Bound, Table};
 use crate::rules::{Board, EndReason, Game, Move, MoveList};
+use crate::tables::probe::after_move;
+use crate::tables::{Tables, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -29,6 +38,11 @@ pub const MATE: i32 = 30_000;
 /// Scores beyond this (either sign) are finished games, not evaluations.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
+/// A game the tables prove won scores `TB_WIN + 10 * margin` (lost: the negative).
+pub const TB_WIN: i32 = 20_000;
+/// Scores beyond this (either sign), up to [`MATE_BOUND`], are table results; evaluations stay
+/// below it.
+pub const TB_BOUND: i32 = TB_WIN - 1_000;
 
 /// Shared between the protocol thread and a running search: `stop`, whether it is still
 /// pondering (cleared by `ponderhit`), and when the `go` arrived.
@@ -82,6 +96,8 @@ pub struct Report {
     pub time: Duration,
     /// Per mille of the table in use.
     pub hashfull: u32,
+    /// Endgame table probes that scored or bounded a node.
+    pub tbhits: u64,
     /// The principal variation.
     pub pv: Vec<Move>,
 }
@@ -108,6 +124,9 @@ pub enum Score {
     Cp(i32),
     /// The side to move wins (positive) or loses (negative) the game this many plies from now.
     Mate(i32),
+    /// The endgame tables prove that the side to move ends this many seeds ahead (negative:
+    /// behind), counting the stores.
+    Tables(i32),
 }
 
 impl Score {
@@ -117,10 +136,31 @@ impl Score {
             Score::Mate(MATE - score)
         } else if score < -MATE_BOUND {
             Score::Mate(-(MATE + score))
+        } else if score.abs() >= TB_BOUND {
+            Score::Tables(score.signum() * (score.abs() - TB_WIN) / 10)
         } else {
             Score::Cp(score)
         }
     }
+}
+
+/// The score of a game the side to move ends `margin` seeds ahead (negative: behind).
+pub fn table_score(margin: i32) -> i32 {
+    match margin.signum() {
+        1 => TB_WIN + 10 * margin,
+        -1 => -(TB_WIN - 10 * margin),
+        _ => 0,
+    }
+}
+
+/// The scores a table value gives `board`'s side to move, with the stores counted: the least
+/// and the most.
+pub fn table_scores(board: &Board, value: Value) -> (i32, i32) {
+    let me = board.side_to_move();
+    let stores = i32::from(board.store(me)) - i32::from(board.store(me.opponent()));
+    let seeds: i32 = board.houses().iter().map(|&h| i32::from(h)).sum();
+    let margin = |v: u8| stores + 2 * i32::from(v) - seeds;
+    (table_score(margin(value.lo)), table_score(margin(value.hi)))
 }
 
 /// Everything one search needs besides the position.
@@ -135,13 +175,16 @@ pub struct Setup<'a> {
     pub limits: &'a Limits,
     /// Milliseconds kept back from the clock.
     pub overhead: u64,
+    /// Endgame tables to probe, if any.
+    pub tables: Option<&'a Tables>,
 }
 
 /// Searches `game`'s position and returns the move to play, calling `report` after every
 /// iteration (and every failed aspiration window).
 pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) -> Found {
     let board = *game.board();
-    let moves = game.legal_moves();
+    let mut moves = game.legal_moves();
+    let tables = setup.tables;
     let max_depth = setup.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let has_clock = setup.limits.has_clock(board.side_to_move());
     let mut searcher = Searcher::new(game, setup);
@@ -156,6 +199,20 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
     if moves.is_empty() {
         return found;
     }
+    if let Some(tables) = tables {
+        if let Some((best, score)) = table_root(tables, &board, &mut moves) {
+            searcher.tbhits += game.legal_moves().len() as u64;
+            found.best = Some(best);
+            found.score = score;
+            found.depth = 1;
+            if moves.len() == 1 {
+                report(&searcher.report(1, score, None, vec![best]));
+                found.nodes = 1;
+                return found;
+            }
+        }
+    }
+    searcher.root_moves = moves;
     let mut stable = 0;
     let mut previous: Option<Move> = None;
     for depth in 1..=max_depth {
@@ -187,7 +244,9 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
             continue;
         }
         // A proven result needs no deeper search; nor does a clock game with one legal move.
-        let proven = score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32;
+        let proven = score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32
+            || (depth >= 8
+                && tables.is_some_and(|t| t.probe(&board).and_then(Value::exact).is_some()));
         if proven || (has_clock && moves.len() == 1) {
             break;
         }
@@ -219,6 +278,10 @@ struct Searcher<'a> {
     nodes: u64,
     seldepth: usize,
     aborted: bool,
+    tables: Option<&'a Tables>,
+    tbhits: u64,
+    /// The moves the root may play (all legal ones, or the tables' best).
+    root_moves: MoveList,
     /// Whether, in the current iteration, a root move raised alpha.
     root_improved: bool,
     /// Oware: keys of the game's positions since the last capture, then the current line's.
@@ -268,6 +331,9 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             aborted: false,
+            tables: setup.tables,
+            tbhits: 0,
+            root_moves: MoveList::EMPTY,
             root_improved: false,
             keys,
             repetition: board.variant().has_repetition(),
@@ -302,6 +368,7 @@ impl<'a> Searcher<'a> {
             nodes: self.nodes,
             time: self.clock.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.tbhits,
             pv,
         }
     }
@@ -418,16 +485,34 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         let moves = match board.moves_or_end() {
+            Ok(moves) if ply == 0 => MoveList::from_bits(moves.bits() & self.root_moves.bits()),
             Ok(moves) => moves,
             Err(reason) => return Searcher::finished(board, reason, ply),
         };
         if self.repetition && ply > 0 && self.repeats(board.key(), since) {
             return Searcher::finished(board, EndReason::Repetition, ply);
         }
+        // The tables' bounds for this node, widened to everything when there are none.
+        let mut known = (-INF, INF);
+        if ply > 0 {
+            if let Some(value) = self.tables.and_then(|t| t.probe(board)) {
+                self.tbhits += 1;
+                let (lower, upper) = table_scores(board, value);
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                known = (lower, upper);
+            }
+        }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            // Extreme weights must not reach the range of finished games (nor overflow the
-            // table's 16-bit scores).
-            return evaluate(board, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            // Extreme weights must not reach the range of finished games or table results
+            // (nor overflow the table's 16-bit scores).
+            return evaluate(board, &self.weights)
+                .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+                .clamp(known.0, known.1);
         }
 
         let key = self.table_key(board);
@@ -555,6 +640,7 @@ impl<'a> Searcher<'a> {
             i += 1;
         }
         self.keys.pop();
+        let best = best.clamp(known.0, known.1);
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_in {
@@ -681,4 +767,25 @@ fn from_table(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// The root within the tables' reach: keeps in `moves` only those with the best table value
+/// (the greatest least value, then the greatest most value), and returns the first of them with
+/// its score. `None` (and `moves` unchanged) when a move's value is not in the tables.
+fn table_root(tables: &Tables, board: &Board, moves: &mut MoveList) -> Option<(Move, i32)> {
+    let mut scored = Vec::with_capacity(6);
+    for m in *moves {
+        let v = after_move(tables, board, m)?;
+        scored.push((m, table_scores(board, v)));
+    }
+    let best = scored.iter().map(|&(_, s)| s).max()?;
+    let mut kept = MoveList::EMPTY;
+    for &(m, s) in &scored {
+        if s == best {
+            kept.insert(m);
+        }
+    }
+    *moves = kept;
+    let first = kept.into_iter().next()?;
+    Some((first, best.0))
 }

@@ -18,9 +18,13 @@ use super::tt::{Bound, Table};
 use crate::classic::{basic, evolved, greedy};
 use crate::lines::{read_line, Line};
 use crate::rng::Rng;
-use crate::rules::{format_move_list, Board, Game, Side};
+use crate::rules::{format_move_list, Board, Game, Side, Variant};
+use crate::tables::probe::{default_dir, supported};
+use crate::tables::Tables;
 use crossbeam_channel::{unbounded, Receiver, Sender};
+use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -86,6 +90,12 @@ enum Job {
         control: Arc<Control>,
         weights: Weights,
         overhead: u64,
+        tables_path: String,
+    },
+    /// Open the tables of a path and rule set now, and say what was found.
+    OpenTables {
+        path: String,
+        variant: Variant,
     },
     Perft {
         game: Game,
@@ -111,6 +121,7 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
     // before the first `go` never has two tables resident at once.
     let mut size = hash_mb;
     let mut table: Option<Table> = None;
+    let mut reported = HashSet::new();
     for job in jobs {
         match job {
             Job::Search {
@@ -119,9 +130,21 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
                 control,
                 weights,
                 overhead,
+                tables_path,
             } => {
                 let table = table.get_or_insert_with(|| Table::new(size));
-                run_search(&game, &limits, &control, weights, overhead, table, &out);
+                let tables = open_tables(&tables_path, game.board().variant(), &mut reported, &out);
+                let search = Search {
+                    limits: &limits,
+                    control: &control,
+                    weights,
+                    overhead,
+                    tables: tables.as_deref(),
+                };
+                run_search(&game, search, table, &out);
+            }
+            Job::OpenTables { path, variant } => {
+                open_tables(&path, variant, &mut reported, &out);
             }
             Job::Perft { game, depth } => {
                 perft_lines(&game, depth, &mut |l| out.line(&l));
@@ -149,15 +172,99 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
     }
 }
 
-fn run_search(
-    game: &Game,
-    limits: &Limits,
-    control: &Control,
+/// The directory `TablesPath` names: `None` when empty (no tables).
+pub fn tables_dir(path: &str) -> Option<PathBuf> {
+    match path {
+        "" => None,
+        options::DEFAULT_TABLES => default_dir(),
+        dir => Some(PathBuf::from(dir)),
+    }
+}
+
+/// The tables of `path` for `variant`, opened once per process; what is wrong with them, or
+/// that a named directory holds none, is said once per directory and rule set.
+fn open_tables(
+    path: &str,
+    variant: Variant,
+    reported: &mut HashSet<(String, Variant)>,
+    out: &Out,
+) -> Option<Arc<Tables>> {
+    if !supported(variant) {
+        return None;
+    }
+    let dir = tables_dir(path)?;
+    let tables = Tables::shared(&dir, variant);
+    if reported.insert((path.to_string(), variant)) {
+        for problem in tables.problems() {
+            out.line(&format!(
+                "info string warning: tables: {problem}; playing on without that layer"
+            ));
+        }
+        match tables.count() {
+            0 if path == options::DEFAULT_TABLES => {}
+            0 => out.line(&format!(
+                "info string warning: tables: no {variant} tables in {}",
+                dir.display()
+            )),
+            count => out.line(&format!(
+                "info string tables: {count} {variant} layers in {}, complete up to {} seeds",
+                dir.display(),
+                tables
+                    .reach()
+                    .map_or_else(|| "none".to_string(), |r| r.to_string())
+            )),
+        }
+    }
+    (tables.count() > 0).then_some(tables)
+}
+
+/// What the tables say of `board`, with its stores counted, if it is within their reach:
+/// `tables: value 7: South ends with 7 of the 12 seeds on the board and wins by 4`.
+fn describe(tables: &Tables, board: &Board) -> Option<String> {
+    let value = tables.probe(board)?;
+    let seeds: u32 = board.houses().iter().map(|&h| u32::from(h)).sum();
+    let (lower, upper) = search::table_scores(board, value);
+    let result = |score: i32| match Score::of(score) {
+        Score::Tables(m) if m > 0 => format!("wins by {m}"),
+        Score::Tables(m) => format!("loses by {}", -m),
+        _ => "draws".to_string(),
+    };
+    let side = board.side_to_move().name();
+    Some(match value.exact() {
+        Some(v) => format!(
+            "tables: value {v}: {side} ends with {v} of the {seeds} seeds on the board and {}",
+            result(lower)
+        ),
+        None => format!(
+            "tables: value {}..{}: {side} ends with {} to {} of the {seeds} seeds on the board \
+             (a repetition decides) and {} at worst, {} at best",
+            value.lo,
+            value.hi,
+            value.lo,
+            value.hi,
+            result(lower),
+            result(upper)
+        ),
+    })
+}
+
+/// One search's settings.
+struct Search<'a> {
+    limits: &'a Limits,
+    control: &'a Control,
     weights: Weights,
     overhead: u64,
-    table: &mut Table,
-    out: &Out,
-) {
+    tables: Option<&'a Tables>,
+}
+
+fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
+    let Search {
+        limits,
+        control,
+        weights,
+        overhead,
+        tables,
+    } = search;
     if let Some(outcome) = game.outcome() {
         out.line(&format!("info string game over: {outcome}"));
         wait_for_release(limits, control);
@@ -170,6 +277,7 @@ fn run_search(
         weights,
         limits,
         overhead,
+        tables,
     };
     let found = search::search(game, setup, &mut |r| {
         out.line(&info_line(r));
@@ -178,6 +286,9 @@ fn run_search(
             control.stop.store(true, Ordering::Release);
         }
     });
+    if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
+        out.line(&format!("info string {line}"));
+    }
     // `infinite` and `ponder` searches answer only after `stop` (or `ponderhit`).
     wait_for_release(limits, control);
     let best = found.best.map_or("0000".to_string(), |m| m.to_string());
@@ -238,6 +349,7 @@ pub fn info_line(r: &Report) -> String {
     let score = match Score::of(r.score) {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
+        Score::Tables(margin) => format!("cp {}", 100 * margin),
     };
     let bound = match r.bound {
         Some(Bound::Lower) => " lowerbound",
@@ -250,8 +362,8 @@ pub fn info_line(r: &Report) -> String {
         format!(" pv {}", format_move_list(&r.pv))
     };
     format!(
-        "info depth {} seldepth {} score {score}{bound} nodes {} nps {nps} time {ms} hashfull {}{pv}",
-        r.depth, r.seldepth, r.nodes, r.hashfull
+        "info depth {} seldepth {} score {score}{bound} nodes {} nps {nps} time {ms} hashfull {} tbhits {}{pv}",
+        r.depth, r.seldepth, r.nodes, r.hashfull, r.tbhits
     )
 }
 
@@ -396,10 +508,16 @@ impl Engine {
             Command::SetOption { name, value } => self.set_option(name, value),
             Command::Position { start, moves } => self.position(start, moves),
             Command::Go(go) => self.go(go),
-            Command::Display => self.out.lines(&diagram(&self.game)),
-            Command::Eval => self
-                .out
-                .lines(&eval_lines(self.game.board(), &self.settings.weights)),
+            Command::Display => {
+                let mut lines = diagram(&self.game);
+                lines.extend(self.table_line());
+                self.out.lines(&lines);
+            }
+            Command::Eval => {
+                let mut lines = eval_lines(self.game.board(), &self.settings.weights);
+                lines.extend(self.table_line());
+                self.out.lines(&lines);
+            }
             Command::Bench(depth) => {
                 self.stop();
                 let control = Arc::new(Control::new(false));
@@ -409,6 +527,16 @@ impl Engine {
             Command::Help => self.out.lines(&help_lines()),
         }
         Flow::Continue
+    }
+
+    /// What the tables say of the current position, for `d` and `eval`.
+    fn table_line(&self) -> Option<String> {
+        let board = self.game.board();
+        if !supported(board.variant()) {
+            return None;
+        }
+        let tables = Tables::shared(&tables_dir(&self.settings.tables_path)?, board.variant());
+        describe(&tables, board)
     }
 
     fn start_board(&self) -> Board {
@@ -452,6 +580,10 @@ impl Engine {
                     Effect::NewStart => self.game = Game::new(self.start_board()),
                     Effect::LoadMemory => self.load_memory(),
                     Effect::LoadWeights => {}
+                    Effect::OpenTables => self.send(Job::OpenTables {
+                        path: self.settings.tables_path.clone(),
+                        variant: self.settings.variant,
+                    }),
                 }
             }
         }
@@ -564,6 +696,7 @@ impl Engine {
             control,
             weights: self.settings.weights,
             overhead: self.settings.move_overhead,
+            tables_path: self.settings.tables_path.clone(),
         });
     }
 }

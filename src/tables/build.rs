@@ -1,0 +1,214 @@
+//! `awari tables build`: solves and writes layers 0..=N in order, resuming after the last whole
+//! file, on a pool of threads, with progress on a terminal and plain lines otherwise.
+
+use super::file::{write_layer, Layer};
+use super::index::{layer_size, positions_up_to};
+use super::probe::supported;
+use super::solve::{solve_layer, Lower, Progress};
+use super::value::{Value, MAX_ENCODED_LAYER};
+use crate::rules::Variant;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Oware or kalah.
+    pub variant: Variant,
+    /// Every layer up to this seed count.
+    pub seeds: usize,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Where the files go.
+    pub dir: PathBuf,
+    /// Progress bars (on a terminal) instead of plain lines.
+    pub bars: bool,
+}
+
+/// What a build did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Layers solved now.
+    pub built: Vec<usize>,
+    /// Layers found whole and kept.
+    pub kept: Vec<usize>,
+    /// Wall time.
+    pub time: Duration,
+    /// Peak resident memory in bytes, where the platform says.
+    pub peak_memory: Option<u64>,
+}
+
+struct Opened(Vec<Layer>);
+
+impl Lower for Opened {
+    #[inline]
+    fn value(&self, layer: usize, index: u64) -> Value {
+        let l = &self.0[layer];
+        Value::decode(l.entries()[index as usize], layer)
+            .expect("a checked layer holds only valid entries")
+    }
+}
+
+/// Progress of one layer: a bar on a terminal, nothing otherwise (the caller prints a line per
+/// layer).
+struct Bar {
+    bar: Option<ProgressBar>,
+    done: AtomicU64,
+}
+
+impl Progress for Bar {
+    fn advance(&self, positions: u64) {
+        self.done.fetch_add(positions, Ordering::Relaxed);
+        if let Some(bar) = &self.bar {
+            bar.inc(positions);
+        }
+    }
+
+    fn pass(&self, number: u32, positions: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_length(positions);
+            bar.set_position(0);
+            bar.set_message(format!("pass {number}"));
+        }
+    }
+}
+
+/// Why a build could not run or finish.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The options make no sense (named in the message).
+    Options(String),
+    /// The directory or a file could not be written.
+    Io(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Options(m) | BuildError::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Builds the tables `options` asks for, writing one line per layer to `out`.
+pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, BuildError> {
+    if !supported(options.variant) {
+        return Err(BuildError::Options(format!(
+            "no tables for {}: tables exist for oware and kalah",
+            options.variant
+        )));
+    }
+    if options.seeds > MAX_ENCODED_LAYER {
+        return Err(BuildError::Options(format!(
+            "--seeds {}: at most {MAX_ENCODED_LAYER}",
+            options.seeds
+        )));
+    }
+    if options.threads == 0 {
+        return Err(BuildError::Options("--threads must be at least 1".into()));
+    }
+    std::fs::create_dir_all(&options.dir)
+        .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", options.dir.display())))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| BuildError::Io(format!("cannot start {} threads: {e}", options.threads)))?;
+    let start = Instant::now();
+    let mut summary = Summary::default();
+    let mut lower = Opened(Vec::new());
+    let say = |out: &mut dyn Write, line: String| {
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    say(
+        out,
+        format!(
+            "building {} tables up to {} seeds ({} positions) in {} with {} thread{}",
+            options.variant,
+            options.seeds,
+            positions_up_to(options.seeds),
+            options.dir.display(),
+            options.threads,
+            if options.threads == 1 { "" } else { "s" }
+        ),
+    );
+    for n in 0..=options.seeds {
+        match Layer::open(&options.dir, options.variant, n) {
+            Ok(layer) => {
+                summary.kept.push(n);
+                lower.0.push(layer);
+                continue;
+            }
+            Err(e) if e.is_missing() => {}
+            Err(e) => say(out, format!("layer {n}: {e}; building it again")),
+        }
+        let size = layer_size(n);
+        let bar = Bar {
+            bar: options.bars.then(|| {
+                let bar = ProgressBar::new(size);
+                bar.set_style(
+                    ProgressStyle::with_template(&format!(
+                        "layer {n:>2} {{msg:>8}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{per_sec}} eta {{eta}}"
+                    ))
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+                );
+                bar
+            }),
+            done: AtomicU64::new(0),
+        };
+        let t = Instant::now();
+        let solved = pool.install(|| solve_layer(options.variant, n, &lower, &bar));
+        if let Some(b) = &bar.bar {
+            b.finish_and_clear();
+        }
+        let path = write_layer(&options.dir, options.variant, n, &solved.bytes)
+            .map_err(|e| BuildError::Io(format!("layer {n}: cannot write: {e}")))?;
+        let layer = Layer::open(&options.dir, options.variant, n)
+            .map_err(|e| BuildError::Io(format!("layer {n}: written but unreadable: {e}")))?;
+        let secs = t.elapsed().as_secs_f64();
+        say(
+            out,
+            format!(
+                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s ({:.2} M evaluations/s) -> {}",
+                solved.passes,
+                100.0 * solved.unsettled as f64 / size as f64,
+                secs,
+                size as f64 / secs.max(1e-9) / 1e6,
+                solved.evaluated as f64 / secs.max(1e-9) / 1e6,
+                path.display()
+            ),
+        );
+        summary.built.push(n);
+        lower.0.push(layer);
+    }
+    summary.time = start.elapsed();
+    summary.peak_memory = peak_memory();
+    say(
+        out,
+        format!(
+            "done: {} layers built, {} kept, {:.1} s, peak memory {}",
+            summary.built.len(),
+            summary.kept.len(),
+            summary.time.as_secs_f64(),
+            summary.peak_memory.map_or_else(
+                || "unknown".to_string(),
+                |b| format!("{:.1} MiB", b as f64 / 1048576.0)
+            )
+        ),
+    );
+    Ok(summary)
+}
+
+/// The process's peak resident memory (Linux's `VmHWM`).
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

@@ -1,0 +1,200 @@
+//! Layer files: one per seed count, a 32-byte header and then one byte per position.
+//!
+//! Header (little-endian): magic `AWARITB\0`, format version (u32), variant (u8, its place in
+//! [`Variant::ALL`]), seed count (u8), two reserved zero bytes, entry count (u64), CRC-32 of the
+//! entries (u32), four reserved zero bytes. A file is written under a temporary name, synced and
+//! renamed, so a directory only ever holds whole files: a build killed at any moment resumes
+//! from the first layer missing.
+
+use super::index::layer_size;
+use crate::rules::Variant;
+use memmap2::Mmap;
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"AWARITB\0";
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+/// Bytes before the entries.
+pub const HEADER: usize = 32;
+
+/// The file of layer `n` of `variant` in `dir`: `oware-12.awtb`.
+pub fn layer_path(dir: &Path, variant: Variant, n: usize) -> PathBuf {
+    dir.join(format!("{}-{n:02}.awtb", variant.name()))
+}
+
+/// What is wrong with a layer file.
+#[derive(Debug)]
+pub enum FileError {
+    /// It cannot be opened or read (missing, no permission...).
+    Io(PathBuf, io::Error),
+    /// Shorter or longer than its header says.
+    Size {
+        /// The file.
+        path: PathBuf,
+        /// Its length.
+        actual: u64,
+        /// The length it should have.
+        expected: u64,
+    },
+    /// Not a table file, or a version this build cannot read.
+    Header(PathBuf, String),
+    /// A table of another rule set or layer than its name says.
+    Mismatch(PathBuf, String),
+    /// The entries do not match the checksum: the file is corrupt.
+    Checksum(PathBuf),
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            FileError::Size {
+                path,
+                actual,
+                expected,
+            } => write!(
+                f,
+                "{}: truncated or padded: {actual} bytes, expected {expected}",
+                path.display()
+            ),
+            FileError::Header(p, what) => write!(f, "{}: not a table file: {what}", p.display()),
+            FileError::Mismatch(p, what) => write!(f, "{}: {what}", p.display()),
+            FileError::Checksum(p) => write!(
+                f,
+                "{}: corrupt: the entries do not match the header's checksum",
+                p.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+impl FileError {
+    /// Whether the file simply is not there (as opposed to there and broken).
+    pub fn is_missing(&self) -> bool {
+        matches!(self, FileError::Io(_, e) if e.kind() == io::ErrorKind::NotFound)
+    }
+}
+
+fn variant_code(variant: Variant) -> u8 {
+    Variant::ALL
+        .iter()
+        .position(|&v| v == variant)
+        .expect("every variant is in ALL") as u8
+}
+
+fn header(variant: Variant, n: usize, entries: &[u8]) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12] = variant_code(variant);
+    h[13] = n as u8;
+    h[16..24].copy_from_slice(&(entries.len() as u64).to_le_bytes());
+    h[24..28].copy_from_slice(&crc32fast::hash(entries).to_le_bytes());
+    h
+}
+
+/// Writes layer `n` of `variant` into `dir`: a temporary file, synced, then renamed.
+pub fn write_layer(dir: &Path, variant: Variant, n: usize, entries: &[u8]) -> io::Result<PathBuf> {
+    let path = layer_path(dir, variant, n);
+    let tmp = dir.join(format!(
+        ".{}-{n:02}.awtb.tmp-{}",
+        variant.name(),
+        std::process::id()
+    ));
+    let mut file = File::create(&tmp)?;
+    file.write_all(&header(variant, n, entries))?;
+    file.write_all(entries)?;
+    file.sync_all()?;
+    drop(file);
+    fs::rename(&tmp, &path)?;
+    // The rename itself is made durable by syncing the directory, where that is possible.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(path)
+}
+
+/// A layer file, mapped into memory and checked.
+pub struct Layer {
+    map: Mmap,
+    n: usize,
+}
+
+impl Layer {
+    /// Opens and checks layer `n` of `variant` in `dir`: header, size, variant, layer and
+    /// checksum. The file is memory-mapped: processes that open the same tables share the page
+    /// cache.
+    pub fn open(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
+        let path = layer_path(dir, variant, n);
+        let file = File::open(&path).map_err(|e| FileError::Io(path.clone(), e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| FileError::Io(path.clone(), e))?
+            .len();
+        let expected = HEADER as u64 + layer_size(n);
+        if len < HEADER as u64 {
+            return Err(FileError::Size {
+                path,
+                actual: len,
+                expected,
+            });
+        }
+        // SAFETY: the map is read-only; a table file is only ever replaced by rename, never
+        // written in place, so the mapped bytes do not change under us.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| FileError::Io(path.clone(), e))?;
+        if &map[..8] != MAGIC {
+            return Err(FileError::Header(path, "bad magic".into()));
+        }
+        let version = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(FileError::Header(
+                path,
+                format!("format version {version}, this build reads {VERSION}"),
+            ));
+        }
+        let code = map[12];
+        if code != variant_code(variant) {
+            let theirs = Variant::ALL
+                .get(usize::from(code))
+                .map_or_else(|| format!("unknown ({code})"), |v| v.name().to_string());
+            return Err(FileError::Mismatch(
+                path,
+                format!("wrong variant: holds {theirs}, expected {}", variant.name()),
+            ));
+        }
+        if usize::from(map[13]) != n {
+            return Err(FileError::Mismatch(
+                path,
+                format!("wrong layer: holds {} seeds, expected {n}", map[13]),
+            ));
+        }
+        let entries = u64::from_le_bytes(map[16..24].try_into().expect("8 bytes"));
+        if entries != layer_size(n) || len != expected {
+            return Err(FileError::Size {
+                path,
+                actual: len,
+                expected,
+            });
+        }
+        let crc = u32::from_le_bytes(map[24..28].try_into().expect("4 bytes"));
+        if crc32fast::hash(&map[HEADER..]) != crc {
+            return Err(FileError::Checksum(path));
+        }
+        Ok(Layer { map, n })
+    }
+
+    /// The seed count.
+    pub fn seeds(&self) -> usize {
+        self.n
+    }
+
+    /// The entries, one byte per position.
+    pub fn entries(&self) -> &[u8] {
+        &self.map[HEADER..]
+    }
+}

@@ -1,0 +1,23 @@
+//! Endgame tables: the value of every oware or kalah position with few seeds on the board,
+//! built by retrograde analysis layer by layer (a layer is a seed count) and stored one byte
+//! per position.
+//!
+//! - [`index`]: the perfect index of a layer (combinatorial ranking of the houses).
+//! - [`value`]: what an entry means ([`Value`]: bounds that meet when no repetition is needed).
+//! - [`solve`]: one layer from the smaller ones.
+//! - [`file`]: layer files (header, checksum, written whole or not at all).
+//! - [`build`]: `awari tables build`.
+//! - [`probe`]: tables opened for play ([`Tables`]), once per process.
+//!
+//! Stores are not part of a table position: they cannot change how the seeds left on the board
+//! are best played (`protocol.md`, section 8, says why and what a value means).
+
+pub mod build;
+pub mod file;
+pub mod index;
+pub mod probe;
+pub mod solve;
+pub mod value;
+
+pub use probe::Tables;
+pub use value::Value;

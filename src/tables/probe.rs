@@ -1,0 +1,204 @@
+//! Tables opened for play: the layer files of one rule set in one directory, memory-mapped
+//! once per process and shared by every search in it.
+
+use super::file::Layer;
+use super::index::locate;
+use super::value::{Value, MAX_ENCODED_LAYER};
+use crate::rules::{Board, Variant};
+use once_cell::sync::Lazy;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Whether `variant` has tables: oware and kalah. (Awari's grand slam ends the game and its
+/// move limit counts plies, so oware's values are not awari's; ahl's bonus move and ayoayo's
+/// relay sowing are not built.)
+pub fn supported(variant: Variant) -> bool {
+    matches!(variant, Variant::Oware | Variant::Kalah)
+}
+
+/// The directory tables go to and are read from when none is named: `awari/tables` in the
+/// platform's data directory (`$XDG_DATA_HOME` or `~/.local/share` on Linux,
+/// `~/Library/Application Support` on macOS, `%APPDATA%` on Windows).
+pub fn default_dir() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("awari").join("tables"))
+}
+
+/// The layers of one rule set found in a directory.
+pub struct Tables {
+    variant: Variant,
+    dir: PathBuf,
+    /// `layers[n]`: layer `n`, if its file is there and sound.
+    layers: Vec<Option<Layer>>,
+    problems: Vec<String>,
+}
+
+impl Tables {
+    /// Opens every layer of `variant` in `dir`, from 0 up to the last file present. A missing
+    /// layer below the last one, or a file that is truncated, corrupt or of another rule set,
+    /// is left out and described in [`Tables::problems`]; the others are used.
+    pub fn open(dir: &Path, variant: Variant) -> Tables {
+        let mut layers = Vec::new();
+        let mut problems = Vec::new();
+        let mut missing = Vec::new();
+        if supported(variant) {
+            for n in 0..=MAX_ENCODED_LAYER {
+                match Layer::open(dir, variant, n) {
+                    Ok(layer) => {
+                        for m in missing.drain(..) {
+                            problems.push(format!(
+                                "{}: missing",
+                                super::file::layer_path(dir, variant, m).display()
+                            ));
+                        }
+                        layers.resize_with(n, || None);
+                        layers.push(Some(layer));
+                    }
+                    Err(e) if e.is_missing() => missing.push(n),
+                    Err(e) => {
+                        for m in missing.drain(..) {
+                            problems.push(format!(
+                                "{}: missing",
+                                super::file::layer_path(dir, variant, m).display()
+                            ));
+                        }
+                        problems.push(e.to_string());
+                    }
+                }
+            }
+        }
+        Tables {
+            variant,
+            dir: dir.to_path_buf(),
+            layers,
+            problems,
+        }
+    }
+
+    /// The tables of `variant` in `dir`, opened once per process and shared.
+    pub fn shared(dir: &Path, variant: Variant) -> Arc<Tables> {
+        type Opened = HashMap<(PathBuf, Variant), Arc<Tables>>;
+        static OPENED: Lazy<Mutex<Opened>> = Lazy::new(|| Mutex::new(HashMap::new()));
+        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+        opened
+            .entry((dir.to_path_buf(), variant))
+            .or_insert_with(|| Arc::new(Tables::open(dir, variant)))
+            .clone()
+    }
+
+    /// The rule set.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The largest seed count up to which every layer is there (`None` if layer 0 is not).
+    pub fn reach(&self) -> Option<usize> {
+        self.layers.iter().position(Option::is_none).map_or_else(
+            || self.layers.len().checked_sub(1),
+            |first_gap| first_gap.checked_sub(1),
+        )
+    }
+
+    /// The layers present.
+    pub fn count(&self) -> usize {
+        self.layers.iter().flatten().count()
+    }
+
+    /// What was wrong with the directory's files, one line each.
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+
+    /// Whether a board of this rule set with `seeds` on its houses is in the tables.
+    #[inline]
+    pub fn covers(&self, seeds: usize) -> bool {
+        matches!(self.layers.get(seeds), Some(Some(_)))
+    }
+
+    /// The value of `board` for its side to move, if its layer is present. Stores and history
+    /// are not looked at: see [`Value`] for what the bounds mean.
+    #[inline]
+    pub fn probe(&self, board: &Board) -> Option<Value> {
+        if board.variant() != self.variant {
+            return None;
+        }
+        let seeds: u32 = board.houses().iter().map(|&h| u32::from(h)).sum();
+        let layer = self.layers.get(seeds as usize)?.as_ref()?;
+        let (n, index) = locate(board);
+        Value::decode(*layer.entries().get(index as usize)?, n)
+    }
+
+    /// The value at `index` of layer `n`, if present.
+    pub fn value(&self, n: usize, index: u64) -> Option<Value> {
+        let layer = self.layers.get(n)?.as_ref()?;
+        Value::decode(*layer.entries().get(index as usize)?, n)
+    }
+}
+
+/// A value as `awari tables probe` prints it: `7` when exact, `3..8` when only bounded.
+pub fn show(value: Value) -> String {
+    match value.exact() {
+        Some(v) => v.to_string(),
+        None => format!("{}..{}", value.lo, value.hi),
+    }
+}
+
+/// The value a move of `board` leads to, for the side making it: the seeds of those on the
+/// board now that it ends with, if the position after the move is in the tables.
+pub fn after_move(tables: &Tables, board: &Board, m: crate::rules::Move) -> Option<Value> {
+    let me = board.side_to_move();
+    let child = board.play_unchecked(m);
+    let gain = child.store(me) - board.store(me);
+    let v = tables.probe(&child)?;
+    if child.side_to_move() == me {
+        Some(Value {
+            lo: gain + v.lo,
+            hi: gain + v.hi,
+        })
+    } else {
+        let left: u8 = child.houses().iter().sum();
+        Some(Value {
+            lo: gain + left - v.hi,
+            hi: gain + left - v.lo,
+        })
+    }
+}
+
+/// What `awari tables probe` prints for the current position of `game`: `value N` (or
+/// `value LO..HI`), then one line per legal move with the value it leads to. Stores and the
+/// history since the last capture are not part of a table value; a line says so when the game
+/// has such a history.
+pub fn probe_lines(tables: &Tables, game: &crate::rules::Game) -> Result<Vec<String>, String> {
+    let board = game.board();
+    let seeds: usize = board.houses().iter().map(|&h| usize::from(h)).sum();
+    let Some(value) = tables.probe(board) else {
+        return Err(format!(
+            "{seeds} seeds on the board: no {} table for that in {} (layers up to {})",
+            tables.variant(),
+            tables.dir().display(),
+            tables
+                .reach()
+                .map_or_else(|| "none".to_string(), |r| r.to_string())
+        ));
+    };
+    let mut lines = vec![format!("value {}", show(value))];
+    for m in game.legal_moves() {
+        let shown = after_move(tables, board, m).map_or_else(|| "?".to_string(), show);
+        lines.push(format!("{m} {shown}"));
+    }
+    if let Some(outcome) = game.outcome() {
+        lines.push(format!("game over: {outcome}"));
+    }
+    let history = game.keys_since_capture().len();
+    if history > 0 {
+        lines.push(format!(
+            "note: {history} position(s) since the last capture; table values assume none"
+        ));
+    }
+    Ok(lines)
+}
