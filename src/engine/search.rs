@@ -17,8 +17,9 @@
 //! exact value scores the node at once, bounds cut it off when they fall outside the window.
 //! A table result scores `TB_WIN + 10 * margin` (a win by `margin` seeds, counting the stores),
 //! below any finished game the search sees itself and above any evaluation. At the root within
-//! reach only the moves with the best table value are searched, and a single one is played at
-//! once.
+//! reach the tables choose the move at once: one that keeps the best guaranteed value, leaving
+//! the layer if it can, else by the least rank, which makes progress (no shuffling in a won
+//! position).
 
 use super::eval::{evaluate, Weights};
 use super::time::{Clock, Limits};
@@ -183,7 +184,7 @@ pub struct Setup<'a> {
 /// iteration (and every failed aspiration window).
 pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) -> Found {
     let board = *game.board();
-    let mut moves = game.legal_moves();
+    let moves = game.legal_moves();
     let tables = setup.tables;
     let max_depth = setup.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let has_clock = setup.limits.has_clock(board.side_to_move());
@@ -199,20 +200,15 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
     if moves.is_empty() {
         return found;
     }
-    if let Some(tables) = tables {
-        if let Some((best, score)) = table_root(tables, &board, &mut moves) {
-            searcher.tbhits += game.legal_moves().len() as u64;
-            found.best = Some(best);
-            found.score = score;
-            found.depth = 1;
-            if moves.len() == 1 {
-                report(&searcher.report(1, score, None, vec![best]));
-                found.nodes = 1;
-                return found;
-            }
-        }
+    if let Some((best, score)) = tables.and_then(|t| table_root(t, &board, moves)) {
+        searcher.tbhits += moves.len() as u64;
+        found.best = Some(best);
+        found.score = score;
+        found.depth = 1;
+        found.nodes = 1;
+        report(&searcher.report(1, score, None, vec![best]));
+        return found;
     }
-    searcher.root_moves = moves;
     let mut stable = 0;
     let mut previous: Option<Move> = None;
     for depth in 1..=max_depth {
@@ -244,9 +240,7 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
             continue;
         }
         // A proven result needs no deeper search; nor does a clock game with one legal move.
-        let proven = score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32
-            || (depth >= 8
-                && tables.is_some_and(|t| t.probe(&board).and_then(Value::exact).is_some()));
+        let proven = score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32;
         if proven || (has_clock && moves.len() == 1) {
             break;
         }
@@ -280,8 +274,6 @@ struct Searcher<'a> {
     aborted: bool,
     tables: Option<&'a Tables>,
     tbhits: u64,
-    /// The moves the root may play (all legal ones, or the tables' best).
-    root_moves: MoveList,
     /// Whether, in the current iteration, a root move raised alpha.
     root_improved: bool,
     /// Oware: keys of the game's positions since the last capture, then the current line's.
@@ -333,7 +325,6 @@ impl<'a> Searcher<'a> {
             aborted: false,
             tables: setup.tables,
             tbhits: 0,
-            root_moves: MoveList::EMPTY,
             root_improved: false,
             keys,
             repetition: board.variant().has_repetition(),
@@ -485,7 +476,6 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         let moves = match board.moves_or_end() {
-            Ok(moves) if ply == 0 => MoveList::from_bits(moves.bits() & self.root_moves.bits()),
             Ok(moves) => moves,
             Err(reason) => return Searcher::finished(board, reason, ply),
         };
@@ -769,23 +759,27 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// The root within the tables' reach: keeps in `moves` only those with the best table value
-/// (the greatest least value, then the greatest most value), and returns the first of them with
-/// its score. `None` (and `moves` unchanged) when a move's value is not in the tables.
-fn table_root(tables: &Tables, board: &Board, moves: &mut MoveList) -> Option<(Move, i32)> {
-    let mut scored = Vec::with_capacity(6);
-    for m in *moves {
+/// The root within the tables' reach: the move to play and its score, or `None` when a move's
+/// value is not in the tables. The move keeps the best value the side to move can force (the
+/// greatest `lo`); among those, one that leaves the layer (a capture, an extra move, the end of
+/// the game), else one to the position of least rank, so that every position after it is
+/// nearer an exit or the side's safe core: the play cannot go round (see
+/// [`Solved::ranks`](crate::tables::solve::Solved::ranks)).
+fn table_root(tables: &Tables, board: &Board, moves: MoveList) -> Option<(Move, i32)> {
+    let me = board.side_to_move();
+    // Greatest first: the least score, leaving the layer, the least rank, the most score.
+    type Preference = (i32, bool, std::cmp::Reverse<u8>, i32);
+    let mut best: Option<(Preference, Move)> = None;
+    for m in moves {
         let v = after_move(tables, board, m)?;
-        scored.push((m, table_scores(board, v)));
-    }
-    let best = scored.iter().map(|&(_, s)| s).max()?;
-    let mut kept = MoveList::EMPTY;
-    for &(m, s) in &scored {
-        if s == best {
-            kept.insert(m);
+        let (lower, upper) = table_scores(board, v);
+        let child = board.play_unchecked(m);
+        let stays = child.stores() == board.stores() && child.side_to_move() != me;
+        let rank = if stays { tables.rank(&child)? } else { 0 };
+        let key = (lower, !stays, std::cmp::Reverse(rank), upper);
+        if best.as_ref().is_none_or(|(k, _)| key > *k) {
+            best = Some((key, m));
         }
     }
-    *moves = kept;
-    let first = kept.into_iter().next()?;
-    Some((first, best.0))
+    best.map(|((lower, ..), m)| (m, lower))
 }

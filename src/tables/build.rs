@@ -167,8 +167,14 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
         if let Some(b) = &bar.bar {
             b.finish_and_clear();
         }
-        let path = write_layer(&options.dir, options.variant, n, &solved.bytes)
-            .map_err(|e| BuildError::Io(format!("layer {n}: cannot write: {e}")))?;
+        let path = write_layer(
+            &options.dir,
+            options.variant,
+            n,
+            &solved.bytes,
+            &solved.ranks,
+        )
+        .map_err(|e| BuildError::Io(format!("layer {n}: cannot write: {e}")))?;
         let layer = Layer::open(&options.dir, options.variant, n)
             .map_err(|e| BuildError::Io(format!("layer {n}: written but unreadable: {e}")))?;
         let secs = t.elapsed().as_secs_f64();
@@ -184,6 +190,13 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
                 path.display()
             ),
         );
+        let max_rank = solved.ranks.iter().max().copied().unwrap_or(0);
+        if max_rank == u8::MAX {
+            say(
+                out,
+                format!("layer {n}: warning: distances of 255 passes or more share one rank"),
+            );
+        }
         summary.built.push(n);
         lower.0.push(layer);
     }

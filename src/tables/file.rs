@@ -1,8 +1,10 @@
-//! Layer files: one per seed count, a 32-byte header and then one byte per position.
+//! Layer files: one per seed count, a 32-byte header, one value byte per position, then one
+//! rank byte per position (the distance the engine converts with; see
+//! [`Solved::ranks`](super::solve::Solved::ranks)).
 //!
 //! Header (little-endian): magic `AWARITB\0`, format version (u32), variant (u8, its place in
 //! [`Variant::ALL`]), seed count (u8), two reserved zero bytes, entry count (u64), CRC-32 of the
-//! entries (u32), four reserved zero bytes. A file is written under a temporary name, synced and
+//! values and ranks (u32), four reserved zero bytes. A file is written under a temporary name, synced and
 //! renamed, so a directory only ever holds whole files: a build killed at any moment resumes
 //! from the first layer missing.
 
@@ -87,19 +89,32 @@ fn variant_code(variant: Variant) -> u8 {
         .expect("every variant is in ALL") as u8
 }
 
-fn header(variant: Variant, n: usize, entries: &[u8]) -> [u8; HEADER] {
+fn header(variant: Variant, n: usize, entries: &[u8], ranks: &[u8]) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12] = variant_code(variant);
     h[13] = n as u8;
     h[16..24].copy_from_slice(&(entries.len() as u64).to_le_bytes());
-    h[24..28].copy_from_slice(&crc32fast::hash(entries).to_le_bytes());
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(entries);
+    crc.update(ranks);
+    h[24..28].copy_from_slice(&crc.finalize().to_le_bytes());
     h
 }
 
 /// Writes layer `n` of `variant` into `dir`: a temporary file, synced, then renamed.
-pub fn write_layer(dir: &Path, variant: Variant, n: usize, entries: &[u8]) -> io::Result<PathBuf> {
+///
+/// # Panics
+/// If `entries` and `ranks` are not both one byte per position of the layer.
+pub fn write_layer(
+    dir: &Path,
+    variant: Variant,
+    n: usize,
+    entries: &[u8],
+    ranks: &[u8],
+) -> io::Result<PathBuf> {
+    assert!(entries.len() as u64 == layer_size(n) && ranks.len() == entries.len());
     let path = layer_path(dir, variant, n);
     let tmp = dir.join(format!(
         ".{}-{n:02}.awtb.tmp-{}",
@@ -107,8 +122,9 @@ pub fn write_layer(dir: &Path, variant: Variant, n: usize, entries: &[u8]) -> io
         std::process::id()
     ));
     let mut file = File::create(&tmp)?;
-    file.write_all(&header(variant, n, entries))?;
+    file.write_all(&header(variant, n, entries, ranks))?;
     file.write_all(entries)?;
+    file.write_all(ranks)?;
     file.sync_all()?;
     drop(file);
     fs::rename(&tmp, &path)?;
@@ -123,6 +139,7 @@ pub fn write_layer(dir: &Path, variant: Variant, n: usize, entries: &[u8]) -> io
 pub struct Layer {
     map: Mmap,
     n: usize,
+    size: usize,
 }
 
 impl Layer {
@@ -136,7 +153,7 @@ impl Layer {
             .metadata()
             .map_err(|e| FileError::Io(path.clone(), e))?
             .len();
-        let expected = HEADER as u64 + layer_size(n);
+        let expected = HEADER as u64 + 2 * layer_size(n);
         if len < HEADER as u64 {
             return Err(FileError::Size {
                 path,
@@ -185,7 +202,11 @@ impl Layer {
         if crc32fast::hash(&map[HEADER..]) != crc {
             return Err(FileError::Checksum(path));
         }
-        Ok(Layer { map, n })
+        Ok(Layer {
+            map,
+            n,
+            size: entries as usize,
+        })
     }
 
     /// The seed count.
@@ -193,8 +214,13 @@ impl Layer {
         self.n
     }
 
-    /// The entries, one byte per position.
+    /// The values, one byte per position.
     pub fn entries(&self) -> &[u8] {
-        &self.map[HEADER..]
+        &self.map[HEADER..HEADER + self.size]
+    }
+
+    /// The ranks, one byte per position.
+    pub fn ranks(&self) -> &[u8] {
+        &self.map[HEADER + self.size..]
     }
 }

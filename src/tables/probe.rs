@@ -133,6 +133,18 @@ impl Tables {
         Value::decode(*layer.entries().get(index as usize)?, n)
     }
 
+    /// The rank of `board` (see [`Solved::ranks`](super::solve::Solved::ranks)), if its layer
+    /// is present.
+    #[inline]
+    pub fn rank(&self, board: &Board) -> Option<u8> {
+        if board.variant() != self.variant {
+            return None;
+        }
+        let (n, index) = locate(board);
+        let layer = self.layers.get(n)?.as_ref()?;
+        layer.ranks().get(index as usize).copied()
+    }
+
     /// The value at `index` of layer `n`, if present.
     pub fn value(&self, n: usize, index: u64) -> Option<Value> {
         let layer = self.layers.get(n)?.as_ref()?;

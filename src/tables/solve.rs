@@ -104,6 +104,13 @@ impl Progress for Quiet {
 pub struct Solved {
     /// Each position's value, encoded ([`Value::encode`]).
     pub bytes: Vec<u8>,
+    /// Each position's distance for its opponent: the pass of stage 2 in which its `hi` last
+    /// fell (0: it never did, its `hi` is the opponent's safe core; 255 stands for 255 or
+    /// more). The side to move at a position `P` keeps its `lo` and makes progress by moving to
+    /// a position `Q` with `hi(Q) = n - lo(P)` of the least rank: every reply then leads to a
+    /// position where it can do so again with a smaller rank, until it leaves the layer through
+    /// a good exit or reaches its core, without passing any position twice.
+    pub ranks: Vec<u8>,
     /// Passes over the layer until nothing changed, both stages.
     pub passes: u32,
     /// Positions whose bounds did not meet (their value depends on repetition).
@@ -291,34 +298,74 @@ pub fn solve_layer(
         }
     });
 
-    // Stage 2: the bounds, from the core.
+    // Stage 2: the bounds, from the core. Each pass reads only the last pass's bounds (they
+    // are copied over at its end), so the pass at which a bound last moved is a distance: see
+    // `Solved::ranks`.
     let lo = s;
     let hi = t;
     hi.par_iter().for_each(|h| {
         h.store(nb - h.load(Ordering::Relaxed), Ordering::Relaxed);
     });
-    run(&mut passes, &|i, k, kids| {
-        let c = chunk_of(i);
-        let (old_lo, old_hi) = (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
-        if old_lo == old_hi {
-            return false;
+    let copy = |from: &[AtomicU8]| -> Vec<AtomicU8> {
+        from.par_iter()
+            .map(|x| AtomicU8::new(x.load(Ordering::Relaxed)))
+            .collect()
+    };
+    let (next_lo, next_hi) = (copy(&lo), copy(&hi));
+    let ranks: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
+    let mut stage = 0u32;
+    let sync = |to: &[AtomicU8], from: &[AtomicU8]| {
+        to.par_iter().zip(from.par_iter()).for_each(|(t, f)| {
+            t.store(f.load(Ordering::Relaxed), Ordering::Relaxed);
+        });
+    };
+    loop {
+        stage += 1;
+        passes += 1;
+        progress.pass(passes, size);
+        chunks.par_iter().for_each(|c| {
+            let mut offset = 0;
+            let mut count_changed = 0;
+            for (k, &count) in c.count.iter().enumerate() {
+                if count == OVER {
+                    continue;
+                }
+                let kids = &c.children[offset..offset + usize::from(count)];
+                offset += usize::from(count);
+                let i = c.start as usize + k;
+                let (old_lo, old_hi) =
+                    (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
+                if old_lo == old_hi {
+                    continue;
+                }
+                let mut best_lo = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
+                let mut best_hi = if c.xhi[k] == NO_EXIT { 0 } else { c.xhi[k] };
+                for &j in kids {
+                    best_lo = best_lo.max(nb - hi[j as usize].load(Ordering::Relaxed));
+                    best_hi = best_hi.max(nb - lo[j as usize].load(Ordering::Relaxed));
+                }
+                let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
+                if new_lo != old_lo {
+                    next_lo[i].store(new_lo, Ordering::Relaxed);
+                    count_changed += 1;
+                }
+                if new_hi != old_hi {
+                    next_hi[i].store(new_hi, Ordering::Relaxed);
+                    ranks[i].store(stage.min(255) as u8, Ordering::Relaxed);
+                    count_changed += 1;
+                }
+            }
+            changed.fetch_add(count_changed, Ordering::Relaxed);
+            progress.advance(c.count.len() as u64);
+        });
+        evaluated.fetch_add(size, Ordering::Relaxed);
+        sync(&lo, &next_lo);
+        sync(&hi, &next_hi);
+        if changed.swap(0, Ordering::Relaxed) == 0 {
+            break;
         }
-        let mut best_lo = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
-        let mut best_hi = if c.xhi[k] == NO_EXIT { 0 } else { c.xhi[k] };
-        for &j in kids {
-            best_lo = best_lo.max(nb - hi[j as usize].load(Ordering::Relaxed));
-            best_hi = best_hi.max(nb - lo[j as usize].load(Ordering::Relaxed));
-        }
-        // Bounds only tighten: another thread may have read older ones, which are still bounds.
-        let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
-        if (new_lo, new_hi) != (old_lo, old_hi) {
-            lo[i].store(new_lo, Ordering::Relaxed);
-            hi[i].store(new_hi, Ordering::Relaxed);
-            true
-        } else {
-            false
-        }
-    });
+    }
+    drop((next_lo, next_hi));
 
     let mut unsettled = 0;
     let bytes = (0..size as usize)
@@ -334,6 +381,7 @@ pub fn solve_layer(
         .collect();
     Solved {
         bytes,
+        ranks: ranks.into_iter().map(AtomicU8::into_inner).collect(),
         passes,
         unsettled,
         evaluated: evaluated.load(Ordering::Relaxed),

@@ -1,0 +1,653 @@
+//! The endgame tables: the index, the layer files and their faults, resuming a killed build,
+//! `awari tables probe`, and the engine with tables converting against a full-width and a
+//! random opponent. (The values themselves are checked against an independent search in
+//! `tables_values.rs`.)
+
+use awari::rng::Rng;
+use awari::rules::{Board, Game, Move, Side, Variant};
+use awari::tables::build::{build, BuildOptions};
+use awari::tables::file::{layer_path, Layer};
+use awari::tables::index::{
+    from_side, layer_size, locate, next, positions_up_to, rank, seeds, unrank,
+};
+use awari::tables::solve::{moves, Moves, Step};
+use awari::tables::{Tables, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const AWARI: &str = env!("CARGO_BIN_EXE_awari");
+
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("awari-tables-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn build_into(dir: &Path, variant: Variant, seeds: usize) {
+    let options = BuildOptions {
+        variant,
+        seeds,
+        threads: 2,
+        dir: dir.to_path_buf(),
+        bars: false,
+    };
+    build(&options, &mut std::io::sink()).unwrap();
+}
+
+#[test]
+fn layer_sizes_are_the_issues_counts() {
+    let rows: &[(usize, u64)] = &[
+        (12, 2_704_156),
+        (15, 17_383_860),
+        (18, 86_493_225),
+        (20, 225_792_840),
+    ];
+    for &(n, total) in rows {
+        assert_eq!(positions_up_to(n), total, "up to {n} seeds");
+    }
+    assert_eq!(layer_size(0), 1);
+    assert_eq!(layer_size(1), 12);
+    assert_eq!(layer_size(12), 1_352_078);
+}
+
+#[test]
+fn rank_and_unrank_are_inverse_over_whole_layers_in_walking_order() {
+    let top = if cfg!(debug_assertions) { 6 } else { 9 };
+    for n in 0..=top {
+        let mut houses = unrank(n, 0);
+        for i in 0..layer_size(n) {
+            assert_eq!(seeds(&houses), n);
+            assert_eq!(rank(&houses), i, "layer {n}: {houses:?}");
+            assert_eq!(unrank(n, i), houses, "layer {n} index {i}");
+            let more = next(&mut houses);
+            assert_eq!(
+                more,
+                i + 1 < layer_size(n),
+                "layer {n}: walk ends at the last index"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_move_lands_in_the_right_layer_and_slot() {
+    let mut rng = Rng::new(7);
+    for variant in [Variant::Oware, Variant::Kalah] {
+        for _ in 0..3_000 {
+            let n = 1 + rng.below(20) as usize;
+            let mut houses = [0u8; 12];
+            for _ in 0..n {
+                houses[rng.below(12) as usize] += 1;
+            }
+            let side = if rng.below(2) == 0 {
+                Side::South
+            } else {
+                Side::North
+            };
+            // Equal stores below the board's seeds: no store majority ends the game.
+            let k = (n / 4) as u8;
+            let board = Board::from_parts(variant, houses, [k, k], side, false, 0).unwrap();
+            let (layer, index) = locate(&board);
+            assert_eq!(layer, n);
+            assert_eq!(unrank(n, index), from_side(houses, side));
+            // The solver's view of the moves and the rules' agree, child by child.
+            let seen = from_side(houses, side);
+            match moves(variant, seen) {
+                Moves::Over(v) => {
+                    assert!(board.moves_or_end().is_err(), "{board}");
+                    assert_eq!(v as u32, board.row_seeds(side), "{board}");
+                }
+                Moves::Steps(steps, len) => {
+                    let legal: Vec<Move> = board.legal_moves().collect();
+                    assert_eq!(legal.len(), len, "{board}");
+                    for (m, step) in legal.into_iter().zip(&steps[..len]) {
+                        let child = board.play_unchecked(m);
+                        let gain = usize::from(child.store(side) - board.store(side));
+                        let (cl, ci) = locate(&child);
+                        match *step {
+                            Step::Inside(j) => {
+                                assert_eq!((gain, cl, ci), (0, n, j), "{board} {m}");
+                                assert_eq!(child.side_to_move(), side.opponent());
+                            }
+                            Step::Exit {
+                                gain: g,
+                                same_side,
+                                layer,
+                                index,
+                            } => {
+                                assert_eq!((g, layer, index), (gain, cl, ci), "{board} {m}");
+                                assert_eq!(same_side, child.side_to_move() == side);
+                                assert!(gain > 0 || same_side, "{board} {m}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn values_encode_in_one_byte_and_decode_back() {
+    for n in 0..=31usize {
+        for lo in 0..=n as u8 {
+            for hi in lo..=n as u8 {
+                let v = Value { lo, hi };
+                let back = Value::decode(v.encode(n), n).unwrap();
+                assert_eq!(back.lo, lo);
+                if hi - lo < 7 {
+                    assert_eq!(back, v, "layer {n}");
+                } else {
+                    // Wide bounds keep lo and widen hi to the whole board: still a bound.
+                    assert_eq!(back.hi, n as u8, "layer {n}");
+                }
+            }
+        }
+    }
+    // A byte whose bounds exceed the layer is no entry of it.
+    assert_eq!(Value::decode(5, 4), None);
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn file_faults_are_named_and_the_other_layers_still_serve() {
+    let top = 7;
+    let good = scratch("faults-good");
+    build_into(&good, Variant::Oware, top);
+    let kalah = scratch("faults-kalah");
+    build_into(&kalah, Variant::Kalah, 5);
+    let tables = Tables::open(&good, Variant::Oware);
+    assert!(tables.problems().is_empty(), "{:?}", tables.problems());
+    assert_eq!(tables.reach(), Some(top));
+
+    // One fault per layer: truncated, one flipped byte, another variant's file, missing.
+    let dir = scratch("faults");
+    for n in 0..=top {
+        std::fs::copy(
+            layer_path(&good, Variant::Oware, n),
+            layer_path(&dir, Variant::Oware, n),
+        )
+        .unwrap();
+    }
+    let truncated = layer_path(&dir, Variant::Oware, 2);
+    let bytes = read(&truncated);
+    std::fs::write(&truncated, &bytes[..bytes.len() - 1]).unwrap();
+    let flipped = layer_path(&dir, Variant::Oware, 4);
+    let mut bytes = read(&flipped);
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&flipped, bytes).unwrap();
+    std::fs::copy(
+        layer_path(&kalah, Variant::Kalah, 5),
+        layer_path(&dir, Variant::Oware, 5),
+    )
+    .unwrap();
+    std::fs::remove_file(layer_path(&dir, Variant::Oware, 6)).unwrap();
+
+    let errors = [
+        (2, "truncated"),
+        (4, "corrupt"),
+        (5, "wrong variant: holds kalah, expected oware"),
+        (6, "No such file"),
+    ];
+    for (n, what) in errors {
+        let error = Layer::open(&dir, Variant::Oware, n).err().expect("a fault");
+        let text = error.to_string();
+        assert!(text.contains(&format!("oware-0{n}.awtb")), "{text}");
+        assert!(text.contains(what), "layer {n}: {text}");
+    }
+    let tables = Tables::open(&dir, Variant::Oware);
+    let problems = tables.problems().join("\n");
+    for (n, what) in [
+        (2, "truncated"),
+        (4, "corrupt"),
+        (5, "wrong variant"),
+        (6, "missing"),
+    ] {
+        assert!(
+            problems.contains(&format!("oware-0{n}.awtb")) && problems.contains(what),
+            "layer {n} ({what}) not reported: {problems}"
+        );
+    }
+    assert_eq!(tables.reach(), Some(1));
+    for n in 0..=top {
+        let whole = !matches!(n, 2 | 4 | 5 | 6);
+        assert_eq!(tables.covers(n), whole, "layer {n}");
+    }
+    // A sound layer above the broken ones gives the same values as the sound tables.
+    let good_tables = Tables::open(&good, Variant::Oware);
+    let board = Board::from_notation(Variant::Oware, "1-0-2-0-0-1-0-1-0-1-1-0-20-20-S").unwrap();
+    assert!(tables.probe(&board).is_some());
+    assert_eq!(tables.probe(&board), good_tables.probe(&board));
+}
+
+#[test]
+fn a_build_killed_mid_layer_resumes_to_the_same_bytes() {
+    let top = 10;
+    let whole = scratch("resume-whole");
+    build_into(&whole, Variant::Oware, top);
+    let dir = scratch("resume");
+    let mut child = Command::new(AWARI)
+        .args([
+            "tables",
+            "build",
+            "--seeds",
+            &top.to_string(),
+            "--threads",
+            "1",
+        ])
+        .arg("--dir")
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it while it works on the last layer: after layer top - 1 is written.
+    let before_last = layer_path(&dir, Variant::Oware, top - 1);
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !before_last.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the build never reached layer {}",
+            top - 1
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the build ended too soon"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !layer_path(&dir, Variant::Oware, top).exists(),
+        "killed too late: the last layer was already whole"
+    );
+    // What is left are whole, valid files only (and perhaps a temporary one).
+    for n in 0..top {
+        Layer::open(&dir, Variant::Oware, n).expect("every written layer is whole");
+    }
+    let out = Command::new(AWARI)
+        .args(["tables", "build", "--seeds", &top.to_string()])
+        .arg("--dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("1 layers built"),
+        "only the missing layer: {text}"
+    );
+    for n in 0..=top {
+        assert_eq!(
+            read(&layer_path(&dir, Variant::Oware, n)),
+            read(&layer_path(&whole, Variant::Oware, n)),
+            "layer {n}"
+        );
+    }
+}
+
+fn awari(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(AWARI).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn probe_prints_the_value_then_each_move() {
+    let dir = scratch("probe");
+    build_into(&dir, Variant::Oware, 6);
+    let d = dir.to_str().unwrap();
+    // South: F sows one seed into a; North's e and f hold 2 and 1. Every line's value is one
+    // the tables hold, and the best move's value is the position's.
+    let fen = "0-0-1-0-0-1-0-0-0-0-2-1-20-20-S";
+    let (ok, out, err) = awari(&["tables", "probe", "--dir", d, "--fen", fen]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let tables = Tables::open(&dir, Variant::Oware);
+    let board = Board::from_notation(Variant::Oware, fen).unwrap();
+    let value = tables.probe(&board).unwrap();
+    let shown = |v: Value| match v.exact() {
+        Some(x) => x.to_string(),
+        None => format!("{}..{}", v.lo, v.hi),
+    };
+    assert_eq!(lines[0], format!("value {}", shown(value)));
+    let legal: Vec<Move> = board.legal_moves().collect();
+    assert_eq!(lines.len(), 1 + legal.len(), "{out}");
+    let mut best_lo = 0;
+    for (line, m) in lines[1..].iter().zip(legal) {
+        let (name, v) = line.split_once(' ').unwrap();
+        assert_eq!(name, m.to_string());
+        let lo: u8 = v.split("..").next().unwrap().parse().unwrap();
+        best_lo = best_lo.max(lo);
+    }
+    assert_eq!(best_lo, value.lo, "the position is worth its best move");
+
+    // Errors: no tables there, a position beyond them, a rule set without tables, bad input.
+    let empty = scratch("probe-empty");
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "tables",
+                "probe",
+                "--dir",
+                empty.to_str().unwrap(),
+                "--fen",
+                fen,
+            ],
+            "no oware table",
+        ),
+        (
+            &[
+                "tables",
+                "probe",
+                "--dir",
+                d,
+                "--fen",
+                "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+            ],
+            "48 seeds on the board",
+        ),
+        (
+            &[
+                "tables",
+                "probe",
+                "--dir",
+                d,
+                "--variant",
+                "ayoayo",
+                "--fen",
+                fen,
+            ],
+            "tables exist for oware and kalah",
+        ),
+        (&["tables", "probe", "--dir", d, "--fen", "1-2-3"], "--fen"),
+        (
+            &["tables", "probe", "--dir", d, "--fen", fen, "--moves", "A"],
+            "--moves",
+        ),
+        (
+            &[
+                "tables",
+                "build",
+                "--dir",
+                d,
+                "--variant",
+                "ahl",
+                "--seeds",
+                "3",
+            ],
+            "tables exist for oware and kalah",
+        ),
+        (
+            &["tables", "build", "--dir", d, "--seeds", "40"],
+            "at most 31",
+        ),
+        (
+            &["tables", "build", "--dir", d, "--threads", "0"],
+            "at least 1",
+        ),
+    ];
+    for (args, message) in cases {
+        let (ok, _, err) = awari(args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// The real engine over pipes.
+struct Engine {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl Engine {
+    fn start(tables: &Path, variant: Variant) -> Engine {
+        let mut child = Command::new(AWARI)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        let mut e = Engine {
+            child,
+            input,
+            output,
+        };
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send(&format!(
+            "setoption name TablesPath value {}",
+            tables.display()
+        ));
+        e
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.output.read_line(&mut line).unwrap() > 0,
+                "engine closed"
+            );
+            let line = line.trim_end().to_string();
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    fn best(&mut self, start: &Board, moves: &[Move], go: &str) -> (Move, Vec<String>) {
+        let list: String = moves.iter().map(|m| m.to_char()).collect();
+        self.send(&format!("position fen {start} moves {list}"));
+        self.send(go);
+        let lines = self.until("bestmove");
+        let word = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        (word.parse().unwrap(), lines)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_engine_reports_table_faults_and_plays_on() {
+    let dir = scratch("engine-faults");
+    build_into(&dir, Variant::Oware, 6);
+    let broken = layer_path(&dir, Variant::Oware, 3);
+    let mut bytes = read(&broken);
+    bytes[40] ^= 0x80;
+    std::fs::write(&broken, bytes).unwrap();
+    let mut e = Engine::start(&dir, Variant::Oware);
+    e.send("isready");
+    let lines = e.until("readyok");
+    let start = Board::from_notation(Variant::Oware, "0-1-0-2-0-1-1-0-0-1-0-0-20-20-S").unwrap();
+    let (_, mut more) = e.best(&start, &[], "go depth 6");
+    more.extend(lines);
+    let all = more.join("\n");
+    assert!(
+        all.contains("oware-03.awtb") && all.contains("corrupt"),
+        "the fault is said: {all}"
+    );
+    assert!(all.contains("complete up to 2 seeds"), "{all}");
+    // The 6-seed position is still probed (its layer is sound): the search says tbhits.
+    assert!(all.contains("tables: value"), "{all}");
+    assert!(!all.contains("tbhits 0 "), "{all}");
+
+    // `d` shows the table value; an empty TablesPath turns the tables off.
+    e.send(&format!("position fen {start}"));
+    e.send("d");
+    e.send("isready");
+    let shown = e.until("readyok").join("\n");
+    assert!(shown.contains("tables: value"), "{shown}");
+    e.send("setoption name TablesPath value <empty>");
+    e.send("d");
+    e.send("isready");
+    let shown = e.until("readyok").join("\n");
+    assert!(!shown.contains("tables: value"), "{shown}");
+}
+
+/// The final seeds of `side` and how the game ended.
+fn final_seeds(game: &Game, side: Side) -> (u32, awari::rules::EndReason) {
+    let outcome = game.outcome().expect("over");
+    (u32::from(outcome.stores[side.index()]), outcome.reason)
+}
+
+/// A full-width alpha-beta opponent of fixed depth that follows the game's history (oware's
+/// repetition rule through `Game`), scoring finished games by their final seed margin and
+/// unfinished ones by the stores.
+fn full_width(game: &mut Game, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    let me = game.board().side_to_move();
+    if let Some(outcome) = game.outcome() {
+        let s = outcome.stores;
+        return 100 * (i32::from(s[me.index()]) - i32::from(s[me.opponent().index()]));
+    }
+    if depth == 0 {
+        let b = game.board();
+        return i32::from(b.store(me)) - i32::from(b.store(me.opponent()));
+    }
+    let mut best = i32::MIN + 1;
+    for m in game.legal_moves() {
+        game.play(m).unwrap();
+        let same = game.board().side_to_move() == me;
+        let v = if same {
+            full_width(game, depth - 1, alpha, beta)
+        } else {
+            -full_width(game, depth - 1, -beta, -alpha)
+        };
+        game.undo();
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+fn full_width_move(game: &Game, depth: u32) -> Move {
+    let mut g = game.clone();
+    let me = game.board().side_to_move();
+    let mut best = (i32::MIN, None);
+    for m in game.legal_moves() {
+        g.play(m).unwrap();
+        let v = if g.board().side_to_move() == me {
+            full_width(&mut g, depth - 1, -1_000_000, 1_000_000)
+        } else {
+            -full_width(&mut g, depth - 1, -1_000_000, 1_000_000)
+        };
+        g.undo();
+        if v > best.0 {
+            best = (v, Some(m));
+        }
+    }
+    best.1.unwrap()
+}
+
+/// Plays the engine (with tables) from random positions of up to `top` seeds against
+/// `opponent`, and checks that it never ends below what the tables guarantee.
+fn converts(variant: Variant, top: usize, games: usize, seed: u64, full: bool) {
+    let dir = scratch(&format!("convert-{variant}-{full}"));
+    build_into(&dir, variant, top);
+    let tables = Tables::open(&dir, variant);
+    let mut engine = Engine::start(&dir, variant);
+    let mut rng = Rng::new(seed);
+    let mut played = 0;
+    while played < games {
+        let n = 3 + rng.below(top as u64 - 2) as usize;
+        let mut houses = [0u8; 12];
+        for _ in 0..n {
+            houses[rng.below(12) as usize] += 1;
+        }
+        let side = if rng.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let rest = 48 - n as u8;
+        let stores = [rest / 2, rest - rest / 2];
+        let start = Board::from_parts(variant, houses, stores, side, false, 0).unwrap();
+        if start.outcome().is_some() {
+            continue;
+        }
+        played += 1;
+        let value = tables.probe(&start).unwrap();
+        let mut game = Game::new(start);
+        while game.outcome().is_none() {
+            let m = if game.board().side_to_move() == side {
+                let (m, lines) = engine.best(&start, game.moves(), "go depth 8");
+                assert!(
+                    game.legal_moves().contains(m),
+                    "{start} {:?}: {m} is illegal: {lines:?}",
+                    game.moves()
+                );
+                m
+            } else if full {
+                full_width_move(&game, 5)
+            } else {
+                let legal: Vec<Move> = game.legal_moves().collect();
+                legal[rng.below(legal.len() as u64) as usize]
+            };
+            game.play(m).unwrap();
+            assert!(game.moves().len() < 2_000, "{start}: the game never ends");
+        }
+        let (mine, reason) = final_seeds(&game, side);
+        let (theirs, _) = final_seeds(&game, side.opponent());
+        let guaranteed = u32::from(start.store(side)) + u32::from(value.lo);
+        let their_most = u32::from(start.store(side.opponent())) + n as u32 - u32::from(value.lo);
+        let line = format!(
+            "{start} (value {}..{}) {}: {mine}-{theirs} ({reason})",
+            value.lo,
+            value.hi,
+            awari::rules::format_move_list(game.moves())
+        );
+        if reason == awari::rules::EndReason::Majority {
+            // The game stopped when a store passed half the seeds; the result is what counts.
+            assert!(
+                (mine as i32 - theirs as i32).signum()
+                    >= (guaranteed as i32 - their_most as i32).signum(),
+                "{line}"
+            );
+        } else {
+            assert!(mine >= guaranteed, "{line}");
+        }
+    }
+}
+
+#[test]
+fn the_engine_with_tables_converts_against_a_full_width_opponent() {
+    let games = if cfg!(debug_assertions) { 6 } else { 30 };
+    converts(Variant::Oware, 8, games, 11, true);
+    converts(Variant::Kalah, 8, games, 12, true);
+}
+
+#[test]
+fn the_engine_with_tables_converts_against_a_random_opponent() {
+    let games = if cfg!(debug_assertions) { 6 } else { 30 };
+    converts(Variant::Oware, 8, games, 21, false);
+    converts(Variant::Kalah, 8, games, 22, false);
+}
