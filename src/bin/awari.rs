@@ -35,6 +35,9 @@ enum Command {
         /// Search every position to this depth instead of its own.
         #[arg(long)]
         depth: Option<u32>,
+        /// Probe the endgame tables of this directory (oware and kalah positions).
+        #[arg(long)]
+        tables: Option<std::path::PathBuf>,
     },
     /// Endgame tables: build them, or look a position up.
     #[command(subcommand)]
@@ -50,7 +53,7 @@ enum TablesCommand {
         #[arg(long, default_value = "oware")]
         variant: Variant,
         /// The largest seed count to build.
-        #[arg(long, default_value_t = 15)]
+        #[arg(long, default_value_t = 18)]
         seeds: usize,
         /// Worker threads (default: every core).
         #[arg(long)]
@@ -144,8 +147,8 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Bench { depth }) => {
-            bench(depth, &Control::new(false), &mut say);
+        Some(Command::Bench { depth, tables }) => {
+            bench(depth, tables.as_deref(), &Control::new(false), &mut say);
             ExitCode::SUCCESS
         }
         None => match awari::engine::run(std::io::stdin().lock(), std::io::stdout()) {

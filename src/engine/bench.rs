@@ -8,6 +8,9 @@ use super::search::{self, Control, Setup};
 use super::time::Limits;
 use super::tt::Table;
 use crate::rules::{divide, Board, Game, Variant};
+use crate::tables::probe::supported;
+use crate::tables::Tables;
+use std::path::Path;
 use std::time::Instant;
 
 /// The bench positions: (variant, moves from the start, depth). Oware start and the
@@ -41,15 +44,25 @@ pub const BENCH_HASH_MB: usize = 16;
 
 /// Runs the bench (every position at its own depth, or all at `depth`), writing one line per
 /// position and a total through `out`; returns the total nodes. Stops early when `control`
-/// is stopped (the total then says so).
-pub fn bench(depth: Option<u32>, control: &Control, out: &mut dyn FnMut(String)) -> u64 {
+/// is stopped (the total then says so). With `tables`, the search probes the endgame tables of
+/// that directory (the node count is then no longer the search's signature).
+pub fn bench(
+    depth: Option<u32>,
+    tables: Option<&Path>,
+    control: &Control,
+    out: &mut dyn FnMut(String),
+) -> u64 {
     let started = Instant::now();
     let mut total = 0;
+    let mut tbhits = 0;
     let mut table = Table::new(BENCH_HASH_MB);
     for (i, &(variant, moves, own_depth)) in POSITIONS.iter().enumerate() {
         let mut game = Game::new(Board::start(variant));
         game.play_text(moves).expect("bench moves are legal");
         table.clear();
+        let opened = tables
+            .filter(|_| supported(variant))
+            .map(|dir| Tables::shared(dir, variant));
         let limits = Limits {
             depth: Some(depth.unwrap_or(own_depth)),
             ..Limits::default()
@@ -60,11 +73,12 @@ pub fn bench(depth: Option<u32>, control: &Control, out: &mut dyn FnMut(String))
             weights: Weights::DEFAULT,
             limits: &limits,
             overhead: 0,
-            tables: None,
+            tables: opened.as_deref(),
         };
         let t = Instant::now();
         let found = search::search(&game, setup, &mut |_| {});
         total += found.nodes;
+        tbhits += found.tbhits;
         let best = found.best.map_or("0000".to_string(), |m| m.to_string());
         out(format!(
             "bench {}/{} {variant} {} depth {}: nodes {} best {best} time {} ms",
@@ -81,8 +95,13 @@ pub fn bench(depth: Option<u32>, control: &Control, out: &mut dyn FnMut(String))
         }
     }
     let seconds = started.elapsed().as_secs_f64();
+    let hits = if tables.is_some() {
+        format!(" tbhits {tbhits}")
+    } else {
+        String::new()
+    };
     out(format!(
-        "bench nodes {total} time {} ms nps {:.0}",
+        "bench nodes {total} time {} ms nps {:.0}{hits}",
         (seconds * 1e3).round(),
         total as f64 / seconds.max(1e-9)
     ));

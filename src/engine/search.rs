@@ -116,6 +116,8 @@ pub struct Found {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Nodes the endgame tables scored or bounded.
+    pub tbhits: u64,
 }
 
 /// A score as the protocol shows it: centi-seeds, or plies to the end of a finished game.
@@ -196,6 +198,7 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         score: 0,
         depth: 0,
         nodes: 0,
+        tbhits: 0,
     };
     if moves.is_empty() {
         return found;
@@ -206,6 +209,7 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         found.score = score;
         found.depth = 1;
         found.nodes = 1;
+        found.tbhits = searcher.tbhits;
         report(&searcher.report(1, score, None, vec![best]));
         return found;
     }
@@ -256,6 +260,7 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         }
     }
     found.nodes = searcher.nodes;
+    found.tbhits = searcher.tbhits;
     found
 }
 

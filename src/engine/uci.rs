@@ -156,7 +156,7 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
                 control,
             } => run_classic(&game, &player, &limits, &control, &out),
             Job::Bench { depth, control } => {
-                bench(depth, &control, &mut |l| out.line(&l));
+                bench(depth, None, &control, &mut |l| out.line(&l));
             }
             Job::Resize(mb) => {
                 size = mb;
