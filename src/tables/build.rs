@@ -153,9 +153,16 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
                 let bar = ProgressBar::new(size);
                 bar.set_style(
                     ProgressStyle::with_template(&format!(
-                        "layer {n:>2} {{msg:>8}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{per_sec}} eta {{eta}}"
+                        "layer {n:>2} {{msg:>8}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{rate}} \
+                         pass eta {{eta}}, layer {{elapsed}}"
                     ))
                     .expect("a valid template")
+                    .with_key(
+                        "rate",
+                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.2} M positions/s", state.per_sec() / 1e6);
+                        },
+                    )
                     .progress_chars("=> "),
                 );
                 bar
