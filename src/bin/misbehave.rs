@@ -12,7 +12,7 @@
 //! - `flood`: answers `go` with an endless stream of info lines.
 //! - `ignore-quit`: does not exit on `quit` (nor on end of input) and ignores SIGTERM.
 //!
-//! Usage: misbehave MODE [ARG]
+//! Usage: `misbehave MODE [ARG]`
 
 use awari::rules::{Board, Game, Move, Variant};
 use std::io::{self, BufRead, Write};

@@ -3,7 +3,7 @@
 //!
 //! One file per concept: [`protocol`] (text to commands), [`options`] (the one table),
 //! [`uci`] (the loop: reader and worker threads), [`search`], [`tt`], [`eval`], [`time`],
-//! [`bench`], [`diagram`].
+//! [`bench`](mod@bench), [`diagram`].
 
 pub mod bench;
 pub mod diagram;

@@ -5,7 +5,7 @@
 //! - [`index`]: the perfect index of a layer (combinatorial ranking of the houses).
 //! - [`value`]: what an entry means ([`Value`]: bounds that meet when no repetition is needed).
 //! - [`solve`]: one layer from the smaller ones.
-//! - [`file`]: layer files (header, checksum, written whole or not at all).
+//! - [`file`](mod@file): layer files (header, checksum, written whole or not at all).
 //! - [`build`]: `awari tables build`.
 //! - [`probe`]: tables opened for play ([`Tables`]), once per process.
 //!
