@@ -335,3 +335,189 @@ fn kalah_values_are_exact_and_equal_a_full_width_search() {
         }
     }
 }
+
+#[test]
+#[ignore]
+fn experiment_full_proofs() {
+    let top: usize = std::env::var("TOP")
+        .map(|s| s.parse().unwrap())
+        .unwrap_or(8);
+    let per: usize = std::env::var("PER")
+        .map(|s| s.parse().unwrap())
+        .unwrap_or(50);
+    let (_dir, tables) = tables(Variant::Oware, top, "exp");
+    let mut prover = Prover {
+        tables: &tables,
+        fresh: HashMap::new(),
+        nodes: 0,
+        budget: 200_000_000,
+    };
+    let mut rng = Rng::new(2026);
+    for n in 6..=top {
+        let t = std::time::Instant::now();
+        let mut nodes = Vec::new();
+        for _ in 0..per {
+            let mut houses = [0u8; 12];
+            for _ in 0..n {
+                houses[rng.below(12) as usize] += 1;
+            }
+            let b = board(Variant::Oware, houses, Side::South);
+            prover.check(&b);
+            nodes.push(prover.nodes);
+        }
+        nodes.sort();
+        eprintln!(
+            "n {n}: {:?} median {} max {} total {} in {:?} fresh {}",
+            &nodes[nodes.len() - 5..],
+            nodes[nodes.len() / 2],
+            nodes[nodes.len() - 1],
+            nodes.iter().sum::<u64>(),
+            t.elapsed(),
+            prover.fresh.len()
+        );
+    }
+}
+
+struct P2<'a> {
+    tables: &'a Tables,
+    fresh: HashMap<(Position, i32), bool>,
+    memo: HashMap<(Position, i32, Vec<Position>), bool>,
+    nodes: u64,
+    use_memo: bool,
+}
+
+impl P2<'_> {
+    fn at_least(&mut self, b: &Board, history: &mut Vec<Position>, k: i32) -> bool {
+        let n = on_board(b);
+        if k <= 0 {
+            return true;
+        }
+        if k > n {
+            return false;
+        }
+        let key = if self.use_memo && history.len() > 1 {
+            let mut h = history.clone();
+            h.sort();
+            let key = ((b.houses(), b.side_to_move()), k, h);
+            if let Some(&r) = self.memo.get(&key) {
+                return r;
+            }
+            Some(key)
+        } else {
+            None
+        };
+        self.nodes += 1;
+        let me = b.side_to_move();
+        let legal = match b.moves_or_end() {
+            Ok(legal) => legal,
+            Err(_) => return b.row_seeds(me) as i32 >= k,
+        };
+        type Preference = (u8, bool, std::cmp::Reverse<u8>);
+        let mut order: Vec<(Move, Preference)> = legal
+            .map(|m| {
+                let c = b.play_unchecked(m);
+                let lo = after_move(self.tables, b, m).map_or(0, |v| v.lo);
+                let captures = c.store(me) > 0;
+                let rank = if captures {
+                    0
+                } else {
+                    self.tables.rank(&c).unwrap_or(u8::MAX)
+                };
+                (m, (lo, captures, std::cmp::Reverse(rank)))
+            })
+            .collect();
+        order.sort_by_key(|&(_, key)| std::cmp::Reverse(key));
+        let mut result = false;
+        for (m, _) in order {
+            let c = b.play_unchecked(m);
+            let gain = i32::from(c.store(me));
+            let enough = if gain > 0 {
+                let rest = n - gain;
+                let child = board(Variant::Oware, c.houses(), c.side_to_move());
+                !self.fresh_at_least(&child, rest - (k - gain) + 1)
+            } else {
+                let p = (c.houses(), c.side_to_move());
+                if history.contains(&p) {
+                    n - c.row_seeds(c.side_to_move()) as i32 >= k
+                } else {
+                    history.push(p);
+                    let child = board(Variant::Oware, p.0, p.1);
+                    let r = !self.at_least(&child, history, n - k + 1);
+                    history.pop();
+                    r
+                }
+            };
+            if enough {
+                result = true;
+                break;
+            }
+        }
+        if let Some(key) = key {
+            self.memo.insert(key, result);
+        }
+        result
+    }
+
+    fn fresh_at_least(&mut self, b: &Board, k: i32) -> bool {
+        let key = ((b.houses(), b.side_to_move()), k);
+        if let Some(&r) = self.fresh.get(&key) {
+            return r;
+        }
+        let mut history = vec![key.0];
+        let r = self.at_least(b, &mut history, k);
+        self.fresh.insert(key, r);
+        r
+    }
+}
+
+#[test]
+#[ignore]
+fn experiment_memo() {
+    let top: usize = std::env::var("TOP")
+        .map(|s| s.parse().unwrap())
+        .unwrap_or(8);
+    let per: usize = std::env::var("PER")
+        .map(|s| s.parse().unwrap())
+        .unwrap_or(50);
+    let use_memo = std::env::var("MEMO").is_ok();
+    let (_dir, tables) = tables(Variant::Oware, top, "exp2");
+    let mut p = P2 {
+        tables: &tables,
+        fresh: HashMap::new(),
+        memo: HashMap::new(),
+        nodes: 0,
+        use_memo,
+    };
+    let mut rng = Rng::new(2026);
+    for n in 6..=top {
+        let t = std::time::Instant::now();
+        let mut stats = Vec::new();
+        for _ in 0..per {
+            let mut houses = [0u8; 12];
+            for _ in 0..n {
+                houses[rng.below(12) as usize] += 1;
+            }
+            let b = board(Variant::Oware, houses, Side::South);
+            let v = tables.probe(&b).unwrap();
+            p.memo.clear();
+            p.nodes = 0;
+            assert!(p.fresh_at_least(&b, v.lo.into()));
+            let a = p.nodes;
+            p.memo.clear();
+            p.nodes = 0;
+            assert!(!p.fresh_at_least(&b, i32::from(v.hi) + 1));
+            stats.push((a + p.nodes, a, p.nodes, v.lo, v.hi, houses));
+        }
+        stats.sort();
+        for s in &stats[stats.len() - 4..] {
+            eprintln!("  {s:?}");
+        }
+        eprintln!(
+            "n {n}: median {} total {} in {:?} fresh {}",
+            stats[stats.len() / 2].0,
+            stats.iter().map(|s| s.0).sum::<u64>(),
+            t.elapsed(),
+            p.fresh.len()
+        );
+    }
+}

@@ -288,6 +288,15 @@ fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
     });
     if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
         out.line(&format!("info string {line}"));
+    } else if let Score::Tables(margin) = Score::of(found.score) {
+        // Evaluations stay below the table scores, so a completed iteration scoring in their
+        // range rests on table results alone on the side that decides it: a proven bound.
+        out.line(&format!(
+            "info string tables: the search proves that {} {} by at least {} seeds",
+            game.board().side_to_move().name(),
+            if margin > 0 { "wins" } else { "loses" },
+            margin.abs()
+        ));
     }
     // `infinite` and `ponder` searches answer only after `stop` (or `ponderhit`).
     wait_for_release(limits, control);
