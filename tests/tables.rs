@@ -667,3 +667,61 @@ fn the_engine_with_tables_converts_against_a_random_opponent() {
     converts(Variant::Oware, 8, games, 21, false);
     converts(Variant::Kalah, 8, games, 22, false);
 }
+
+#[test]
+fn a_result_the_search_proves_through_the_tables_is_true() {
+    // The engine has kalah tables to 5 seeds and searches positions of 8 and 9; the oracle is
+    // the tables to 9 (checked against a full-width search in tables_values.rs).
+    let small = scratch("proves-small");
+    build_into(&small, Variant::Kalah, 5);
+    let big = scratch("proves-big");
+    build_into(&big, Variant::Kalah, 9);
+    let oracle = Tables::open(&big, Variant::Kalah);
+    let mut engine = Engine::start(&small, Variant::Kalah);
+    let mut rng = Rng::new(99);
+    let mut proofs = 0;
+    for _ in 0..150 {
+        let n = 8 + rng.below(2) as usize;
+        let mut houses = [0u8; 12];
+        for _ in 0..n {
+            houses[rng.below(12) as usize] += 1;
+        }
+        let rest = 48 - n as u8;
+        let start = Board::from_parts(
+            Variant::Kalah,
+            houses,
+            [rest / 2, rest - rest / 2],
+            Side::South,
+            false,
+            0,
+        )
+        .unwrap();
+        if start.outcome().is_some() {
+            continue;
+        }
+        let (_, lines) = engine.best(&start, &[], "go depth 14");
+        let Some(line) = lines
+            .iter()
+            .find(|l| l.contains("the search proves that South"))
+        else {
+            continue;
+        };
+        proofs += 1;
+        let wins = line.ends_with("South wins");
+        assert!(wins || line.ends_with("South loses"), "{line}");
+        let v = oracle.probe(&start).unwrap().exact().unwrap();
+        let margin = i32::from(start.store(Side::South)) - i32::from(start.store(Side::North))
+            + 2 * i32::from(v)
+            - n as i32;
+        assert_eq!(
+            wins,
+            margin > 0,
+            "{start}: {line}, but the value is a margin of {margin}"
+        );
+        assert!(margin != 0, "{start}: {line}, but it is a draw");
+    }
+    assert!(
+        proofs >= 20,
+        "only {proofs} positions were proven: the test checks too little"
+    );
+}

@@ -290,12 +290,13 @@ fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
         out.line(&format!("info string {line}"));
     } else if let Score::Tables(margin) = Score::of(found.score) {
         // Evaluations stay below the table scores, so a completed iteration scoring in their
-        // range rests on table results alone on the side that decides it: a proven bound.
+        // range rests on proven results alone (table results and finished games) on the side
+        // that decides it: the result is proven. Not the margin: a finished game scores as a
+        // win or a loss whatever its margin, above or below every table result.
         out.line(&format!(
-            "info string tables: the search proves that {} {} by at least {} seeds",
+            "info string tables: the search proves that {} {}",
             game.board().side_to_move().name(),
             if margin > 0 { "wins" } else { "loses" },
-            margin.abs()
         ));
     }
     // `infinite` and `ponder` searches answer only after `stop` (or `ponderhit`).
