@@ -53,6 +53,23 @@ fn build_into(dir: &Path, variant: Variant, seeds: usize) {
     build(&options, &mut std::io::sink()).unwrap();
 }
 
+/// `n` seeds dropped into random houses.
+fn random_houses(rng: &mut Rng, n: usize) -> [u8; 12] {
+    let mut houses = [0u8; 12];
+    for _ in 0..n {
+        houses[rng.below(12) as usize] += 1;
+    }
+    houses
+}
+
+fn random_side(rng: &mut Rng) -> Side {
+    if rng.below(2) == 0 {
+        Side::South
+    } else {
+        Side::North
+    }
+}
+
 #[test]
 fn layer_sizes_are_the_issues_counts() {
     let rows: &[(usize, u64)] = &[
@@ -94,15 +111,8 @@ fn every_move_lands_in_the_right_layer_and_slot() {
     for variant in [Variant::Oware, Variant::Kalah] {
         for _ in 0..3_000 {
             let n = 1 + rng.below(20) as usize;
-            let mut houses = [0u8; 12];
-            for _ in 0..n {
-                houses[rng.below(12) as usize] += 1;
-            }
-            let side = if rng.below(2) == 0 {
-                Side::South
-            } else {
-                Side::North
-            };
+            let houses = random_houses(&mut rng, n);
+            let side = random_side(&mut rng);
             // Equal stores below the board's seeds: no store majority ends the game.
             let k = (n / 4) as u8;
             let board = Board::from_parts(variant, houses, [k, k], side, false, 0).unwrap();
@@ -595,15 +605,8 @@ fn converts(variant: Variant, top: usize, games: usize, seed: u64, full: bool) {
     let mut played = 0;
     while played < games {
         let n = 3 + rng.below(top as u64 - 2) as usize;
-        let mut houses = [0u8; 12];
-        for _ in 0..n {
-            houses[rng.below(12) as usize] += 1;
-        }
-        let side = if rng.below(2) == 0 {
-            Side::South
-        } else {
-            Side::North
-        };
+        let houses = random_houses(&mut rng, n);
+        let side = random_side(&mut rng);
         let rest = 48 - n as u8;
         let stores = [rest / 2, rest - rest / 2];
         let start = Board::from_parts(variant, houses, stores, side, false, 0).unwrap();
@@ -682,10 +685,7 @@ fn a_result_the_search_proves_through_the_tables_is_true() {
     let mut proofs = 0;
     for _ in 0..150 {
         let n = 8 + rng.below(2) as usize;
-        let mut houses = [0u8; 12];
-        for _ in 0..n {
-            houses[rng.below(12) as usize] += 1;
-        }
+        let houses = random_houses(&mut rng, n);
         let rest = 48 - n as u8;
         let start = Board::from_parts(
             Variant::Kalah,

@@ -249,54 +249,66 @@ pub fn solve_layer(
             t[i].store(other, Ordering::Relaxed);
         }
     });
-    let run = |passes: &mut u32, update: &(dyn Fn(usize, usize, &[u32]) -> bool + Sync)| loop {
-        *passes += 1;
-        progress.pass(*passes, size);
-        chunks.par_iter().for_each(|c| {
-            let mut offset = 0;
-            let mut count_changed = 0;
-            for (k, &count) in c.count.iter().enumerate() {
-                if count == OVER {
-                    continue;
+    // Passes over every position whose game goes on, until one changes nothing. `update` gets
+    // the pass number (from 1), the position's chunk, its place there and the indices its moves
+    // lead to, and says whether anything changed; `after` runs at the end of each pass.
+    type Update<'u> = dyn Fn(u32, &Chunk, usize, &[u32]) -> bool + Sync + 'u;
+    let run = |passes: &mut u32, update: &Update<'_>, after: &dyn Fn()| {
+        let mut pass = 0;
+        loop {
+            pass += 1;
+            *passes += 1;
+            progress.pass(*passes, size);
+            chunks.par_iter().for_each(|c| {
+                let mut offset = 0;
+                let mut count_changed = 0;
+                for (k, &count) in c.count.iter().enumerate() {
+                    if count == OVER {
+                        continue;
+                    }
+                    let kids = &c.children[offset..offset + usize::from(count)];
+                    offset += usize::from(count);
+                    if update(pass, c, k, kids) {
+                        count_changed += 1;
+                    }
                 }
-                let kids = &c.children[offset..offset + usize::from(count)];
-                offset += usize::from(count);
-                if update(c.start as usize + k, k, kids) {
-                    count_changed += 1;
-                }
+                changed.fetch_add(count_changed, Ordering::Relaxed);
+                progress.advance(c.count.len() as u64);
+            });
+            evaluated.fetch_add(size, Ordering::Relaxed);
+            after();
+            if changed.swap(0, Ordering::Relaxed) == 0 {
+                break;
             }
-            changed.fetch_add(count_changed, Ordering::Relaxed);
-            progress.advance(c.count.len() as u64);
-        });
-        evaluated.fetch_add(size, Ordering::Relaxed);
-        if changed.swap(0, Ordering::Relaxed) == 0 {
-            break;
         }
     };
-    let chunk_of = |i: usize| &chunks[i / CHUNK as usize];
-    run(&mut passes, &|i, k, kids| {
-        let c = chunk_of(i);
-        let (old_s, old_t) = (s[i].load(Ordering::Relaxed), t[i].load(Ordering::Relaxed));
-        // The side to move stays safe through one move; the other side through all of them.
-        let mut best = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
-        let mut worst = if c.xhi[k] == NO_EXIT {
-            nb
-        } else {
-            nb - c.xhi[k]
-        };
-        for &j in kids {
-            best = best.max(t[j as usize].load(Ordering::Relaxed));
-            worst = worst.min(s[j as usize].load(Ordering::Relaxed));
-        }
-        let (new_s, new_t) = (old_s.min(best), old_t.min(worst));
-        if (new_s, new_t) != (old_s, old_t) {
-            s[i].store(new_s, Ordering::Relaxed);
-            t[i].store(new_t, Ordering::Relaxed);
-            true
-        } else {
-            false
-        }
-    });
+    run(
+        &mut passes,
+        &|_, c, k, kids| {
+            let i = c.start as usize + k;
+            let (old_s, old_t) = (s[i].load(Ordering::Relaxed), t[i].load(Ordering::Relaxed));
+            // The side to move stays safe through one move; the other side through all of them.
+            let mut best = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
+            let mut worst = if c.xhi[k] == NO_EXIT {
+                nb
+            } else {
+                nb - c.xhi[k]
+            };
+            for &j in kids {
+                best = best.max(t[j as usize].load(Ordering::Relaxed));
+                worst = worst.min(s[j as usize].load(Ordering::Relaxed));
+            }
+            let (new_s, new_t) = (old_s.min(best), old_t.min(worst));
+            if (new_s, new_t) != (old_s, old_t) {
+                s[i].store(new_s, Ordering::Relaxed);
+                t[i].store(new_t, Ordering::Relaxed);
+                true
+            } else {
+                false
+            }
+        },
+        &|| {},
+    );
 
     // Stage 2: the bounds, from the core. Each pass reads only the last pass's bounds (they
     // are copied over at its end), so the pass at which a bound last moved is a distance: see
@@ -313,58 +325,40 @@ pub fn solve_layer(
     };
     let (next_lo, next_hi) = (copy(&lo), copy(&hi));
     let ranks: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
-    let mut stage = 0u32;
     let sync = |to: &[AtomicU8], from: &[AtomicU8]| {
         to.par_iter().zip(from.par_iter()).for_each(|(t, f)| {
             t.store(f.load(Ordering::Relaxed), Ordering::Relaxed);
         });
     };
-    loop {
-        stage += 1;
-        passes += 1;
-        progress.pass(passes, size);
-        chunks.par_iter().for_each(|c| {
-            let mut offset = 0;
-            let mut count_changed = 0;
-            for (k, &count) in c.count.iter().enumerate() {
-                if count == OVER {
-                    continue;
-                }
-                let kids = &c.children[offset..offset + usize::from(count)];
-                offset += usize::from(count);
-                let i = c.start as usize + k;
-                let (old_lo, old_hi) =
-                    (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
-                if old_lo == old_hi {
-                    continue;
-                }
-                let mut best_lo = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
-                let mut best_hi = if c.xhi[k] == NO_EXIT { 0 } else { c.xhi[k] };
-                for &j in kids {
-                    best_lo = best_lo.max(nb - hi[j as usize].load(Ordering::Relaxed));
-                    best_hi = best_hi.max(nb - lo[j as usize].load(Ordering::Relaxed));
-                }
-                let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
-                if new_lo != old_lo {
-                    next_lo[i].store(new_lo, Ordering::Relaxed);
-                    count_changed += 1;
-                }
-                if new_hi != old_hi {
-                    next_hi[i].store(new_hi, Ordering::Relaxed);
-                    ranks[i].store(stage.min(255) as u8, Ordering::Relaxed);
-                    count_changed += 1;
-                }
+    run(
+        &mut passes,
+        &|pass, c, k, kids| {
+            let i = c.start as usize + k;
+            let (old_lo, old_hi) = (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
+            if old_lo == old_hi {
+                return false;
             }
-            changed.fetch_add(count_changed, Ordering::Relaxed);
-            progress.advance(c.count.len() as u64);
-        });
-        evaluated.fetch_add(size, Ordering::Relaxed);
-        sync(&lo, &next_lo);
-        sync(&hi, &next_hi);
-        if changed.swap(0, Ordering::Relaxed) == 0 {
-            break;
-        }
-    }
+            let mut best_lo = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
+            let mut best_hi = if c.xhi[k] == NO_EXIT { 0 } else { c.xhi[k] };
+            for &j in kids {
+                best_lo = best_lo.max(nb - hi[j as usize].load(Ordering::Relaxed));
+                best_hi = best_hi.max(nb - lo[j as usize].load(Ordering::Relaxed));
+            }
+            let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
+            if new_lo != old_lo {
+                next_lo[i].store(new_lo, Ordering::Relaxed);
+            }
+            if new_hi != old_hi {
+                next_hi[i].store(new_hi, Ordering::Relaxed);
+                ranks[i].store(pass.min(255) as u8, Ordering::Relaxed);
+            }
+            (new_lo, new_hi) != (old_lo, old_hi)
+        },
+        &|| {
+            sync(&lo, &next_lo);
+            sync(&hi, &next_hi);
+        },
+    );
     drop((next_lo, next_hi));
 
     let mut unsettled = 0;
