@@ -127,8 +127,10 @@ pub enum Score {
     Cp(i32),
     /// The side to move wins (positive) or loses (negative) the game this many plies from now.
     Mate(i32),
-    /// The endgame tables prove that the side to move ends this many seeds ahead (negative:
-    /// behind), counting the stores.
+    /// A result resting on the endgame tables: the side to move ends this many seeds ahead
+    /// (negative: behind), counting the stores, on the principal variation. The result (win or
+    /// loss) is proven; the margin is what the tables give at the line's end (protocol.md,
+    /// section 8).
     Tables(i32),
 }
 
