@@ -1,5 +1,6 @@
 //! The `awari` command: with no arguments it speaks the engine protocol on stdin/stdout;
-//! `awari bench` measures the search, `awari perft` counts the game tree.
+//! `awari bench` measures the search, `awari perft` counts the game tree, `awari tables`
+//! builds and probes the endgame tables.
 
 use awari::engine::bench::{bench, perft_lines};
 use awari::engine::search::Control;
@@ -17,7 +18,8 @@ use std::process::ExitCode;
                   protocol.md on stdin/stdout, e.g.\n  \
                   printf 'position startpos moves FfEa\\ngo depth 12\\n' | awari\n\
                   Positions use the notation of protocol.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
-                  Examples: awari play; awari bench; awari perft --variant oware --depth 11"
+                  Examples: awari play; awari bench; awari perft --variant oware --depth 11;\n  \
+                  awari tables build (endgame tables; the engine then finds them by itself)"
 )]
 struct Cli {
     #[command(subcommand)]
