@@ -216,6 +216,25 @@ fn clocks_and_movetime_are_kept() {
 }
 
 #[test]
+fn the_largest_clocks_go_accepts_give_a_long_search_not_a_1_ms_one() {
+    // i64::MAX on the clock with one move to go once overflowed into a 1 ms budget: the search
+    // stopped after depth 1. Now the depth limit ends it.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send(
+        "go wtime 9223372036854775807 btime 9223372036854775807 winc 9223372036854775807 \
+         movestogo 1 depth 12",
+    );
+    let (best, _) = e.expect("bestmove ", 30 * SECOND);
+    let lines = e.drain(Duration::from_millis(50));
+    assert!(lines.is_empty(), "{lines:?} after {best}");
+    e.send("go wtime 9223372036854775807 movestogo 1 depth 12");
+    let (line, _) = e.expect("info depth 12 ", 30 * SECOND);
+    assert!(line.contains(" pv "), "{line}");
+    e.expect("bestmove ", 30 * SECOND);
+}
+
+#[test]
 fn a_full_game_against_itself_in_every_variant() {
     for variant in Variant::ALL {
         let mut e = Engine::start();

@@ -69,11 +69,14 @@ impl Limits {
             let to_go = self
                 .movestogo
                 .map_or(DEFAULT_MOVES_TO_GO, |n| i64::from(n.clamp(1, 100)));
+            // In i128, so that no clock or increment a GUI can send overflows (every result is
+            // at most `left`, which fits back into i64).
+            let (left, inc, to_go) = (i128::from(left), i128::from(inc), i128::from(to_go));
             // The last move before a time control may use most of what is left.
             let cap = if to_go == 1 { left * 8 / 10 } else { left / 2 };
             let target = (left / to_go + inc * 3 / 4).min(cap).max(1);
-            soft = Some(target);
-            let limit = (target * 4).min(cap).max(1);
+            soft = Some(target as i64);
+            let limit = (target * 4).min(cap).max(1) as i64;
             hard = Some(hard.map_or(limit, |h| h.min(limit)));
         }
         let ms = |v: Option<i64>| v.map(|v| Duration::from_millis(v.max(0) as u64));
@@ -187,6 +190,28 @@ mod tests {
                 ms(100),
             ),
             (Limits::default(), 10, None, None),
+            // The largest clock and increment `go` accepts: no overflow (it once wrapped to a
+            // 1 ms search), the budget is most of the clock.
+            (
+                Limits {
+                    time: [Some(i64::MAX), None],
+                    inc: [Some(i64::MAX), None],
+                    movestogo: Some(1),
+                    ..Limits::default()
+                },
+                0,
+                ms((i64::MAX as i128 * 8 / 10) as u64),
+                ms((i64::MAX as i128 * 8 / 10) as u64),
+            ),
+            (
+                Limits {
+                    time: [Some(i64::MAX), None],
+                    ..Limits::default()
+                },
+                10,
+                ms(((i64::MAX - 10) / 30) as u64),
+                ms(((i64::MAX - 10) / 30 * 4) as u64),
+            ),
         ];
         for (limits, overhead, soft, hard) in rows {
             let b = limits.budget(south, overhead);
