@@ -235,6 +235,27 @@ fn the_largest_clocks_go_accepts_give_a_long_search_not_a_1_ms_one() {
 }
 
 #[test]
+fn a_hash_size_the_machine_cannot_give_is_an_error_and_the_old_table_stays() {
+    // 32 GiB is within the option's range but beyond this machine (24 GiB): the allocation
+    // once aborted the process at the next `go`.
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 32768");
+    let (error, _) = e.expect("info string error: Hash 32768", 30 * SECOND);
+    assert!(error.contains("keeping 16 MiB"), "{error}");
+    e.send("position startpos");
+    e.send("go depth 6");
+    e.expect("bestmove ", 30 * SECOND);
+    // A size that can be had is taken, silently.
+    e.send("setoption name Hash value 32");
+    e.send("go depth 6");
+    e.expect("bestmove ", 30 * SECOND);
+    e.send("isready");
+    e.expect("readyok", 5 * SECOND);
+    let rest = e.drain(Duration::from_millis(50));
+    assert!(rest.iter().all(|l| !l.contains("error")), "{rest:?}");
+}
+
+#[test]
 fn a_full_game_against_itself_in_every_variant() {
     for variant in Variant::ALL {
         let mut e = Engine::start();

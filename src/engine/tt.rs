@@ -61,12 +61,29 @@ impl Table {
     pub const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
     /// A table of at most `mb` mebibytes (at least one bucket).
+    ///
+    /// # Panics
+    /// If the memory cannot be had; [`Table::try_new`] says so instead.
     pub fn new(mb: usize) -> Table {
+        Table::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of at most `mb` mebibytes, or why not: a size the allocator refuses is an
+    /// error, not an abort (`setoption name Hash value 32768` on a smaller machine).
+    pub fn try_new(mb: usize) -> Result<Table, String> {
         let n = (mb.saturating_mul(1 << 20) / Table::BUCKET_BYTES).max(1);
-        Table {
-            buckets: vec![Bucket::default(); n],
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| {
+            format!(
+                "cannot allocate a {mb} MiB hash table ({} bytes)",
+                n.saturating_mul(Table::BUCKET_BYTES)
+            )
+        })?;
+        buckets.resize(n, Bucket::default());
+        Ok(Table {
+            buckets,
             generation: 0,
-        }
+        })
     }
 
     /// The table's size in bytes.

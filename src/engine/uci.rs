@@ -159,9 +159,21 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
                 bench(depth, None, &control, &mut |l| out.line(&l));
             }
             Job::Resize(mb) => {
-                size = mb;
-                // Free the old table before the next search allocates the new one.
-                table = None;
+                // Free the old table first, so that two are never resident at once; if the new
+                // size cannot be had, say so and go back to the old one.
+                let had = table.take().map(|_| size);
+                match Table::try_new(mb) {
+                    Ok(t) => {
+                        size = mb;
+                        table = Some(t);
+                    }
+                    Err(e) => {
+                        out.error(format!("Hash {mb}: {e}; keeping {size} MiB"));
+                        if had.is_some() {
+                            table = Some(Table::new(size));
+                        }
+                    }
+                }
             }
             Job::Clear => {
                 if let Some(t) = &mut table {
