@@ -256,6 +256,30 @@ fn a_hash_size_the_machine_cannot_give_is_an_error_and_the_old_table_stays() {
 }
 
 #[test]
+fn the_last_info_before_bestmove_is_a_complete_iteration() {
+    // With this node limit the search stops inside a failed aspiration window of depth 9: the
+    // last line it printed is a lower bound with a one-move line. (The premise rests on the
+    // search's node counts, like `bench`'s signature: a change to the search may move it.)
+    let mut e = Engine::start();
+    e.send("position startpos moves FfEa");
+    e.send("go nodes 3500");
+    e.expect("info depth 9 seldepth 9 score cp -20 lowerbound", 10 * SECOND);
+    let mut before = Vec::new();
+    loop {
+        let (line, _) = e.expect("", 10 * SECOND);
+        if line.starts_with("bestmove") {
+            break;
+        }
+        before.push(line);
+    }
+    let last = before.last().expect("a line after the bound");
+    assert!(last.starts_with("info depth 8 "), "{before:?}");
+    assert!(!last.contains("bound"), "{last}");
+    let pv = last.split(" pv ").nth(1).expect("a pv");
+    assert!(pv.len() > 1, "{last}");
+}
+
+#[test]
 fn a_full_game_against_itself_in_every_variant() {
     for variant in Variant::ALL {
         let mut e = Engine::start();

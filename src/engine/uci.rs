@@ -291,13 +291,29 @@ fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
         overhead,
         tables,
     };
+    // The last complete iteration's line, and whether a bound (a failed aspiration window)
+    // was printed after it.
+    let mut last_exact: Option<String> = None;
+    let mut bound_last = false;
     let found = search::search(game, setup, &mut |r| {
-        out.line(&info_line(r));
+        let line = info_line(r);
+        out.line(&line);
+        bound_last = r.bound.is_some();
+        if !bound_last {
+            last_exact = Some(line);
+        }
         if out.is_broken() {
             // Nobody is listening: end the search rather than think for no one.
             control.stop.store(true, Ordering::Release);
         }
     });
+    // A search stopped inside a widened window would leave a GUI showing a bound with a short
+    // line as its score: repeat the last complete iteration, exact score and whole line.
+    if bound_last {
+        if let Some(line) = &last_exact {
+            out.line(line);
+        }
+    }
     if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
         out.line(&format!("info string {line}"));
     } else if let Score::Tables(margin) = Score::of(found.score) {
