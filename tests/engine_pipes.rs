@@ -263,7 +263,10 @@ fn the_last_info_before_bestmove_is_a_complete_iteration() {
     let mut e = Engine::start();
     e.send("position startpos moves FfEa");
     e.send("go nodes 3500");
-    e.expect("info depth 9 seldepth 9 score cp -20 lowerbound", 10 * SECOND);
+    e.expect(
+        "info depth 9 seldepth 9 score cp -20 lowerbound",
+        10 * SECOND,
+    );
     let mut before = Vec::new();
     loop {
         let (line, _) = e.expect("", 10 * SECOND);
