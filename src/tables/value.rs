@@ -7,9 +7,11 @@
 /// `lo` is what the side to move can force while never counting on a repetition: it reaches an
 /// exit (a capture, or the end of the game) worth at least `lo`, and no line of the opponent's
 /// repeats a position on the way. `hi` is the same for the opponent, seen from the side to move.
-/// When they meet the value is exact, and no repetition is needed to reach it. When they do not,
-/// both sides can avoid every exit that is worse for them than what they hold, play goes round
-/// without capture until a position repeats, and the value lies between the bounds.
+/// When they meet the value is exact. Reaching it may still let play repeat a position, but only
+/// one where the repetition gives each side no less than its bound (a safe cycle): from 6 seeds
+/// on, a few settled positions are like this. When the bounds do not meet, both sides can avoid
+/// every exit that is worse for them than what they hold, play goes round without capture until
+/// a position repeats, and the value lies between the bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Value {
     /// What the side to move can force.
