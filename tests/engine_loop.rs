@@ -207,7 +207,7 @@ fn bad_options_and_commands_are_reported_and_change_nothing() {
     let script = "setoption name Nonsense value 3\nsetoption name Hash value 0\n\
                   setoption name Hash value lots\nsetoption name UCI_Variant value chess\n\
                   setoption name Hash\nsetoption name OwnBook value true\n\
-                  setoption name Clear Hash\nfrobnicate\ngo sideways\nd\nisready\n";
+                  setoption name Clear Hash\nfrobnicate\ngo depth sideways\nd\nisready\n";
     let lines = session(script);
     let errs = errors(&lines);
     assert_eq!(errs.len(), 7, "{lines:#?}");
@@ -215,7 +215,7 @@ fn bad_options_and_commands_are_reported_and_change_nothing() {
     assert!(errs[1].contains("from 1 to 32768"));
     assert!(errs[3].contains("one of oware, awari, ahl, kalah, ayoayo"));
     assert!(errs[5].contains("unknown command"));
-    assert!(errs[6].contains("unknown argument 'sideways'"));
+    assert!(errs[6].contains("'depth' needs a number"));
     assert_eq!(shown_position(&lines), ["4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"]);
     assert!(lines.iter().any(|l| l == "Variant: oware"));
     assert_eq!(lines.last().unwrap(), "readyok");

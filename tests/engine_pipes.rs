@@ -283,6 +283,24 @@ fn the_last_info_before_bestmove_is_a_complete_iteration() {
 }
 
 #[test]
+fn unknown_words_are_skipped_as_uci_says_and_named() {
+    // The whole line was once refused: `joho isready` answered an error, no `readyok`.
+    let mut e = Engine::start();
+    e.send("joho isready");
+    let (skipped, _) = e.expect("info string skipped unknown words: joho", 5 * SECOND);
+    assert_eq!(skipped, "info string skipped unknown words: joho");
+    e.expect("readyok", 5 * SECOND);
+    e.send("position startpos");
+    e.send("go fast depth 3");
+    e.expect("info string skipped unknown words: fast", 5 * SECOND);
+    e.expect("info depth 3 ", 5 * SECOND);
+    e.expect("bestmove ", 5 * SECOND);
+    // A line with no command at all is still an error.
+    e.send("hello world");
+    e.expect("info string error: hello: unknown command", 5 * SECOND);
+}
+
+#[test]
 fn a_full_game_against_itself_in_every_variant() {
     for variant in Variant::ALL {
         let mut e = Engine::start();

@@ -1,6 +1,6 @@
 //! The protocol parser, one table of good lines and one of bad lines per command.
 
-use awari::engine::protocol::{parse, Command, Go, Start};
+use awari::engine::protocol::{parse, Command, Go, Parsed, Start};
 use awari::engine::time::Limits;
 
 fn go(f: impl FnOnce(&mut Go)) -> Command<'static> {
@@ -144,7 +144,36 @@ fn good_lines() {
         ),
     ];
     for (line, expected) in rows {
-        assert_eq!(parse(line), Ok(expected), "{line:?}");
+        let parsed = Parsed {
+            command: expected,
+            skipped: Vec::new(),
+        };
+        assert_eq!(parse(line), Ok(parsed), "{line:?}");
+    }
+}
+
+/// UCI: an unknown word is skipped and the rest of the line read; the skipped words are
+/// returned so that the engine can say what it skipped.
+#[test]
+fn unknown_words_are_skipped() {
+    let rows: Vec<(&str, Command, Vec<&str>)> = vec![
+        ("joho debug on", Command::Debug(true), vec!["joho"]),
+        ("hello there  isready", Command::IsReady, vec!["hello", "there"]),
+        ("UCI uci", Command::Uci, vec!["UCI"]),
+        ("go fast", go(|_| {}), vec!["fast"]),
+        (
+            "go fast depth 5 soon",
+            go(|g| g.limits.depth = Some(5)),
+            vec!["fast", "soon"],
+        ),
+        (
+            "x go movetim 100 depth 3",
+            go(|g| g.limits.depth = Some(3)),
+            vec!["x", "movetim", "100"],
+        ),
+    ];
+    for (line, command, skipped) in rows {
+        assert_eq!(parse(line), Ok(Parsed { command, skipped }), "{line:?}");
     }
 }
 
@@ -185,8 +214,10 @@ fn bad_lines() {
         ("go movetime 1.5", "go", "'movetime' needs a number"),
         ("go wtime", "go", "'wtime' needs a number"),
         ("go wtime --5", "go", "'wtime' needs a number"),
-        ("go fast", "go", "unknown argument 'fast'"),
-        ("go searchmoves A", "go", "unknown argument 'searchmoves'"),
+        ("hello world", "hello", "unknown command"),
+        ("joho debug", "debug", "'on' or 'off'"),
+        ("go fast depth x", "go", "'depth' needs a number"),
+        ("go searchmoves A", "go", "'searchmoves' is not supported"),
     ];
     for (line, command, message) in rows {
         match parse(line) {

@@ -1,7 +1,11 @@
 //! The line protocol's text, parsed into typed commands with `nom`. Parsing only reads the
 //! line: whether a position or a move is legal is checked afterwards, against the rules.
 //!
-//! Every parser ends at the end of the line, so trailing junk is an error, never ignored.
+//! As UCI asks, an unknown word is skipped and the rest of the line read: words before the
+//! command (`joho debug on` is `debug on`) and unknown arguments of `go` (`go fast depth 5`
+//! is `go depth 5`). What was skipped is returned, so the loop can say so. Everything else is
+//! strict: a known keyword missing its number, or junk after a command that takes no
+//! arguments, refuses the whole line, so a typo never starts a different search.
 
 use super::time::Limits;
 use nom::branch::alt;
@@ -77,6 +81,34 @@ pub struct Go {
     pub perft: Option<u32>,
 }
 
+/// A line read as UCI reads it: its command, and the unknown words skipped on the way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed<'a> {
+    /// The command.
+    pub command: Command<'a>,
+    /// Unknown words skipped, in order: before the command, or among `go`'s arguments.
+    pub skipped: Vec<&'a str>,
+}
+
+/// The command words, each of which starts a command.
+const COMMANDS: [&str; 15] = [
+    "uci",
+    "isready",
+    "ucinewgame",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+    "help",
+    "register",
+    "debug",
+    "bench",
+    "setoption",
+    "position",
+    "go",
+];
+
 /// Why a line could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -141,23 +173,52 @@ fn end(i: &str) -> IResult<&str, &str> {
     preceded(opt(ws), eof)(i)
 }
 
-/// Parses one line (without its line break; a trailing CR is allowed).
-pub fn parse(line: &str) -> Result<Command<'_>, ParseError> {
+/// Parses one line (without its line break; a trailing CR is allowed). Unknown words before
+/// the first command word are skipped; a line with no command word is an unknown command.
+pub fn parse(line: &str) -> Result<Parsed<'_>, ParseError> {
     let line = line.trim_matches(is_space);
-    let Ok((args, command)) = word(line) else {
-        return Ok(Command::Empty);
-    };
+    let mut skipped = Vec::new();
+    let mut rest_of = line;
+    loop {
+        let Ok((args, w)) = word(rest_of) else {
+            return match skipped.first() {
+                None => Ok(Parsed {
+                    command: Command::Empty,
+                    skipped,
+                }),
+                Some(&first) => Err(ParseError {
+                    command: first.to_string(),
+                    message: "unknown command (try 'help')".to_string(),
+                }),
+            };
+        };
+        if COMMANDS.contains(&w) {
+            let (command, mut more) = command(w, args)?;
+            skipped.append(&mut more);
+            return Ok(Parsed { command, skipped });
+        }
+        skipped.push(w);
+        rest_of = args.trim_start_matches(is_space);
+    }
+}
+
+/// One command from its word and the text after it, with `go`'s skipped arguments.
+fn command<'a>(
+    command: &'a str,
+    args: &'a str,
+) -> Result<(Command<'a>, Vec<&'a str>), ParseError> {
     let fail = |message: String| ParseError {
         command: command.to_string(),
         message,
     };
-    let bare = |c: Command<'static>| {
+    let bare = |c: Command<'a>| {
         if args.trim().is_empty() {
-            Ok(c)
+            Ok((c, Vec::new()))
         } else {
             Err(fail(format!("takes no arguments, got '{}'", args.trim())))
         }
     };
+    let none = |r: Result<Command<'a>, String>| r.map(|c| (c, Vec::new())).map_err(fail);
     match command {
         "uci" => bare(Command::Uci),
         "isready" => bare(Command::IsReady),
@@ -168,16 +229,13 @@ pub fn parse(line: &str) -> Result<Command<'_>, ParseError> {
         "d" => bare(Command::Display),
         "eval" => bare(Command::Eval),
         "help" => bare(Command::Help),
-        "register" => Ok(Command::Register),
-        "debug" => debug(args).map_err(fail),
-        "bench" => bench(args).map_err(fail),
-        "setoption" => setoption(args).map_err(fail),
-        "position" => position(args).map_err(fail),
+        "register" => Ok((Command::Register, Vec::new())),
+        "debug" => none(debug(args)),
+        "bench" => none(bench(args)),
+        "setoption" => none(setoption(args)),
+        "position" => none(position(args)),
         "go" => go(args).map_err(fail),
-        _ => Err(ParseError {
-            command: command.to_string(),
-            message: "unknown command (try 'help')".to_string(),
-        }),
+        _ => Err(fail("unknown command (try 'help')".to_string())),
     }
 }
 
@@ -247,12 +305,15 @@ fn position(args: &str) -> Result<Command<'_>, String> {
     }
 }
 
-/// `go` with its arguments in any order; a repeated one takes the last value.
-fn go(mut args: &str) -> Result<Command<'static>, String> {
+/// `go` with its arguments in any order; a repeated one takes the last value. Unknown words
+/// are skipped (and returned); `searchmoves` is refused, since ignoring it would search moves
+/// the GUI excluded.
+fn go(mut args: &str) -> Result<(Command<'static>, Vec<&str>), String> {
     let mut go = Go::default();
+    let mut skipped = Vec::new();
     loop {
         if end(args).is_ok() {
-            return Ok(Command::Go(go));
+            return Ok((Command::Go(go), skipped));
         }
         let Ok((after, key)) = preceded(ws, word)(args) else {
             return Err(format!("cannot read '{}'", args.trim()));
@@ -298,11 +359,14 @@ fn go(mut args: &str) -> Result<Command<'static>, String> {
                 }
                 r
             }
+            "searchmoves" => {
+                return Err("'searchmoves' is not supported: the search would play moves it \
+                            excludes"
+                    .to_string())
+            }
             _ => {
-                return Err(format!(
-                    "unknown argument '{key}' (expected depth, nodes, movetime, wtime, btime, \
-                     winc, binc, movestogo, infinite, ponder or perft)"
-                ))
+                skipped.push(key);
+                after
             }
         };
     }

@@ -515,7 +515,16 @@ impl Engine {
 
     fn handle(&mut self, line: &str) -> Flow {
         let command = match parse(line) {
-            Ok(c) => c,
+            Ok(parsed) => {
+                if !parsed.skipped.is_empty() {
+                    // UCI skips unknown words; say which, so a typo is not silent.
+                    self.out.line(&format!(
+                        "info string skipped unknown words: {}",
+                        parsed.skipped.join(" ")
+                    ));
+                }
+                parsed.command
+            }
             Err(e) => {
                 self.out.error(e);
                 return Flow::Continue;
