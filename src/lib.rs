@@ -1,10 +1,19 @@
 //! awari: an engine and match referee for Awari, the sowing game of the mancala family, under
 //! five rule sets (`oware`, `awari`, `ahl`, `kalah`, `ayoayo`).
 //!
-//! Module map:
+//! Module map, each building only on those above it:
 //! - [`rules`]: the game only (board, moves, five rule sets, notation, Zobrist keys, perft).
 //!   Everything else builds on it and it imports nothing from them.
-//! - [`rng`]: a seeded generator for reproducible random play.
+//! - [`rng`]: a seeded generator for reproducible random play; [`lines`]: reading lines from
+//!   a pipe without trusting it (the engine's input, the referee's engines).
+//! - [`tables`]: endgame tables for oware and kalah, built by retrograde analysis.
+//! - [`classic`]: the classic opponents (`greedy`, `basic`, `evolved`) behind one
+//!   [`classic::player::Player`] type, and the evolution that fits `evolved`'s weights.
+//! - [`engine`]: the line protocol, its options, the search and its worker thread; it plays
+//!   the classic opponents through `Player` when the `Opponent` option asks.
+//! - [`human`]: `awari play`, a person against the engine or a classic opponent.
+//! - [`referee`]: engine processes, games and matches between them, their records and
+//!   statistics.
 //!
 //! `protocol.md` describes the rules, the notation and the command-line and line protocols.
 
@@ -12,6 +21,7 @@
 
 pub mod classic;
 pub mod engine;
+pub mod human;
 pub mod lines;
 pub mod referee;
 pub mod rng;

@@ -301,6 +301,144 @@ fn unknown_words_are_skipped_as_uci_says_and_named() {
 }
 
 #[test]
+fn isready_waits_for_the_hash_table_so_the_first_go_keeps_its_time() {
+    // The table was once allocated at the first `go`: with 1 GiB, `readyok` came at once and
+    // `go movetime 100` answered after 2.5 s. Now `readyok` waits for the table, and the search
+    // has its time.
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 1024");
+    e.send("isready");
+    e.expect("readyok", 60 * SECOND);
+    e.send("position startpos");
+    e.send("go movetime 100");
+    let (_, took) = e.expect("bestmove ", 60 * SECOND);
+    assert!(took < SECOND, "the first move took {took:?}");
+    // `ucinewgame` clears the table; `isready` waits for that too, and the next search again
+    // has its time.
+    e.send("ucinewgame");
+    e.send("isready");
+    e.expect("readyok", 60 * SECOND);
+    e.send("go movetime 100");
+    let (_, took) = e.expect("bestmove ", 60 * SECOND);
+    assert!(took < SECOND, "the move after ucinewgame took {took:?}");
+}
+
+#[test]
+fn perft_obeys_stop_and_the_commands_after_it_run() {
+    // `go perft 40` once ignored `stop`, and the search queued behind it never answered.
+    let mut e = Engine::start();
+    e.send("go perft 40");
+    thread::sleep(Duration::from_millis(50));
+    // During perft, `isready` is answered at once, as during a search.
+    e.send("isready");
+    let (_, took) = e.expect("readyok", 5 * SECOND);
+    assert!(took < SECOND, "{took:?}");
+    e.send("stop");
+    e.expect("perft stopped after ", 5 * SECOND);
+    e.send("position startpos");
+    e.send("go depth 5");
+    e.expect("bestmove ", 10 * SECOND);
+    // A perft that is let run still gives its total.
+    e.send("go perft 4");
+    let (total, _) = e.expect("total ", 10 * SECOND);
+    assert_eq!(total, "total 1014"); // rules.md, oware at depth 4
+}
+
+#[test]
+fn classic_opponents_obey_stop_movetime_and_clocks() {
+    // `evolved` at depth 30 once ignored all of them: `go movetime 100` never answered.
+    let mut e = Engine::start();
+    e.send("setoption name Opponent value evolved");
+    e.send("setoption name EvolvedDepth value 30");
+    e.send("position startpos moves FfEa");
+    e.send("go movetime 100");
+    let (_, took) = e.expect("bestmove ", 10 * SECOND);
+    assert!(took < SECOND, "movetime 100 took {took:?}");
+    e.send("go wtime 2000 btime 2000 winc 0 binc 0");
+    let (_, took) = e.expect("bestmove ", 10 * SECOND);
+    assert!(took < SECOND, "a 2 s clock took {took:?}");
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let (best, took) = e.expect("bestmove ", 10 * SECOND);
+    assert!(took < SECOND, "stop took {took:?}");
+    assert_ne!(best, "bestmove 0000");
+    // `go depth` bounds it too, and a finished search of its own depth answers at once.
+    e.send("go depth 2");
+    e.expect("bestmove ", 10 * SECOND);
+    e.send("isready");
+    e.expect("readyok", 5 * SECOND);
+}
+
+#[cfg(unix)]
+#[test]
+fn file_options_never_block_the_engine_or_exhaust_its_memory() {
+    // `LearnFile` naming a FIFO once blocked `isready` for ever; `EvolvedWeights=/dev/zero`
+    // read until memory ran out.
+    let dir = std::env::temp_dir().join(format!("awari-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    let big = dir.join("big.txt");
+    std::fs::write(&big, "1 ".repeat(1 << 20)).unwrap();
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name LearnFile value {}",
+        fifo.display()
+    ));
+    e.send("setoption name EvolvedWeights value /dev/zero");
+    e.send(&format!(
+        "setoption name EvolvedWeights value {}",
+        big.display()
+    ));
+    e.send("isready");
+    let mut lines = Vec::new();
+    loop {
+        let (line, _) = e.expect("", 10 * SECOND);
+        if line == "readyok" {
+            break;
+        }
+        lines.push(line);
+    }
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].contains("LearnFile") && lines[0].contains("not a regular file"));
+    assert!(lines[1].contains("EvolvedWeights") && lines[1].contains("not a regular file"));
+    assert!(lines[2].contains("EvolvedWeights") && lines[2].contains("larger than"));
+    assert!(lines.iter().all(|l| l.starts_with("info string error: ")));
+    // The engine still plays, with the shipped weights.
+    e.send("setoption name Opponent value evolved");
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.expect("bestmove ", 10 * SECOND);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_proven_result_shows_its_seed_margin_as_cp_beside_mate() {
+    // Aualé reads only `cp`: `score mate 3` alone once showed a forced win as "+0.00 seeds".
+    // Kalah: F and E each end in the store (extra moves), then F again ends the game with
+    // South's 30 + 4 against North's 30.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value kalah");
+    e.send("position fen 0-0-0-0-2-1-1-0-0-0-0-0-30-30-S");
+    e.send("go depth 6");
+    let (line, _) = e.expect("info depth 3 ", 5 * SECOND);
+    assert!(line.contains(" score mate 3 cp 200 "), "{line}");
+    assert!(line.ends_with(" pv FEF"), "{line}");
+    e.expect("bestmove F", 5 * SECOND);
+    // A lost game shows a negative margin.
+    e.send("setoption name UCI_Variant value oware");
+    e.send("position fen 0-0-0-0-0-3-0-0-0-0-1-0-22-22-S");
+    e.send("go depth 6");
+    let (line, _) = e.expect("info depth 1 ", 5 * SECOND);
+    assert!(line.contains(" score mate -1 cp -400 "), "{line}");
+}
+
+#[test]
 fn a_full_game_against_itself_in_every_variant() {
     for variant in Variant::ALL {
         let mut e = Engine::start();

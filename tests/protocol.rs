@@ -158,7 +158,11 @@ fn good_lines() {
 fn unknown_words_are_skipped() {
     let rows: Vec<(&str, Command, Vec<&str>)> = vec![
         ("joho debug on", Command::Debug(true), vec!["joho"]),
-        ("hello there  isready", Command::IsReady, vec!["hello", "there"]),
+        (
+            "hello there  isready",
+            Command::IsReady,
+            vec!["hello", "there"],
+        ),
         ("UCI uci", Command::Uci, vec!["UCI"]),
         ("go fast", go(|_| {}), vec!["fast"]),
         (

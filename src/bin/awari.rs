@@ -1,6 +1,7 @@
-//! The `awari` command: with no arguments it speaks the engine protocol on stdin/stdout;
-//! `awari bench` measures the search, `awari perft` counts the game tree, `awari tables`
-//! builds and probes the endgame tables.
+//! The `awari` command: with no arguments it speaks the engine protocol on stdin/stdout
+//! (`engine::run`); `awari bench` measures the search, `awari perft` counts the game tree,
+//! `awari play` plays a person in the terminal (`human`), `awari tables` builds and probes the
+//! endgame tables. Only argument parsing lives here; the work is in the library.
 
 use awari::engine::bench::{bench, perft_lines};
 use awari::engine::search::Control;
@@ -192,7 +193,7 @@ fn run_perft(args: &PerftArgs) -> Result<(), String> {
     if let Some(outcome) = game.outcome() {
         say(format!("game over: {outcome}"));
     }
-    perft_lines(&game, args.depth, &mut say);
+    perft_lines(&game, args.depth, &Control::new(false), &mut say);
     Ok(())
 }
 
@@ -206,8 +207,8 @@ fn say(line: String) {
 }
 
 fn run_play(args: &PlayArgs) -> Result<(), String> {
-    use awari::classic::play::{play, Options};
     use awari::engine::options::Opponent;
+    use awari::human::{play, Options};
     let opponent = match args.opponent.as_deref() {
         None if args.variant == Variant::Ahl => Opponent::Basic,
         None | Some("engine") => Opponent::Engine,

@@ -50,7 +50,7 @@ impl Memory {
     /// Reads a memory file. A missing or empty file is an empty memory; a corrupt one is an
     /// error (the caller warns and goes on with no memory).
     pub fn load(path: &Path) -> Result<Memory, MemoryError> {
-        let text = match std::fs::read_to_string(path) {
+        let text = match super::files::read_small(path) {
             Ok(t) => t,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Memory::default()),
             Err(e) => return Err(MemoryError(format!("{}: {e}", path.display()))),

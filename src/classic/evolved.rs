@@ -14,8 +14,7 @@
 //! (less the plies to reach it, so nearer wins are preferred) or 0 for a draw. Ties between
 //! moves go to the first in sowing order.
 
-use crate::engine::eval::exposed;
-use crate::rules::{Board, Move, Variant};
+use crate::rules::{Board, Move, Side, Variant};
 use std::fmt;
 use std::str::FromStr;
 
@@ -85,24 +84,36 @@ pub fn evaluate(board: &Board, w: &Weights) -> f64 {
         + w[5] * f64::from(board.store(me))
 }
 
-fn negamax(board: &Board, depth: u32, mut alpha: f64, beta: f64, ply: u32, w: &Weights) -> f64 {
+/// Minimax with alpha-beta; `None` once `stop` has said so (checked every 1,024 nodes).
+fn negamax(
+    board: &Board,
+    depth: u32,
+    mut alpha: f64,
+    beta: f64,
+    ply: u32,
+    w: &Weights,
+    stop: &mut Stop<'_>,
+) -> Option<f64> {
     let moves = match board.moves_or_end() {
         Ok(m) => m,
         Err(reason) => {
-            return match board.outcome_when(reason).winner {
+            return Some(match board.outcome_when(reason).winner {
                 None => 0.0,
                 Some(s) if s == board.side_to_move() => WIN - f64::from(ply),
                 Some(_) => -(WIN - f64::from(ply)),
-            }
+            })
         }
     };
     if depth == 0 {
-        return evaluate(board, w);
+        return Some(evaluate(board, w));
+    }
+    if stop.now() {
+        return None;
     }
     let mut best = f64::NEG_INFINITY;
     for m in moves {
         let child = board.play_unchecked(m);
-        let score = -negamax(&child, depth - 1, -beta, -alpha, ply + 1, w);
+        let score = -negamax(&child, depth - 1, -beta, -alpha, ply + 1, w, stop)?;
         if score > best {
             best = score;
         }
@@ -113,12 +124,101 @@ fn negamax(board: &Board, depth: u32, mut alpha: f64, beta: f64, ply: u32, w: &W
             break;
         }
     }
-    best
+    Some(best)
+}
+
+/// The stop test, asked every 1,024 interior nodes.
+struct Stop<'a> {
+    test: &'a dyn Fn() -> bool,
+    nodes: u32,
+}
+
+impl Stop<'_> {
+    fn now(&mut self) -> bool {
+        self.nodes = self.nodes.wrapping_add(1);
+        self.nodes % 1024 == 0 && (self.test)()
+    }
+}
+
+/// Oware sowing: which opponent houses a move of `attacker` ends in while holding 1 or 2
+/// seeds before the move, so that its last seed makes 2 or 3 (a capture). Counted per house,
+/// not per move: two moves ending in the same house expose it once. A sowing of `n` seeds from
+/// house `h` skips `h`, so its last seed lands at `h + n + (n - 1) / 11` and that house gets
+/// `1 + (n - 1) / 11` seeds.
+pub fn exposed(houses: &[u8; 12], attacker: Side) -> (i32, i32) {
+    let first = attacker.first_house();
+    let target_first = attacker.opponent().first_house();
+    let mut twos = 0u16;
+    let mut threes = 0u16;
+    for h in first..first + 6 {
+        let n = usize::from(houses[h]);
+        if n == 0 {
+            continue;
+        }
+        // The common case without a lap needs no division.
+        let (laps, last) = if n <= 11 {
+            (0, if h + n >= 12 { h + n - 12 } else { h + n })
+        } else {
+            let laps = (n - 1) / 11;
+            (laps, (h + n + laps) % 12)
+        };
+        if !(target_first..target_first + 6).contains(&last) {
+            continue;
+        }
+        match usize::from(houses[last]) + 1 + laps {
+            2 => twos |= 1 << last,
+            3 => threes |= 1 << last,
+            _ => {}
+        }
+    }
+    (twos.count_ones() as i32, threes.count_ones() as i32)
 }
 
 /// The move the evolved player makes, searching `depth` plies; `None` when the game is over.
 /// Meant for `oware` and `awari` (other rule sets work, with the same features).
 pub fn choose(board: &Board, w: &Weights, depth: u32) -> Option<Move> {
+    root_until(
+        board,
+        w,
+        depth,
+        &mut Stop {
+            test: &|| false,
+            nodes: 0,
+        },
+    )
+}
+
+/// [`choose`] within a time limit: iterations of depth 1, 2, ... up to `depth`, each the
+/// same search as [`choose`]'s at its depth. `stop` ends the iteration under way (its result is
+/// dropped); `enough` is asked after each iteration and ends the search when true. The move of
+/// the deepest complete iteration is played; depth 1 (at most six positions scored) always
+/// completes.
+pub fn choose_within(
+    board: &Board,
+    w: &Weights,
+    depth: u32,
+    stop: &dyn Fn() -> bool,
+    enough: &dyn Fn() -> bool,
+) -> Option<Move> {
+    let mut best = choose(board, w, 1)?;
+    for d in 2..=depth {
+        if enough() || stop() {
+            break;
+        }
+        let mut test = Stop {
+            test: stop,
+            nodes: 0,
+        };
+        match root_until(board, w, d, &mut test) {
+            Some(m) => best = m,
+            None => break,
+        }
+    }
+    Some(best)
+}
+
+/// The root of a search to `depth`: `None` when the game is over or `stop` ended it.
+fn root_until(board: &Board, w: &Weights, depth: u32, stop: &mut Stop<'_>) -> Option<Move> {
     let moves = board.moves_or_end().ok()?;
     let mut best: Option<(Move, f64)> = None;
     for m in moves {
@@ -133,7 +233,8 @@ pub fn choose(board: &Board, w: &Weights, depth: u32) -> Option<Move> {
             -alpha,
             1,
             w,
-        );
+            stop,
+        )?;
         if best.is_none_or(|(_, s)| score > s) {
             best = Some((m, score));
         }

@@ -1,10 +1,13 @@
 //! The classic opponents the game is known through, beside the strong engine: `greedy` (a
 //! JavaScript tutorial's), `basic` (the 1978 BASIC Computer Games program, with its learning)
 //! and `evolved` (the evolved player of a research paper). Each is a function from a position
-//! to a move, built on the rules only.
+//! to a move, built on the rules only; [`player::Player`] gives them one type, with their state
+//! and a time limit, for the engine's `Opponent` option and `awari play` alike. Nothing here
+//! knows of the engine.
 
 pub mod basic;
 pub mod evolve;
 pub mod evolved;
+mod files;
 pub mod greedy;
-pub mod play;
+pub mod player;

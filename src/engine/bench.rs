@@ -7,7 +7,7 @@ use super::eval::Weights;
 use super::search::{self, Control, Setup};
 use super::time::Limits;
 use super::tt::Table;
-use crate::rules::{divide, Board, Game, Variant};
+use crate::rules::{divide_until, Board, Game, Variant};
 use crate::tables::probe::supported;
 use crate::tables::Tables;
 use std::path::Path;
@@ -108,10 +108,23 @@ pub fn bench(
     total
 }
 
-/// `go perft D` and `awari perft`: divide counts, total, time and leaves per second.
-pub fn perft_lines(game: &Game, depth: u32, out: &mut dyn FnMut(String)) -> u64 {
+/// `go perft D` and `awari perft`: divide counts, total, time and leaves per second; returns
+/// the total. A stop ends it early with `perft stopped after T ms` instead of partial counts,
+/// and `None`.
+pub fn perft_lines(
+    game: &Game,
+    depth: u32,
+    control: &Control,
+    out: &mut dyn FnMut(String),
+) -> Option<u64> {
     let started = Instant::now();
-    let counts = divide(game, depth);
+    let Some(counts) = divide_until(game, depth, &control.stop) else {
+        out(format!(
+            "perft stopped after {} ms",
+            started.elapsed().as_millis()
+        ));
+        return None;
+    };
     let total: u64 = if depth == 0 {
         1
     } else {
@@ -124,5 +137,5 @@ pub fn perft_lines(game: &Game, depth: u32, out: &mut dyn FnMut(String)) -> u64 
     out(format!("total {total}"));
     out(format!("time {:.3} ms", seconds * 1e3));
     out(format!("leaves/s {:.0}", total as f64 / seconds.max(1e-9)));
-    total
+    Some(total)
 }

@@ -6,7 +6,8 @@
 //! that give each side the seeds left on its row at the end. The weights live in [`Weights`],
 //! one place, and each is an engine option so they can be tuned without a rebuild.
 
-use crate::rules::{Board, Side, Variant};
+use crate::classic::evolved::exposed;
+use crate::rules::{Board, Variant};
 
 /// The evaluation weights, in score units (100 = one seed). Each is an engine option
 /// (`Eval...`); see [`Weights::DEFAULT`] for the values and why.
@@ -121,40 +122,6 @@ pub fn evaluate(board: &Board, w: &Weights) -> i32 {
         score += w.row * (board.row_seeds(me) as i32 - board.row_seeds(you) as i32);
     }
     score
-}
-
-/// Oware sowing: which opponent houses a move of `attacker` ends in while holding 1 or 2
-/// seeds before the move, so that its last seed makes 2 or 3 (a capture). Counted per house,
-/// not per move: two moves ending in the same house expose it once. A sowing of `n` seeds from
-/// house `h` skips `h`, so its last seed lands at `h + n + (n - 1) / 11` and that house gets
-/// `1 + (n - 1) / 11` seeds.
-pub(crate) fn exposed(houses: &[u8; 12], attacker: Side) -> (i32, i32) {
-    let first = attacker.first_house();
-    let target_first = attacker.opponent().first_house();
-    let mut twos = 0u16;
-    let mut threes = 0u16;
-    for h in first..first + 6 {
-        let n = usize::from(houses[h]);
-        if n == 0 {
-            continue;
-        }
-        // The common case without a lap needs no division.
-        let (laps, last) = if n <= 11 {
-            (0, if h + n >= 12 { h + n - 12 } else { h + n })
-        } else {
-            let laps = (n - 1) / 11;
-            (laps, (h + n + laps) % 12)
-        };
-        if !(target_first..target_first + 6).contains(&last) {
-            continue;
-        }
-        match usize::from(houses[last]) + 1 + laps {
-            2 => twos |= 1 << last,
-            3 => threes |= 1 << last,
-            _ => {}
-        }
-    }
-    (twos.count_ones() as i32, threes.count_ones() as i32)
 }
 
 #[cfg(test)]

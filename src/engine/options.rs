@@ -2,6 +2,7 @@
 //! listing and `setoption`, so an option cannot be listed and not settable, or the reverse.
 
 use super::eval::Weights;
+use crate::classic::player::Kind as Classic;
 use crate::rules::Variant;
 use std::fmt;
 
@@ -52,6 +53,18 @@ pub enum Opponent {
     Basic,
     /// The paper's evolved player.
     Evolved,
+}
+
+impl Opponent {
+    /// The classic player, if it is one.
+    pub fn classic(self) -> Option<Classic> {
+        match self {
+            Opponent::Engine => None,
+            Opponent::Greedy => Some(Classic::Greedy),
+            Opponent::Basic => Some(Classic::Basic),
+            Opponent::Evolved => Some(Classic::Evolved),
+        }
+    }
 }
 
 impl Default for Settings {

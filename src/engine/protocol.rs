@@ -203,10 +203,7 @@ pub fn parse(line: &str) -> Result<Parsed<'_>, ParseError> {
 }
 
 /// One command from its word and the text after it, with `go`'s skipped arguments.
-fn command<'a>(
-    command: &'a str,
-    args: &'a str,
-) -> Result<(Command<'a>, Vec<&'a str>), ParseError> {
+fn command<'a>(command: &'a str, args: &'a str) -> Result<(Command<'a>, Vec<&'a str>), ParseError> {
     let fail = |message: String| ParseError {
         command: command.to_string(),
         message,
@@ -360,9 +357,11 @@ fn go(mut args: &str) -> Result<(Command<'static>, Vec<&str>), String> {
                 r
             }
             "searchmoves" => {
-                return Err("'searchmoves' is not supported: the search would play moves it \
+                return Err(
+                    "'searchmoves' is not supported: the search would play moves it \
                             excludes"
-                    .to_string())
+                        .to_string(),
+                )
             }
             _ => {
                 skipped.push(key);

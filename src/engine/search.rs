@@ -54,9 +54,12 @@ pub struct Control {
     /// Searching on the opponent's time: no time limit applies until this is cleared.
     pub pondering: AtomicBool,
     /// When the search was asked for: its time counts from here, so that whatever comes
-    /// before it starts (a previous search ending, the table being allocated) is paid from
-    /// its own budget rather than added to the clock.
+    /// before it starts (a previous search ending, the table being cleared) is paid from its
+    /// own budget rather than added to the clock.
     pub asked: Instant,
+    /// Set once the search has answered (`bestmove`, or perft's total): from then on `isready`
+    /// waits for the work queued behind it instead of answering at once.
+    pub answered: AtomicBool,
 }
 
 impl Control {
@@ -66,7 +69,13 @@ impl Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             asked: Instant::now(),
+            answered: AtomicBool::new(false),
         }
+    }
+
+    /// Whether the search has answered.
+    pub fn has_answered(&self) -> bool {
+        self.answered.load(Ordering::Acquire)
     }
 
     /// Whether `stop` was asked.
@@ -272,8 +281,7 @@ struct Searcher<'a> {
     weights: Weights,
     clock: Clock,
     node_limit: u64,
-    /// `go infinite`: no time limit ever.
-    infinite: bool,
+    limits: &'a Limits,
     /// `go ponder` and no `ponderhit` seen yet: no time limit for now.
     pondering: bool,
     nodes: u64,
@@ -305,7 +313,6 @@ struct Child {
     board: Board,
 }
 
-const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
 const HISTORY_MAX: i32 = 1 << 20;
@@ -325,7 +332,7 @@ impl<'a> Searcher<'a> {
                 setup.control.asked,
             ),
             node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
-            infinite: limits.infinite,
+            limits,
             pondering: limits.ponder,
             nodes: 0,
             seldepth: 0,
@@ -343,10 +350,9 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether the search may end by itself (time, proven result): not `infinite`, and not
-    /// pondering before `ponderhit`.
+    /// Whether time or a proven result may end the search now.
     fn thinking(&self) -> bool {
-        !self.infinite && !self.pondering
+        self.limits.may_stop_early(self.pondering)
     }
 
     /// The root's principal variation.
@@ -545,12 +551,12 @@ impl<'a> Searcher<'a> {
                 let mut rest = moves;
                 rest.remove(m);
                 (
-                    self.children(board, first, None, ply, depth, &mut children, 0),
+                    self.children(board, first, ply, depth, &mut children, 0),
                     rest,
                 )
             }
             None => (
-                self.children(board, moves, None, ply, depth, &mut children, 0),
+                self.children(board, moves, ply, depth, &mut children, 0),
                 MoveList::EMPTY,
             ),
         };
@@ -565,7 +571,7 @@ impl<'a> Searcher<'a> {
                 if pending.is_empty() {
                     break;
                 }
-                n = self.children(board, pending, None, ply, depth, &mut children, n);
+                n = self.children(board, pending, ply, depth, &mut children, n);
                 pending = MoveList::EMPTY;
             }
             let child = &children[i];
@@ -671,14 +677,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Plays `moves` out into `children[start..]`, sorted: table move, captures (largest
-    /// first), killers, then by history. Returns the new length.
-    #[allow(clippy::too_many_arguments)]
+    /// Plays `moves` out into `children[start..]`, sorted: captures (largest first), killers,
+    /// then by history. Returns the new length. (The table move never comes here: it is
+    /// searched before the rest are generated.)
     fn children(
         &self,
         board: &Board,
         moves: MoveList,
-        tt_move: Option<Move>,
         ply: usize,
         depth: i32,
         children: &mut [Child; 6],
@@ -694,9 +699,7 @@ impl<'a> Searcher<'a> {
             }
             let gain = i32::from(next.store(me)) - i32::from(board.store(me));
             let house = m.house() as u8 + 1;
-            let order = if Some(m) == tt_move {
-                TT_MOVE
-            } else if gain > 0 {
+            let order = if gain > 0 {
                 CAPTURE + gain
             } else if self.killers[ply][0] == house {
                 KILLER + 1

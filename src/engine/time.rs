@@ -44,9 +44,21 @@ pub struct Budget {
 }
 
 impl Limits {
-    /// Whether the search may end on its own before `stop` (not `infinite`, not `ponder`).
+    /// Whether the search is bounded, so that it ends without `stop`: a depth, node, time or
+    /// clock limit, and neither `infinite` nor `ponder`. At the end of the input a bounded
+    /// search is let finish and an unbounded one (a bare `go` too) is stopped.
     pub fn ends_by_itself(&self) -> bool {
-        !self.infinite && !self.ponder
+        let limited = self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || self.time.iter().any(Option::is_some);
+        limited && !self.infinite && !self.ponder
+    }
+
+    /// Whether time or a proven result may end the search now: never under `infinite`, and
+    /// not while still pondering (`pondering`: no `ponderhit` yet).
+    pub fn may_stop_early(&self, pondering: bool) -> bool {
+        !self.infinite && !pondering
     }
 
     /// Whether a clock governs the search (so it may stop early on a settled move).

@@ -1,7 +1,12 @@
-//! The protocol loop. The thread that reads the input never waits for a search: it answers
-//! `isready` at once, sets the stop flag on `stop`, and hands searches, perft and bench to
-//! one worker thread over a crossbeam channel. The worker owns the transposition table and
-//! prints each search's `info` lines and its one `bestmove`.
+//! The protocol loop. The thread that reads the input never waits for a search or a file: it
+//! sets the stop flag on `stop`, answers `isready` at once while a search is under way, and
+//! hands everything that takes time to one worker thread over a crossbeam channel, in order:
+//! searches, perft, bench, the classic opponents' moves, the hash table's allocation and
+//! clearing, opening the endgame tables and reading the classic players' files. An `isready`
+//! with no search under way goes through the same queue, so `readyok` comes once all the setup
+//! sent before it is done (a 2 GiB table allocated, a memory file read), as UCI clients expect.
+//! The worker owns the transposition table and the classic player, and prints each search's
+//! `info` lines and its one `bestmove`.
 //!
 //! Output goes through one lock per line, so lines from the two threads never interleave, and
 //! each line is flushed at once. A write error (the GUI closed the pipe) ends the loop.
@@ -9,22 +14,21 @@
 use super::bench::{bench, perft_lines};
 use super::diagram::diagram;
 use super::eval::{Terms, Weights};
-use super::options::Opponent;
-use super::options::{self, Effect, Settings, OPTIONS};
+use super::options::{self, Effect, Opponent, Settings, OPTIONS};
 use super::protocol::{parse, Command, Go, Start};
 use super::search::{self, Control, Report, Score, Setup};
 use super::time::Limits;
 use super::tt::{Bound, Table};
-use crate::classic::{basic, evolved, greedy};
+use crate::classic::player::{Kind, Limit, Player};
 use crate::lines::{read_line, Line};
 use crate::rng::Rng;
-use crate::rules::{format_move_list, Board, Game, Side, Variant};
+use crate::rules::{format_move_list, Board, Game, Variant};
 use crate::tables::probe::{default_dir, supported};
 use crate::tables::Tables;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -75,13 +79,6 @@ impl Out {
     }
 }
 
-/// A classic opponent with what it needs to choose.
-enum Player {
-    Greedy(Option<u64>),
-    Basic(basic::Memory),
-    Evolved(evolved::Weights, u32),
-}
-
 /// Work for the worker thread, in the order it arrived.
 enum Job {
     Search {
@@ -100,12 +97,15 @@ enum Job {
     Perft {
         game: Game,
         depth: u32,
+        control: Arc<Control>,
     },
     /// A move from a classic opponent instead of the search.
     Classic {
         game: Game,
-        player: Player,
+        kind: Kind,
+        depth: u32,
         limits: Limits,
+        overhead: u64,
         control: Arc<Control>,
     },
     Bench {
@@ -114,15 +114,51 @@ enum Job {
     },
     Resize(usize),
     Clear,
+    /// `isready` with no search under way: answered when everything before it is done.
+    Ready,
+    /// `LearnFile`: `basic`'s memory (`None`: this run only).
+    LoadMemory(Option<PathBuf>),
+    /// `EvolvedWeights` (`None`: the shipped weights).
+    LoadWeights(Option<PathBuf>),
+    /// `Randomness`: `greedy`'s tie breaks (0: none).
+    Reseed(u64),
+    /// A position was set up: if its game is over, `basic` learns from it.
+    Position(Game),
+    /// `ucinewgame`.
+    NewGame,
+}
+
+/// What the worker owns.
+struct Worker {
+    out: Out,
+    /// The table's size in MiB, and the table (`None` only after a failed resize left no
+    /// memory for the old size either).
+    size: usize,
+    table: Option<Table>,
+    /// Tables directories already reported, per rule set.
+    reported: HashSet<(String, Variant)>,
+    classic: Player,
 }
 
 fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
-    // The table is allocated when a search first needs it, so a `setoption name Hash` sent
-    // before the first `go` never has two tables resident at once.
-    let mut size = hash_mb;
-    let mut table: Option<Table> = None;
-    let mut reported = HashSet::new();
+    let mut w = Worker {
+        table: None,
+        size: hash_mb,
+        out,
+        reported: HashSet::new(),
+        classic: Player::new(Kind::Greedy),
+    };
+    // The table is allocated now, before the first `isready` is answered, not at the first
+    // search, whose time it would eat.
+    w.resize(hash_mb);
     for job in jobs {
+        w.run(job);
+    }
+}
+
+impl Worker {
+    fn run(&mut self, job: Job) {
+        let out = &self.out.clone();
         match job {
             Job::Search {
                 game,
@@ -132,8 +168,14 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
                 overhead,
                 tables_path,
             } => {
-                let table = table.get_or_insert_with(|| Table::new(size));
-                let tables = open_tables(&tables_path, game.board().variant(), &mut reported, &out);
+                let size = self.size;
+                let table = self.table.get_or_insert_with(|| Table::new(size));
+                let tables = open_tables(
+                    &tables_path,
+                    game.board().variant(),
+                    &mut self.reported,
+                    out,
+                );
                 let search = Search {
                     limits: &limits,
                     control: &control,
@@ -141,43 +183,85 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
                     overhead,
                     tables: tables.as_deref(),
                 };
-                run_search(&game, search, table, &out);
+                run_search(&game, search, table, out);
+                control.answered.store(true, Ordering::Release);
             }
             Job::OpenTables { path, variant } => {
-                open_tables(&path, variant, &mut reported, &out);
+                open_tables(&path, variant, &mut self.reported, out);
             }
-            Job::Perft { game, depth } => {
-                perft_lines(&game, depth, &mut |l| out.line(&l));
+            Job::Perft {
+                game,
+                depth,
+                control,
+            } => {
+                perft_lines(&game, depth, &control, &mut |l| out.line(&l));
+                control.answered.store(true, Ordering::Release);
             }
             Job::Classic {
                 game,
-                player,
+                kind,
+                depth,
                 limits,
+                overhead,
                 control,
-            } => run_classic(&game, &player, &limits, &control, &out),
+            } => {
+                self.classic.kind = kind;
+                self.classic.depth = depth;
+                run_classic(&game, &mut self.classic, &limits, overhead, &control, out);
+                control.answered.store(true, Ordering::Release);
+            }
             Job::Bench { depth, control } => {
                 bench(depth, None, &control, &mut |l| out.line(&l));
+                control.answered.store(true, Ordering::Release);
             }
-            Job::Resize(mb) => {
-                // Free the old table first, so that two are never resident at once; if the new
-                // size cannot be had, say so and go back to the old one.
-                let had = table.take().map(|_| size);
-                match Table::try_new(mb) {
-                    Ok(t) => {
-                        size = mb;
-                        table = Some(t);
-                    }
-                    Err(e) => {
-                        out.error(format!("Hash {mb}: {e}; keeping {size} MiB"));
-                        if had.is_some() {
-                            table = Some(Table::new(size));
-                        }
-                    }
+            Job::Resize(mb) => self.resize(mb),
+            Job::Clear => {
+                if let Some(t) = &mut self.table {
+                    t.clear();
                 }
             }
-            Job::Clear => {
-                if let Some(t) = &mut table {
+            Job::Ready => out.line("readyok"),
+            Job::LoadMemory(path) => {
+                if let Err(e) = self.classic.load_memory(path.as_deref()) {
+                    out.line(&format!(
+                        "info string warning: LearnFile unusable, starting with no memory: {e}"
+                    ));
+                }
+            }
+            Job::LoadWeights(path) => {
+                if let Err(e) = self.classic.load_weights(path.as_deref()) {
+                    out.error(format!("EvolvedWeights {e}; keeping the previous weights"));
+                }
+            }
+            Job::Reseed(seed) => self.classic.rng = (seed != 0).then(|| Rng::new(seed)),
+            Job::Position(game) => {
+                if let Err(e) = self.classic.game_over(&game) {
+                    out.line(&format!("info string warning: LearnFile: {e}"));
+                }
+            }
+            Job::NewGame => {
+                self.classic.new_game();
+                if let Some(t) = &mut self.table {
                     t.clear();
+                }
+            }
+        }
+    }
+
+    /// A table of `mb` MiB. The old one is freed first, so that two are never resident at
+    /// once; if the new size cannot be had, that is said and the old size taken again.
+    fn resize(&mut self, mb: usize) {
+        let had = self.table.take().map(|_| self.size);
+        match Table::try_new(mb) {
+            Ok(t) => {
+                self.size = mb;
+                self.table = Some(t);
+            }
+            Err(e) => {
+                self.out
+                    .error(format!("Hash {mb}: {e}; keeping {} MiB", self.size));
+                if had.is_some() {
+                    self.table = Table::try_new(self.size).ok();
                 }
             }
         }
@@ -296,7 +380,7 @@ fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
     let mut last_exact: Option<String> = None;
     let mut bound_last = false;
     let found = search::search(game, setup, &mut |r| {
-        let line = info_line(r);
+        let line = info_line(r, game);
         out.line(&line);
         bound_last = r.bound.is_some();
         if !bound_last {
@@ -336,35 +420,38 @@ fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
     }
 }
 
-/// A classic opponent's move, answered like a search's.
-fn run_classic(game: &Game, player: &Player, limits: &Limits, control: &Control, out: &Out) {
-    let board = game.board();
-    let choice = match game.outcome() {
-        Some(outcome) => {
-            out.line(&format!("info string game over: {outcome}"));
-            None
-        }
-        None => {
-            let (name, m) = match player {
-                Player::Greedy(seed) => {
-                    let mut rng = seed.map(Rng::new);
-                    ("greedy", greedy::choose(board, rng.as_mut()))
-                }
-                Player::Basic(memory) => ("basic", basic::choose(board, game.moves(), memory)),
-                Player::Evolved(w, depth) => ("evolved", evolved::choose(board, w, *depth)),
-            };
-            // Oware's repetition rule is the game's, not the board's: a classic opponent
-            // may pick a move the board allows but the game does not; then the first legal.
-            let legal = game.legal_moves();
-            let m = m
-                .filter(|&m| legal.contains(m))
-                .or(legal.into_iter().next());
-            if let Some(m) = m {
-                out.line(&format!("info string {name} plays {m}"));
-            }
-            m
-        }
+/// A classic opponent's move, answered like a search's: it obeys `stop`, `movetime`, the
+/// clocks and `go depth` as the search does (`evolved` deepens until one of them says so;
+/// `greedy` and `basic` answer at once), and `infinite` and `ponder` hold the answer alike.
+fn run_classic(
+    game: &Game,
+    player: &mut Player,
+    limits: &Limits,
+    overhead: u64,
+    control: &Control,
+    out: &Out,
+) {
+    let budget = limits.budget(game.board().side_to_move(), overhead);
+    // While pondering no time limit applies; after `ponderhit` time counts from the `go`, a
+    // little early, which errs on the safe side.
+    let past = |limit: Option<Duration>| {
+        !control.pondering() && limit.is_some_and(|l| control.asked.elapsed() >= l)
     };
+    let stop = || control.stopped() || past(budget.hard);
+    // An iteration of `evolved` takes about as long as all before it together, times its
+    // branching: start one only in the first half of the soft budget.
+    let enough = || past(budget.soft.map(|s| s / 2));
+    let limit = Limit {
+        depth: limits.depth,
+        stop: &stop,
+        enough: &enough,
+    };
+    let choice = player.choose(game, &limit);
+    match (choice, game.outcome()) {
+        (Some(m), _) => out.line(&format!("info string {} plays {m}", player.kind.name())),
+        (None, Some(outcome)) => out.line(&format!("info string game over: {outcome}")),
+        (None, None) => {}
+    }
     wait_for_release(limits, control);
     out.line(&format!(
         "bestmove {}",
@@ -380,13 +467,15 @@ fn wait_for_release(limits: &Limits, control: &Control) {
     }
 }
 
-/// An `info` line for one search report.
-pub fn info_line(r: &Report) -> String {
+/// An `info` line for one search report from `game`'s position.
+pub fn info_line(r: &Report, game: &Game) -> String {
     let ms = r.time.as_millis() as u64;
     let nps = r.nodes.saturating_mul(1000) / ms.max(1);
     let score = match Score::of(r.score) {
         Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
+        // `mate` for UCI clients, then `cp` for those that read only `cp` (Aualé): a proven
+        // result must not show as an even game.
+        Score::Mate(n) => format!("mate {n} cp {}", 100 * mate_margin(game, &r.pv, n)),
         Score::Tables(margin) => format!("cp {}", 100 * margin),
     };
     let bound = match r.bound {
@@ -405,23 +494,40 @@ pub fn info_line(r: &Report) -> String {
     )
 }
 
+/// The seeds the side to move ends ahead (negative: behind) in a game proven to end in `plies`
+/// plies (`mate` N): the final margin of the principal variation when it reaches the end, else
+/// one seed, the least a result can be decided by.
+fn mate_margin(game: &Game, pv: &[crate::rules::Move], plies: i32) -> i32 {
+    let me = game.board().side_to_move();
+    let mut line = game.clone();
+    for &m in pv {
+        if line.play(m).is_err() {
+            break;
+        }
+    }
+    match line.outcome() {
+        Some(o) => {
+            let margin =
+                i32::from(o.stores[me.index()]) - i32::from(o.stores[me.opponent().index()]);
+            // A line whose end disagrees with the proven result (it should not) is not shown.
+            if margin.signum() == plies.signum() {
+                margin
+            } else {
+                plies.signum()
+            }
+        }
+        None => plies.signum(),
+    }
+}
+
 /// The reader's state: options, the position, and the search in flight.
 struct Engine {
     settings: Settings,
     game: Game,
     out: Out,
     jobs: Sender<Job>,
-    /// The last search or bench handed over, and whether it needs `stop` to end.
+    /// The last search, perft or bench handed over, and whether it needs `stop` to end.
     current: Option<(Arc<Control>, bool)>,
-    /// `basic`'s memory of the games it did not win.
-    memory: basic::Memory,
-    /// The side `basic` last moved for in this game, and whether the game's end was learnt.
-    basic_side: Option<Side>,
-    learned: bool,
-    /// Tie breaks of `greedy` with `Randomness`.
-    rng: Rng,
-    /// `evolved`'s weights.
-    evolved: evolved::Weights,
 }
 
 /// How a line leaves the loop.
@@ -453,11 +559,6 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::
         out,
         jobs,
         current: None,
-        memory: basic::Memory::default(),
-        basic_side: None,
-        learned: false,
-        rng: Rng::new(0),
-        evolved: evolved::shipped(),
     };
     let mut buffer = Vec::new();
     let flow = loop {
@@ -498,6 +599,13 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::
 }
 
 impl Engine {
+    /// Whether a search, perft or bench handed over has yet to answer.
+    fn searching(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|(control, _)| !control.has_answered())
+    }
+
     /// Stops the search in flight, if any.
     fn stop(&mut self) {
         if let Some((control, _)) = &self.current {
@@ -538,7 +646,15 @@ impl Engine {
                 lines.push("uciok".to_string());
                 self.out.lines(&lines);
             }
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                // During a search, at once (UCI); otherwise once the setup sent before it is
+                // done.
+                if self.searching() {
+                    self.out.line("readyok");
+                } else {
+                    self.send(Job::Ready);
+                }
+            }
             Command::Stop => self.stop(),
             Command::PonderHit => {
                 if let Some((control, _)) = &self.current {
@@ -548,9 +664,7 @@ impl Engine {
             Command::Quit => return Flow::Quit,
             Command::UciNewGame => {
                 self.game = Game::new(self.start_board());
-                self.basic_side = None;
-                self.learned = false;
-                self.send(Job::Clear);
+                self.send(Job::NewGame);
             }
             Command::SetOption { name, value } => self.set_option(name, value),
             Command::Position { start, moves } => self.position(start, moves),
@@ -598,41 +712,48 @@ impl Engine {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let mut settings = self.settings.clone();
         let seed_before = settings.randomness;
-        match options::set(&mut settings, name, value) {
-            Err(e) => self.out.error(e),
-            Ok(effect) => {
-                if effect == Effect::NewStart {
-                    let s = &settings;
-                    if s.seeds != 0 {
-                        if let Err(e) = Board::start_with_seeds(s.variant, s.seeds) {
-                            self.out.error(e);
-                            return;
-                        }
-                    }
-                }
-                if effect == Effect::LoadWeights {
-                    match load_weights(&settings.evolved_weights) {
-                        Ok(w) => self.evolved = w,
-                        Err(e) => return self.out.error(e),
-                    }
-                }
-                if settings.randomness != seed_before {
-                    self.rng = Rng::new(settings.randomness);
-                }
-                self.settings = settings;
-                match effect {
-                    Effect::None => {}
-                    Effect::ResizeHash => self.send(Job::Resize(self.settings.hash_mb)),
-                    Effect::ClearHash => self.send(Job::Clear),
-                    Effect::NewStart => self.game = Game::new(self.start_board()),
-                    Effect::LoadMemory => self.load_memory(),
-                    Effect::LoadWeights => {}
-                    Effect::OpenTables => self.send(Job::OpenTables {
-                        path: self.settings.tables_path.clone(),
-                        variant: self.settings.variant,
-                    }),
+        let effect = match options::set(&mut settings, name, value) {
+            Err(e) => return self.out.error(e),
+            Ok(effect) => effect,
+        };
+        match effect {
+            Effect::NewStart if settings.seeds != 0 => {
+                if let Err(e) = Board::start_with_seeds(settings.variant, settings.seeds) {
+                    return self.out.error(e);
                 }
             }
+            // Files are read by the worker, bounded in size; only what can be known without
+            // opening the file (that it is a FIFO or a device) is refused here.
+            Effect::LoadMemory => {
+                if let Err(e) = not_a_file(&settings.learn_file) {
+                    return self.out.error(format!("LearnFile {e}"));
+                }
+            }
+            Effect::LoadWeights => {
+                if let Err(e) = not_a_file(&settings.evolved_weights) {
+                    return self.out.error(format!("EvolvedWeights {e}"));
+                }
+            }
+            _ => {}
+        }
+        if settings.randomness != seed_before {
+            self.send(Job::Reseed(settings.randomness));
+        }
+        self.settings = settings;
+        let path = |p: &str| (!p.is_empty()).then(|| PathBuf::from(p));
+        match effect {
+            Effect::None => {}
+            Effect::ResizeHash => self.send(Job::Resize(self.settings.hash_mb)),
+            Effect::ClearHash => self.send(Job::Clear),
+            Effect::NewStart => self.game = Game::new(self.start_board()),
+            Effect::LoadMemory => self.send(Job::LoadMemory(path(&self.settings.learn_file))),
+            Effect::LoadWeights => {
+                self.send(Job::LoadWeights(path(&self.settings.evolved_weights)))
+            }
+            Effect::OpenTables => self.send(Job::OpenTables {
+                path: self.settings.tables_path.clone(),
+                variant: self.settings.variant,
+            }),
         }
     }
 
@@ -650,100 +771,46 @@ impl Engine {
             return self.out.error(format!("position: {e}"));
         }
         self.game = game;
-        self.learn();
-    }
-
-    /// `basic` learns from a game whose end it sees: if it did not win, it remembers the
-    /// game's first moves (once per game), and saves its memory file.
-    fn learn(&mut self) {
-        let Some(outcome) = self.game.outcome() else {
-            self.learned = false;
-            return;
-        };
-        let Some(side) = self.basic_side else { return };
-        if self.learned || self.settings.opponent != Opponent::Basic {
-            return;
-        }
-        self.learned = true;
-        if outcome.winner == Some(side) {
-            return;
-        }
-        self.memory.remember(self.game.moves());
-        let path = &self.settings.learn_file;
-        if !path.is_empty() {
-            if let Err(e) = self.memory.save(std::path::Path::new(path)) {
-                self.out.line(&format!(
-                    "info string warning: cannot save LearnFile {path}: {e}"
-                ));
-            }
-        }
-    }
-
-    /// Loads `basic`'s memory from `LearnFile`; a corrupt file is no memory, with a warning.
-    fn load_memory(&mut self) {
-        let path = self.settings.learn_file.clone();
-        if path.is_empty() {
-            return;
-        }
-        match basic::Memory::load(std::path::Path::new(&path)) {
-            Ok(m) => self.memory = m,
-            Err(e) => {
-                self.memory = basic::Memory::default();
-                self.out.line(&format!(
-                    "info string warning: LearnFile unusable, starting with no memory: {e}"
-                ));
-            }
+        if self.game.outcome().is_some() && self.settings.opponent == Opponent::Basic {
+            // `basic` learns from a game whose end it sees.
+            self.send(Job::Position(self.game.clone()));
         }
     }
 
     fn go(&mut self, go: Go) {
         // A `go` during a search ends that search first (it still answers its bestmove).
         self.stop();
+        let limits = go.limits;
+        let control = Arc::new(Control::new(limits.ponder));
         if let Some(depth) = go.perft {
-            self.current = None;
+            self.current = Some((control.clone(), false));
             self.send(Job::Perft {
                 game: self.game.clone(),
                 depth,
-            });
-            return;
-        }
-        let l = &go.limits;
-        let unbounded = l.infinite
-            || l.ponder
-            || (l.depth.is_none()
-                && l.nodes.is_none()
-                && l.movetime.is_none()
-                && l.time == [None, None]);
-        let control = Arc::new(Control::new(l.ponder));
-        self.current = Some((control.clone(), unbounded));
-        let player = match self.settings.opponent {
-            Opponent::Engine => None,
-            Opponent::Greedy => {
-                let seed = (self.settings.randomness != 0).then(|| self.rng.next_u64());
-                Some(Player::Greedy(seed))
-            }
-            Opponent::Basic => {
-                self.basic_side = Some(self.game.board().side_to_move());
-                Some(Player::Basic(self.memory.clone()))
-            }
-            Opponent::Evolved => Some(Player::Evolved(self.evolved, self.settings.evolved_depth)),
-        };
-        if let Some(player) = player {
-            self.send(Job::Classic {
-                game: self.game.clone(),
-                player,
-                limits: go.limits,
                 control,
             });
             return;
         }
-        self.send(Job::Search {
-            game: self.game.clone(),
-            limits: go.limits,
-            control,
-            weights: self.settings.weights,
-            overhead: self.settings.move_overhead,
-            tables_path: self.settings.tables_path.clone(),
+        self.current = Some((control.clone(), !limits.ends_by_itself()));
+        let game = self.game.clone();
+        let overhead = self.settings.move_overhead;
+        self.send(match self.settings.opponent.classic() {
+            Some(kind) => Job::Classic {
+                game,
+                kind,
+                depth: self.settings.evolved_depth,
+                limits,
+                overhead,
+                control,
+            },
+            None => Job::Search {
+                game,
+                limits,
+                control,
+                weights: self.settings.weights,
+                overhead,
+                tables_path: self.settings.tables_path.clone(),
+            },
         });
     }
 }
@@ -803,12 +870,15 @@ fn help_lines() -> Vec<String> {
     .collect()
 }
 
-/// `EvolvedWeights`: the shipped weights for an empty name, else the file's.
-fn load_weights(path: &str) -> Result<evolved::Weights, String> {
+/// An error when `path` names something that exists and is not a regular file (a FIFO would
+/// block a read, a device such as `/dev/zero` never end one). Asked of the file's metadata,
+/// which never blocks.
+fn not_a_file(path: &str) -> Result<(), String> {
     if path.is_empty() {
-        return Ok(evolved::shipped());
+        return Ok(());
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("EvolvedWeights {path}: {e}"))?;
-    text.parse()
-        .map_err(|e| format!("EvolvedWeights {path}: {e}"))
+    match std::fs::metadata(Path::new(path)) {
+        Ok(m) if !m.is_file() => Err(format!("{path}: not a regular file")),
+        _ => Ok(()),
+    }
 }

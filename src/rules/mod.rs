@@ -42,6 +42,6 @@ pub use game::{Game, MovesError};
 pub use mv::{format_move_list, parse_move_list, Move, MoveList, MoveParseError};
 pub use notation::{NotationError, NotationErrorKind};
 pub use outcome::{EndReason, Outcome};
-pub use perft::{divide, perft};
+pub use perft::{divide, divide_until, perft};
 pub use side::Side;
 pub use variant::{UnknownVariant, Variant};

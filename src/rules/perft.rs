@@ -8,20 +8,27 @@
 use super::board::Board;
 use super::game::Game;
 use super::mv::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Walks the tree, keeping the keys of the positions since the last capture for oware's
 /// repetition rule.
-struct Walker {
+struct Walker<'a> {
     /// Keys of the current line's positions, root's history first.
     keys: Vec<u64>,
     repetition: bool,
+    /// Checked at every node three plies or more above the leaves, so that a deep count
+    /// answers a stop within a few thousand leaves; once set, the walk unwinds at once.
+    stop: Option<&'a AtomicBool>,
+    stopped: bool,
 }
 
-impl Walker {
-    fn new(game: &Game) -> Walker {
+impl<'a> Walker<'a> {
+    fn new(game: &Game, stop: Option<&'a AtomicBool>) -> Walker<'a> {
         Walker {
             keys: game.keys_since_capture(),
             repetition: game.board().variant().has_repetition(),
+            stop,
+            stopped: false,
         }
     }
 
@@ -39,6 +46,14 @@ impl Walker {
         };
         if depth == 1 {
             return moves.len() as u64;
+        }
+        if depth >= 3 {
+            if let Some(stop) = self.stop {
+                self.stopped |= stop.load(Ordering::Relaxed);
+            }
+        }
+        if self.stopped {
+            return 0;
         }
         self.keys.push(board.key());
         let mut total = 0;
@@ -65,20 +80,27 @@ impl Walker {
 
 /// The number of leaves `depth` plies below the game's current position.
 pub fn perft(game: &Game, depth: u32) -> u64 {
-    Walker::new(game).leaves(game.board(), depth, 0)
+    Walker::new(game, None).leaves(game.board(), depth, 0)
 }
 
 /// The leaves below each legal move of the current position (`depth` counted from the current
 /// position, so each move's figure is a perft of `depth - 1`). Empty when `depth` is 0 or the
 /// game is over.
 pub fn divide(game: &Game, depth: u32) -> Vec<(Move, u64)> {
+    divide_until(game, depth, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`divide`], ended early when `stop` is set: `None` then (the counts would be partial).
+pub fn divide_until(game: &Game, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
-    let mut walker = Walker::new(game);
+    let mut walker = Walker::new(game, Some(stop));
     let board = *game.board();
     walker.keys.push(board.key());
-    game.legal_moves()
+    let counts = game
+        .legal_moves()
         .map(|m| (m, walker.child(&board, m, depth - 1, 0)))
-        .collect()
+        .collect();
+    (!walker.stopped).then_some(counts)
 }

@@ -3,7 +3,8 @@
 //! per position.
 //!
 //! - [`index`]: the perfect index of a layer (combinatorial ranking of the houses).
-//! - [`value`]: what an entry means ([`Value`]: bounds that meet when no repetition is needed).
+//! - [`value`]: what an entry means ([`Value`]: bounds on the seeds the side to move ends with;
+//!   when they meet, the value is exact).
 //! - [`solve`]: one layer from the smaller ones.
 //! - [`file`](mod@file): layer files (header, checksum, written whole or not at all).
 //! - [`build`]: `awari tables build`.

@@ -4,7 +4,7 @@
 //! a bonus, `ILLEGAL MOVE`, `MY MOVE IS 3,5`, and at the end `I WIN BY n POINTS`,
 //! `YOU WIN BY n POINTS` or `DRAWN GAME`; then a new game, until the end of input or `quit`.
 
-use super::{basic, evolved, greedy};
+use crate::classic::player::{Limit, Player};
 use crate::engine::eval::Weights as EvalWeights;
 use crate::engine::options::Opponent;
 use crate::engine::search::{self, Control, Setup};
@@ -64,21 +64,21 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
     } else {
         start.side_to_move()
     };
-    let mut memory = match &options.learn_file {
-        Some(path) => match basic::Memory::load(path) {
-            Ok(m) => m,
-            Err(e) => {
-                writeln!(out, "(warning: {e}; starting with no memory)")?;
-                basic::Memory::default()
-            }
-        },
-        None => basic::Memory::default(),
-    };
-    let mut rng = options.seed.map(Rng::new);
+    // The classic player, if one plays: `basic`'s memory comes from its file.
+    let mut player = options.opponent.classic().map(Player::new);
+    if let Some(p) = &mut player {
+        p.rng = options.seed.map(Rng::new);
+        p.depth = options.depth;
+        if let Err(e) = p.load_memory(options.learn_file.as_deref()) {
+            writeln!(out, "(warning: {e}; starting with no memory)")?;
+        }
+    }
     let mut table = Table::new(16);
-    let weights = evolved::shipped();
     loop {
         let mut game = Game::new(options.start.unwrap_or(Board::start(options.variant)));
+        if let Some(p) = &mut player {
+            p.plays(human.opponent());
+        }
         write!(out, "{}", draw(game.board(), human))?;
         let mut again = false;
         while game.outcome().is_none() {
@@ -111,8 +111,11 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
             } else {
                 let mut numbers = Vec::new();
                 while game.outcome().is_none() && game.board().side_to_move() != human {
-                    let m =
-                        computer_move(&game, options, &memory, rng.as_mut(), &mut table, &weights);
+                    let m = match &mut player {
+                        Some(p) => p.choose(&game, &Limit::NONE),
+                        None => engine_move(&game, options.depth, &mut table),
+                    }
+                    .expect("a live game has a legal move");
                     game.play(m).expect("the computer plays legal moves");
                     numbers.push((m.column() + 1).to_string());
                 }
@@ -131,52 +134,31 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
             Some(_) => writeln!(out, "I WIN BY {} POINTS", mine - yours)?,
             None => writeln!(out, "DRAWN GAME")?,
         }
-        // The program learns from the games it did not win.
-        if options.opponent == Opponent::Basic && outcome.winner != Some(human.opponent()) {
-            memory.remember(game.moves());
-            if let Some(path) = &options.learn_file {
-                if let Err(e) = memory.save(path) {
-                    writeln!(out, "(warning: cannot save {}: {e})", path.display())?;
-                }
+        // `basic` learns from the games it did not win.
+        if let Some(p) = &mut player {
+            if let Err(e) = p.game_over(&game) {
+                writeln!(out, "(warning: {e})")?;
             }
+            p.new_game();
         }
         writeln!(out)?;
     }
 }
 
-fn computer_move(
-    game: &Game,
-    options: &Options,
-    memory: &basic::Memory,
-    rng: Option<&mut Rng>,
-    table: &mut Table,
-    weights: &evolved::Weights,
-) -> Move {
-    let board = game.board();
-    let legal = game.legal_moves();
-    let choice = match options.opponent {
-        Opponent::Greedy => greedy::choose(board, rng),
-        Opponent::Basic => basic::choose(board, game.moves(), memory),
-        Opponent::Evolved => evolved::choose(board, weights, options.depth),
-        Opponent::Engine => {
-            let control = Control::new(false);
-            let limits = Limits {
-                depth: Some(options.depth),
-                ..Limits::default()
-            };
-            let setup = Setup {
-                tt: table,
-                control: &control,
-                weights: EvalWeights::DEFAULT,
-                limits: &limits,
-                overhead: 0,
-                tables: None,
-            };
-            search::search(game, setup, &mut |_| {}).best
-        }
+/// The engine's move, searched to `depth`; `None` when the game is over.
+fn engine_move(game: &Game, depth: u32, table: &mut Table) -> Option<Move> {
+    let control = Control::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
     };
-    choice
-        .filter(|&m| legal.contains(m))
-        .or_else(|| legal.into_iter().next())
-        .expect("a live game has a legal move")
+    let setup = Setup {
+        tt: table,
+        control: &control,
+        weights: EvalWeights::DEFAULT,
+        limits: &limits,
+        overhead: 0,
+        tables: None,
+    };
+    search::search(game, setup, &mut |_| {}).best
 }
