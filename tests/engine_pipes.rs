@@ -235,6 +235,37 @@ fn the_largest_clocks_go_accepts_give_a_long_search_not_a_1_ms_one() {
 }
 
 #[test]
+fn every_number_go_takes_is_safe_at_its_edges() {
+    // Each argument at its largest (and the clocks at their most negative), beside a limit
+    // that ends the search: every `go` answers, with a legal move, and nothing overflows (a
+    // debug build would panic on an overflow; this test runs in both).
+    let rows = [
+        "go depth 4294967295 movetime 50",
+        "go nodes 18446744073709551615 movetime 50",
+        "go movetime 18446744073709551615 depth 3",
+        "go movetime 0",
+        "go nodes 0",
+        "go depth 0",
+        "go wtime 100 btime 100 movestogo 4294967295",
+        "go wtime 100 movestogo 0",
+        "go wtime -9223372036854775808 btime -9223372036854775808",
+        "go wtime 100 winc -9223372036854775808",
+        "go wtime 9223372036854775807 winc 9223372036854775807 movetime 50",
+        "go btime 9223372036854775807 binc 9223372036854775807 movestogo 1 depth 3",
+    ];
+    let mut e = Engine::start();
+    e.send("position startpos moves FfEa");
+    for go in rows {
+        e.send(go);
+        let (best, _) = e.expect("bestmove ", 30 * SECOND);
+        let m = best.split_whitespace().nth(1).unwrap();
+        assert!("ABCDEF".contains(m), "{go}: {best}");
+    }
+    e.send("isready");
+    e.expect("readyok", 5 * SECOND);
+}
+
+#[test]
 fn a_hash_size_the_machine_cannot_give_is_an_error_and_the_old_table_stays() {
     // 32 GiB is within the option's range but beyond this machine (24 GiB): the allocation
     // once aborted the process at the next `go`.
