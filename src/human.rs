@@ -154,6 +154,7 @@ fn engine_move(game: &Game, depth: u32, table: &mut Table) -> Option<Move> {
     };
     let setup = Setup {
         tt: table,
+        threads: 1,
         control: &control,
         weights: EvalWeights::DEFAULT,
         limits: &limits,

@@ -470,6 +470,41 @@ fn a_proven_result_shows_its_seed_margin_as_cp_beside_mate() {
 }
 
 #[test]
+fn threads_search_together_and_answer_once() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 3");
+    e.send("setoption name Threads value 0");
+    e.expect(
+        "info string error: option Threads: '0' is not an integer from 1 to 256",
+        5 * SECOND,
+    );
+    e.send("position startpos moves FfEa");
+    e.send("go depth 14");
+    e.expect("bestmove ", 60 * SECOND);
+    // One answer per go: nothing follows the bestmove.
+    let rest = e.drain(Duration::from_millis(100));
+    assert!(rest.is_empty(), "{rest:?}");
+    // stop and isready answered at once, as with one thread.
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    let (_, took) = e.expect("readyok", 5 * SECOND);
+    assert!(took < FAST, "isready took {took:?}");
+    e.send("stop");
+    let (best, took) = e.expect("bestmove ", 5 * SECOND);
+    assert!(took < FAST, "stop took {took:?}");
+    assert_ne!(best, "bestmove 0000");
+    e.send("go depth 8");
+    e.expect("bestmove ", 30 * SECOND);
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let (status, took) = e.exit(5 * SECOND);
+    assert!(status.success(), "{status}");
+    assert!(took < FAST, "quit took {took:?}");
+}
+
+#[test]
 fn a_full_game_against_itself_in_every_variant() {
     for variant in Variant::ALL {
         let mut e = Engine::start();

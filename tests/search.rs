@@ -10,20 +10,26 @@ use awari::rng::Rng;
 use awari::rules::{Board, Game, Move, Variant};
 
 fn think(game: &Game, depth: u32) -> Found {
+    think_threads(game, depth, 1)
+}
+
+fn think_threads(game: &Game, depth: u32, threads: usize) -> Found {
     think_with(
         game,
         &Limits {
             depth: Some(depth),
             ..Limits::default()
         },
+        threads,
     )
 }
 
-fn think_with(game: &Game, limits: &Limits) -> Found {
+fn think_with(game: &Game, limits: &Limits, threads: usize) -> Found {
     let mut table = Table::new(4);
     let control = Control::new(false);
     let setup = Setup {
         tt: &mut table,
+        threads,
         control: &control,
         weights: Weights::DEFAULT,
         limits,
@@ -183,11 +189,22 @@ fn random_endgame(rng: &mut Rng, variant: Variant, seeds: u32) -> Option<Game> {
 
 #[test]
 fn endgames_agree_with_minimax_in_every_variant() {
+    endgames_agree_with_minimax(1, 250);
+}
+
+/// Threads share the table: what one stores must be as true for the others, so the proven
+/// results are the same (four threads on a two-core machine interleave their writes).
+#[test]
+fn endgames_agree_with_minimax_with_four_threads() {
+    endgames_agree_with_minimax(4, 250);
+}
+
+fn endgames_agree_with_minimax(threads: usize, samples: usize) {
     let mut rng = Rng::new(2026);
     let depth = 9;
     for variant in Variant::ALL {
         let mut decided = [0; 3];
-        for _ in 0..250 {
+        for _ in 0..samples {
             let seeds = 2 + rng.below(6) as u32;
             let Some(game) = random_endgame(&mut rng, variant, seeds) else {
                 continue;
@@ -198,7 +215,7 @@ fn endgames_agree_with_minimax_in_every_variant() {
             };
             // Late move reductions take at most 3 plies beyond the 1 each move costs, so a
             // search to 4 x depth covers every line of `depth` plies in full.
-            let found = think(&game, 4 * depth);
+            let found = think_threads(&game, 4 * depth, threads);
             let m = found.best.expect("a live game has a move");
             let text = format!("{variant} {} (depth {depth}): {found:?}", game.board());
             decided[(result + 1) as usize] += 1;
@@ -249,7 +266,7 @@ fn finished_games_have_no_move_and_searches_stop() {
         nodes: Some(1),
         ..Limits::default()
     };
-    let found = think_with(&game, &limits);
+    let found = think_with(&game, &limits, 1);
     assert!(found.nodes <= 1, "{found:?}");
     assert!(game.legal_moves().contains(found.best.unwrap()));
 }

@@ -41,6 +41,9 @@ enum Command {
         /// Probe the endgame tables of this directory (oware and kalah positions).
         #[arg(long)]
         tables: Option<std::path::PathBuf>,
+        /// Search threads (lazy SMP); above 1 the node count varies from run to run.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
     },
     /// Endgame tables: build them, or look a position up.
     #[command(subcommand)]
@@ -150,8 +153,18 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Bench { depth, tables }) => {
-            bench(depth, tables.as_deref(), &Control::new(false), &mut say);
+        Some(Command::Bench {
+            depth,
+            tables,
+            threads,
+        }) => {
+            bench(
+                depth,
+                tables.as_deref(),
+                usize::from(threads),
+                &Control::new(false),
+                &mut say,
+            );
             ExitCode::SUCCESS
         }
         None => match awari::engine::run(std::io::stdin().lock(), std::io::stdout()) {

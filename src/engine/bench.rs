@@ -45,10 +45,12 @@ pub const BENCH_HASH_MB: usize = 16;
 /// Runs the bench (every position at its own depth, or all at `depth`), writing one line per
 /// position and a total through `out`; returns the total nodes. Stops early when `control`
 /// is stopped (the total then says so). With `tables`, the search probes the endgame tables of
-/// that directory (the node count is then no longer the search's signature).
+/// that directory, and with `threads` above 1 it searches with that many threads: the node
+/// count is then no longer the search's signature (threads make it vary from run to run).
 pub fn bench(
     depth: Option<u32>,
     tables: Option<&Path>,
+    threads: usize,
     control: &Control,
     out: &mut dyn FnMut(String),
 ) -> u64 {
@@ -69,6 +71,7 @@ pub fn bench(
         };
         let setup = Setup {
             tt: &mut table,
+            threads,
             control,
             weights: Weights::DEFAULT,
             limits: &limits,

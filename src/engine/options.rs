@@ -15,6 +15,8 @@ pub struct Settings {
     pub seeds: u32,
     /// Transposition table size in MiB (`Hash`).
     pub hash_mb: usize,
+    /// Search threads (`Threads`).
+    pub threads: usize,
     /// Milliseconds kept back from the clock for pipes and the GUI (`MoveOverhead`).
     pub move_overhead: u64,
     /// Accepted for GUIs that send it; there is no opening book (`OwnBook`).
@@ -73,6 +75,7 @@ impl Default for Settings {
             variant: Variant::Oware,
             seeds: 0,
             hash_mb: 0,
+            threads: 0,
             move_overhead: 0,
             own_book: false,
             ponder: false,
@@ -254,6 +257,19 @@ pub const OPTIONS: &[Spec] = &[
         apply: |s, v| {
             s.hash_mb = int(v) as usize;
             Effect::ResizeHash
+        },
+    },
+    Spec {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+        help: "search threads, sharing the hash table (lazy SMP)",
+        apply: |s, v| {
+            s.threads = int(v) as usize;
+            Effect::None
         },
     },
     Spec {
@@ -557,7 +573,12 @@ mod tests {
                 Err("option OwnBook: 'yes' is not true or false"),
             ),
             ("clear   hash", None, Ok(Effect::ClearHash)),
-            ("Threads", Some("4"), Err("no option named 'Threads'")),
+            ("Threads", Some("4"), Ok(Effect::None)),
+            (
+                "Threads",
+                Some("0"),
+                Err("option Threads: '0' is not an integer from 1 to 256"),
+            ),
         ];
         for (name, value, expected) in rows {
             let mut s = Settings::default();

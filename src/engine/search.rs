@@ -13,6 +13,13 @@
 //!   side collects its own row), using the game's history before the root.
 //! - Awari's move-250 limit: the ply is part of the position, so it is mixed into the table key.
 //!
+//! Threads (`Threads`): a lazy SMP search. Every thread runs the same iterative deepening on
+//! the same position, sharing the transposition table (and nothing else but the stop flags);
+//! what one thread stores, the others find, so together they search deeper in the same time.
+//! Half the helpers start one ply deeper, so the threads are not all in step. Only the main
+//! thread reports, keeps time and chooses the move; the helpers end when it does. Each thread
+//! has its own small tables (killers, history, the principal variation).
+//!
 //! Endgame tables (oware, kalah), when given, are probed at every node within their reach: an
 //! exact value scores the node at once, bounds cut it off when they fall outside the window.
 //! A table result scores `TB_WIN + 10 * margin` (a win by `margin` seeds, counting the stores),
@@ -27,7 +34,7 @@ use super::tt::{Bound, Table};
 use crate::rules::{Board, EndReason, Game, Move, MoveList};
 use crate::tables::probe::after_move;
 use crate::tables::{Tables, Value};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Plies a line may reach (iterations are capped below it).
@@ -179,8 +186,10 @@ pub fn table_scores(board: &Board, value: Value) -> (i32, i32) {
 
 /// Everything one search needs besides the position.
 pub struct Setup<'a> {
-    /// The table, kept between searches.
+    /// The table, kept between searches, shared by the search's threads.
     pub tt: &'a mut Table,
+    /// Threads to search with (1: the main thread alone).
+    pub threads: usize,
     /// Stop and ponder flags.
     pub control: &'a Control,
     /// Evaluation weights.
@@ -193,16 +202,84 @@ pub struct Setup<'a> {
     pub tables: Option<&'a Tables>,
 }
 
+/// What the threads of one search share: the table, the control and the settings, and what
+/// the helpers tell the main thread.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    tt: &'a Table,
+    control: &'a Control,
+    weights: Weights,
+    limits: &'a Limits,
+    overhead: u64,
+    tables: Option<&'a Tables>,
+    pool: &'a Pool,
+}
+
+/// What the helper threads tell the main thread, and it them.
+#[derive(Default)]
+struct Pool {
+    /// Set when the main thread has its answer: the helpers end.
+    done: AtomicBool,
+    /// The helpers' nodes and table hits so far (each adds its own every 1,024 nodes).
+    nodes: AtomicU64,
+    tbhits: AtomicU64,
+}
+
 /// Searches `game`'s position and returns the move to play, calling `report` after every
-/// iteration (and every failed aspiration window).
+/// iteration (and every failed aspiration window). With `threads` above 1, helper threads
+/// search beside the main one for as long as it does.
 pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) -> Found {
+    setup.tt.new_search();
+    let pool = Pool::default();
+    let shared = Shared {
+        tt: setup.tt,
+        control: setup.control,
+        weights: setup.weights,
+        limits: setup.limits,
+        overhead: setup.overhead,
+        tables: setup.tables,
+        pool: &pool,
+    };
+    let mut found = std::thread::scope(|scope| {
+        for id in 1..setup.threads.max(1) {
+            scope.spawn(move || helper(game, shared, id));
+        }
+        let found = main_search(game, shared, report);
+        pool.done.store(true, Ordering::Release);
+        found
+    });
+    found.nodes += pool.nodes.load(Ordering::Acquire);
+    found.tbhits += pool.tbhits.load(Ordering::Acquire);
+    found
+}
+
+/// A helper thread: the same iterations as the main thread's, reporting nothing, until the
+/// main thread is done or `stop`.
+fn helper(game: &Game, shared: Shared<'_>, id: usize) {
+    let board = *game.board();
+    if board.moves_or_end().is_err() {
+        return;
+    }
+    let mut searcher = Searcher::new(game, shared, true);
+    let max_depth = shared.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut last = 0;
+    for depth in (1 + id as u32 % 2)..=max_depth {
+        last = searcher.aspiration(&board, depth as i32, last, &mut |_| {});
+        if searcher.aborted {
+            break;
+        }
+    }
+    searcher.flush();
+}
+
+/// The main thread's search: iterations, reports, time, the move.
+fn main_search(game: &Game, shared: Shared<'_>, report: &mut dyn FnMut(&Report)) -> Found {
     let board = *game.board();
     let moves = game.legal_moves();
-    let tables = setup.tables;
-    let max_depth = setup.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let has_clock = setup.limits.has_clock(board.side_to_move());
-    let mut searcher = Searcher::new(game, setup);
-    searcher.tt.new_search();
+    let tables = shared.tables;
+    let max_depth = shared.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let has_clock = shared.limits.has_clock(board.side_to_move());
+    let mut searcher = Searcher::new(game, shared, false);
     let mut found = Found {
         best: moves.into_iter().next(),
         ponder: None,
@@ -276,7 +353,14 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
 }
 
 struct Searcher<'a> {
-    tt: &'a mut Table,
+    tt: &'a Table,
+    pool: &'a Pool,
+    /// A helper thread: no clock, no node limit, ends with the main thread.
+    helper: bool,
+    /// The helpers' nodes as last read (main thread), or this helper's nodes already added to
+    /// the pool, and its table hits likewise.
+    others: u64,
+    flushed: (u64, u64),
     control: &'a Control,
     weights: Weights,
     clock: Clock,
@@ -318,26 +402,33 @@ const KILLER: i32 = 1 << 22;
 const HISTORY_MAX: i32 = 1 << 20;
 
 impl<'a> Searcher<'a> {
-    fn new(game: &Game, setup: Setup<'a>) -> Searcher<'a> {
+    fn new(game: &Game, shared: Shared<'a>, helper: bool) -> Searcher<'a> {
         let board = game.board();
-        let limits = setup.limits;
+        let limits = shared.limits;
         let mut keys = game.keys_since_capture();
         keys.reserve(MAX_PLY);
         Searcher {
-            tt: setup.tt,
-            control: setup.control,
-            weights: setup.weights,
+            tt: shared.tt,
+            pool: shared.pool,
+            helper,
+            others: 0,
+            flushed: (0, 0),
+            control: shared.control,
+            weights: shared.weights,
             clock: Clock::starting_at(
-                limits.budget(board.side_to_move(), setup.overhead),
-                setup.control.asked,
+                limits.budget(board.side_to_move(), shared.overhead),
+                shared.control.asked,
             ),
-            node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
+            node_limit: match helper {
+                true => u64::MAX,
+                false => limits.nodes.unwrap_or(u64::MAX).max(1),
+            },
             limits,
             pondering: limits.ponder,
             nodes: 0,
             seldepth: 0,
             aborted: false,
-            tables: setup.tables,
+            tables: shared.tables,
             tbhits: 0,
             root_improved: false,
             keys,
@@ -369,12 +460,24 @@ impl<'a> Searcher<'a> {
             seldepth: self.seldepth as u32,
             score,
             bound,
-            nodes: self.nodes,
+            nodes: self.nodes + self.pool.nodes.load(Ordering::Relaxed),
             time: self.clock.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tbhits,
+            tbhits: self.tbhits + self.pool.tbhits.load(Ordering::Relaxed),
             pv,
         }
+    }
+
+    /// A helper adds its nodes and table hits since the last flush to the pool.
+    fn flush(&mut self) {
+        let (nodes, tbhits) = self.flushed;
+        self.pool
+            .nodes
+            .fetch_add(self.nodes - nodes, Ordering::Relaxed);
+        self.pool
+            .tbhits
+            .fetch_add(self.tbhits - tbhits, Ordering::Relaxed);
+        self.flushed = (self.nodes, self.tbhits);
     }
 
     /// One iteration, in a window around the last score that widens when the score falls
@@ -418,11 +521,20 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Checks the stop flag, the clock and `ponderhit`; sets `aborted`.
+    /// Checks the stop flag, the clock and `ponderhit`; sets `aborted`. A helper checks only
+    /// `stop` and the main thread's end, and adds its counts to the pool.
     fn poll(&mut self) {
         if self.control.stopped() {
             self.aborted = true;
         }
+        if self.helper {
+            self.flush();
+            if self.pool.done.load(Ordering::Acquire) {
+                self.aborted = true;
+            }
+            return;
+        }
+        self.others = self.pool.nodes.load(Ordering::Relaxed);
         if self.pondering && !self.control.pondering() {
             // `ponderhit`: the move's own time starts now.
             self.pondering = false;
@@ -482,7 +594,7 @@ impl<'a> Searcher<'a> {
         if self.nodes & 1023 == 0 {
             self.poll();
         }
-        if self.nodes >= self.node_limit {
+        if self.nodes + self.others >= self.node_limit {
             self.aborted = true;
         }
         if self.aborted {

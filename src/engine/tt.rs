@@ -4,8 +4,14 @@
 //! Buckets of four 16-byte entries fill one 64-byte cache line. A store replaces the entry of
 //! the same key, or else the bucket's least valuable entry: shallow and from older searches
 //! first, so deep results of the current search survive.
+//!
+//! The threads of a search (`Threads`) share one table without locks. An entry is two 64-bit
+//! words written one after the other, the data and the key XOR the data; a probe believes an
+//! entry only when the two words it read XOR back to its key, so an entry torn by two threads
+//! writing at once reads as a miss, never as another position's result.
 
 use crate::rules::Move;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,22 +37,62 @@ pub struct Hit {
     pub bound: Bound,
 }
 
-#[derive(Clone, Copy, Default)]
+/// One entry: `check` = key XOR `data`, `data` = the fields below packed. Both zero = empty.
+#[derive(Default)]
 #[repr(C)]
 struct Entry {
-    key: u64,
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// An entry's fields, unpacked.
+#[derive(Clone, Copy)]
+struct Fields {
     score: i16,
     /// Move house + 1; 0 for none.
     mv: u8,
     depth: u8,
     /// Generation (6 bits) << 2 | bound (1 exact, 2 lower, 3 upper; 0 = empty entry).
     meta: u8,
-    _pad: [u8; 3],
+}
+
+impl Fields {
+    fn pack(self) -> u64 {
+        u64::from(self.score as u16)
+            | u64::from(self.mv) << 16
+            | u64::from(self.depth) << 24
+            | u64::from(self.meta) << 32
+    }
+
+    fn unpack(data: u64) -> Fields {
+        Fields {
+            score: data as u16 as i16,
+            mv: (data >> 16) as u8,
+            depth: (data >> 24) as u8,
+            meta: (data >> 32) as u8,
+        }
+    }
+}
+
+impl Entry {
+    /// The entry's key and fields as read now (a torn entry reads as another key).
+    #[inline]
+    fn read(&self) -> (u64, Fields) {
+        let data = self.data.load(Relaxed);
+        (self.check.load(Relaxed) ^ data, Fields::unpack(data))
+    }
+
+    #[inline]
+    fn write(&self, key: u64, fields: Fields) {
+        let data = fields.pack();
+        self.data.store(data, Relaxed);
+        self.check.store(key ^ data, Relaxed);
+    }
 }
 
 const BUCKET: usize = 4;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket([Entry; BUCKET]);
 
@@ -79,7 +125,7 @@ impl Table {
                 n.saturating_mul(Table::BUCKET_BYTES)
             )
         })?;
-        buckets.resize(n, Bucket::default());
+        buckets.resize_with(n, Bucket::default);
         Ok(Table {
             buckets,
             generation: 0,
@@ -93,7 +139,9 @@ impl Table {
 
     /// Forgets everything (`ucinewgame`).
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        for e in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
+            *e = Entry::default();
+        }
         self.generation = 0;
     }
 
@@ -131,7 +179,10 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let bucket = &self.buckets[self.index(key)];
-        let e = bucket.0.iter().find(|e| e.key == key && e.meta != 0)?;
+        let e = bucket.0.iter().find_map(|e| {
+            let (k, f) = e.read();
+            (k == key && f.meta != 0).then_some(f)
+        })?;
         let bound = match e.meta & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -145,31 +196,32 @@ impl Table {
         })
     }
 
-    /// Stores a result; `score` must fit an i16 (the search's scores do).
+    /// Stores a result; `score` must fit an i16 (the search's scores do). Threads may store
+    /// at once: at worst one result is lost, or an entry is torn and then never believed.
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Option<Move>, depth: i32, score: i32, bound: Bound) {
+    pub fn store(&self, key: u64, mv: Option<Move>, depth: i32, score: i32, bound: Bound) {
         let generation = self.generation;
-        let i = self.index(key);
-        let bucket = &mut self.buckets[i].0;
-        let slot = match bucket.iter().position(|e| e.key == key && e.meta != 0) {
+        let bucket = &self.buckets[self.index(key)].0;
+        let read: [(u64, Fields); BUCKET] = std::array::from_fn(|j| bucket[j].read());
+        let slot = match read.iter().position(|&(k, f)| k == key && f.meta != 0) {
             Some(same) => same,
             None => {
                 // The least valuable: empty first, then shallow and old.
-                let value = |e: &Entry| {
-                    if e.meta == 0 {
+                let value = |f: &Fields| {
+                    if f.meta == 0 {
                         return i32::MIN;
                     }
-                    let age = i32::from(generation.wrapping_sub(e.meta >> 2) & 63);
-                    i32::from(e.depth) - 4 * age
+                    let age = i32::from(generation.wrapping_sub(f.meta >> 2) & 63);
+                    i32::from(f.depth) - 4 * age
                 };
-                (0..BUCKET).min_by_key(|&j| value(&bucket[j])).unwrap_or(0)
+                (0..BUCKET).min_by_key(|&j| value(&read[j].1)).unwrap_or(0)
             }
         };
-        let e = &mut bucket[slot];
+        let (old_key, old) = read[slot];
         let mv = match mv {
             Some(m) => m.house() as u8 + 1,
             // Keep the old move of the same position: still the best guess for ordering.
-            None if e.key == key => e.mv,
+            None if old_key == key && old.meta != 0 => old.mv,
             None => 0,
         };
         let bound_bits = match bound {
@@ -177,14 +229,15 @@ impl Table {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *e = Entry {
+        bucket[slot].write(
             key,
-            score: score as i16,
-            mv,
-            depth: depth.clamp(0, 255) as u8,
-            meta: generation << 2 | bound_bits,
-            _pad: [0; 3],
-        };
+            Fields {
+                score: score as i16,
+                mv,
+                depth: depth.clamp(0, 255) as u8,
+                meta: generation << 2 | bound_bits,
+            },
+        );
     }
 
     /// Per mille of the first 1,000 entries used by the current search (UCI `hashfull`).
@@ -193,7 +246,10 @@ impl Table {
         let entries = sample.len() * BUCKET;
         let used = sample
             .flat_map(|b| b.0.iter())
-            .filter(|e| e.meta != 0 && e.meta >> 2 == self.generation)
+            .filter(|e| {
+                let meta = e.read().1.meta;
+                meta != 0 && meta >> 2 == self.generation
+            })
             .count();
         (used * 1000 / entries.max(1)) as u32
     }
@@ -207,6 +263,7 @@ mod tests {
     fn store_probe_replace() {
         let mut t = Table::new(1);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
         assert_eq!(t.probe(42), None);
         let a = Move::new(3);
         t.store(42, a, 7, -123, Bound::Lower);
@@ -227,10 +284,39 @@ mod tests {
     }
 
     #[test]
+    fn a_torn_entry_is_never_believed() {
+        // One bucket: both keys land in it.
+        let t = Table {
+            buckets: vec![Bucket::default()],
+            generation: 0,
+        };
+        t.store(42, Move::new(2), 5, 77, Bound::Exact);
+        let i = t.index(42);
+        let e = t.buckets[i]
+            .0
+            .iter()
+            .find(|e| e.read().0 == 42)
+            .expect("stored");
+        // Another thread's data written over this entry's, its key word not yet: the words no
+        // longer XOR to 42 (nor to the other key), so neither position finds it.
+        let other = Fields {
+            score: -5,
+            mv: 1,
+            depth: 9,
+            meta: 1,
+        };
+        e.data.store(other.pack(), Relaxed);
+        assert_eq!(t.probe(42), None);
+        assert_eq!(t.probe(43), None);
+        e.check.store(43 ^ other.pack(), Relaxed);
+        assert_eq!(t.probe(43).map(|h| h.score), Some(-5));
+    }
+
+    #[test]
     fn a_full_bucket_keeps_the_deepest() {
         // A one-bucket table: every key lands in the same bucket.
-        let mut t = Table {
-            buckets: vec![Bucket::default(); 1],
+        let t = Table {
+            buckets: vec![Bucket::default()],
             generation: 0,
         };
         for (key, depth) in [(1, 10), (2, 3), (3, 12), (4, 8)] {

@@ -88,6 +88,7 @@ enum Job {
         weights: Weights,
         overhead: u64,
         tables_path: String,
+        threads: usize,
     },
     /// Open the tables of a path and rule set now, and say what was found.
     OpenTables {
@@ -167,6 +168,7 @@ impl Worker {
                 weights,
                 overhead,
                 tables_path,
+                threads,
             } => {
                 let size = self.size;
                 let table = self.table.get_or_insert_with(|| Table::new(size));
@@ -182,6 +184,7 @@ impl Worker {
                     weights,
                     overhead,
                     tables: tables.as_deref(),
+                    threads,
                 };
                 run_search(&game, search, table, out);
                 control.answered.store(true, Ordering::Release);
@@ -211,7 +214,7 @@ impl Worker {
                 control.answered.store(true, Ordering::Release);
             }
             Job::Bench { depth, control } => {
-                bench(depth, None, &control, &mut |l| out.line(&l));
+                bench(depth, None, 1, &control, &mut |l| out.line(&l));
                 control.answered.store(true, Ordering::Release);
             }
             Job::Resize(mb) => self.resize(mb),
@@ -351,6 +354,7 @@ struct Search<'a> {
     weights: Weights,
     overhead: u64,
     tables: Option<&'a Tables>,
+    threads: usize,
 }
 
 fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
@@ -360,6 +364,7 @@ fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
         weights,
         overhead,
         tables,
+        threads,
     } = search;
     if let Some(outcome) = game.outcome() {
         out.line(&format!("info string game over: {outcome}"));
@@ -369,6 +374,7 @@ fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
     }
     let setup = Setup {
         tt: table,
+        threads,
         control,
         weights,
         limits,
@@ -810,6 +816,7 @@ impl Engine {
                 weights: self.settings.weights,
                 overhead,
                 tables_path: self.settings.tables_path.clone(),
+                threads: self.settings.threads,
             },
         });
     }
