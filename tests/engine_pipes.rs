@@ -229,7 +229,13 @@ fn the_largest_clocks_go_accepts_give_a_long_search_not_a_1_ms_one() {
     let lines = e.drain(Duration::from_millis(50));
     assert!(lines.is_empty(), "{lines:?} after {best}");
     e.send("go wtime 9223372036854775807 movestogo 1 depth 12");
-    let (line, _) = e.expect("info depth 12 ", 30 * SECOND);
+    // Depth 12 may fail its aspiration window first; its exact line comes after.
+    let line = loop {
+        let (line, _) = e.expect("info depth 12 ", 30 * SECOND);
+        if !line.contains("bound") {
+            break line;
+        }
+    };
     assert!(line.contains(" pv "), "{line}");
     e.expect("bestmove ", 30 * SECOND);
 }
@@ -288,14 +294,15 @@ fn a_hash_size_the_machine_cannot_give_is_an_error_and_the_old_table_stays() {
 
 #[test]
 fn the_last_info_before_bestmove_is_a_complete_iteration() {
-    // With this node limit the search stops inside a failed aspiration window of depth 9: the
+    // With this node limit the search stops inside a failed aspiration window of depth 8: the
     // last line it printed is a lower bound with a one-move line. (The premise rests on the
-    // search's node counts, like `bench`'s signature: a change to the search may move it.)
+    // search's node counts, like `bench`'s signature: a change to the search or the evaluation
+    // may move it.)
     let mut e = Engine::start();
     e.send("position startpos moves FfEa");
-    e.send("go nodes 3500");
+    e.send("go nodes 1900");
     e.expect(
-        "info depth 9 seldepth 9 score cp -20 lowerbound",
+        "info depth 8 seldepth 8 score cp -13 lowerbound",
         10 * SECOND,
     );
     let mut before = Vec::new();
@@ -307,7 +314,7 @@ fn the_last_info_before_bestmove_is_a_complete_iteration() {
         before.push(line);
     }
     let last = before.last().expect("a line after the bound");
-    assert!(last.starts_with("info depth 8 "), "{before:?}");
+    assert!(last.starts_with("info depth 7 "), "{before:?}");
     assert!(!last.contains("bound"), "{last}");
     let pv = last.split(" pv ").nth(1).expect("a pv");
     assert!(pv.len() > 1, "{last}");

@@ -304,8 +304,8 @@ fn sprt_stops_the_match_at_a_bound_and_records_hold_the_tags() {
         .args([
             "--engine",
             &format!("cmd={}", env!("CARGO_BIN_EXE_awari")),
-            "name=d5",
-            "depth=5",
+            "name=d4",
+            "depth=4",
         ])
         .args([
             "--engine",
@@ -348,7 +348,7 @@ fn sprt_stops_the_match_at_a_bound_and_records_hold_the_tags() {
     }
     // Games from the start position carry no FEN tag; moves carry {score/depth time}.
     assert!(!pgn.contains("[FEN "));
-    assert!(pgn.contains("{opening}") && pgn.contains("/5 "), "{pgn}");
+    assert!(pgn.contains("{opening}") && pgn.contains("/4 "), "{pgn}");
 }
 
 #[test]

@@ -45,6 +45,9 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
     },
+    /// Fit the evaluation's weights to self-play games (the Texel method); prints the weights
+    /// as engine options, the data size and the fit's error.
+    Tune(TuneArgs),
     /// Endgame tables: build them, or look a position up.
     #[command(subcommand)]
     Tables(TablesCommand),
@@ -111,6 +114,31 @@ struct PlayArgs {
 }
 
 #[derive(clap::Args)]
+struct TuneArgs {
+    /// Rule set of the games.
+    #[arg(long, default_value = "oware")]
+    variant: Variant,
+    /// Self-play games.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+    /// Search depth of every move.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Random moves at the start of each game.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
+    opening_plies: u32,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads playing games (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Steps of gradient descent.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    steps: u32,
+}
+
+#[derive(clap::Args)]
 struct PerftArgs {
     /// Rule set: oware, awari, ahl, kalah or ayoayo.
     #[arg(long, default_value = "oware")]
@@ -139,6 +167,10 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Tune(args)) => {
+            run_tune(&args);
+            ExitCode::SUCCESS
+        }
         Some(Command::Play(args)) => match run_play(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -193,6 +225,48 @@ fn setup(args: &PerftArgs) -> Result<Game, String> {
         game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
     }
     Ok(game)
+}
+
+fn run_tune(args: &TuneArgs) {
+    use awari::engine::eval::Weights;
+    use awari::engine::tune::{fit, self_play, TuneOptions, FITTED};
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let options = TuneOptions {
+        variant: args.variant,
+        games: args.games as usize,
+        depth: args.depth,
+        opening_plies: args.opening_plies as usize,
+        seed: args.seed,
+        threads,
+    };
+    say(format!(
+        "tune {} games {} depth {} opening plies {} seed {} threads {threads}",
+        args.variant, args.games, args.depth, args.opening_plies, args.seed
+    ));
+    let started = std::time::Instant::now();
+    let samples = self_play(&options, &Weights::DEFAULT);
+    let results = |r: f64| samples.iter().filter(|s| s.result == r).count();
+    say(format!(
+        "positions {} (labelled: {} won, {} drawn, {} lost by the side to move) in {:.1} s",
+        samples.len(),
+        results(1.0),
+        results(0.5),
+        results(0.0),
+        started.elapsed().as_secs_f64()
+    ));
+    let found = fit(&samples, &Weights::DEFAULT, args.steps as usize);
+    say(format!(
+        "K {:.4}; mean squared error {:.6} with the defaults, {:.6} fitted",
+        found.k, found.error_before, found.error_after
+    ));
+    let w = found.weights;
+    let values = [w.a2, w.a3, w.b2, w.b3, w.mobility, w.kroo, w.tempo];
+    for (name, value) in FITTED.iter().zip(values) {
+        say(format!("setoption name {name} value {value}"));
+    }
 }
 
 fn run_perft(args: &PerftArgs) -> Result<(), String> {

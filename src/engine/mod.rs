@@ -3,7 +3,7 @@
 //!
 //! One file per concept: [`protocol`] (text to commands), [`options`] (the one table),
 //! [`uci`] (the loop: reader and worker threads), [`search`], [`tt`], [`eval`], [`time`],
-//! [`bench`](mod@bench), [`diagram`].
+//! [`bench`](mod@bench), [`diagram`], [`tune`] (`awari tune`: weights fitted to games).
 
 pub mod bench;
 pub mod diagram;
@@ -13,6 +13,7 @@ pub mod protocol;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod uci;
 
 pub use uci::run;

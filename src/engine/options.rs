@@ -334,6 +334,21 @@ pub const OPTIONS: &[Spec] = &[
         row,
         "score per seed on the own row minus the opponent's (oware, kalah, ayoayo)"
     ),
+    weight!(
+        "EvalMobility",
+        mobility,
+        "score per own house holding seeds minus the opponent's (oware, awari)"
+    ),
+    weight!(
+        "EvalKroo",
+        kroo,
+        "score per own house of 12 seeds or more minus the opponent's (oware, awari)"
+    ),
+    weight!(
+        "EvalTempo",
+        tempo,
+        "score for being the side to move (oware, awari)"
+    ),
     Spec {
         name: "Opponent",
         kind: Kind::Combo {

@@ -832,6 +832,13 @@ fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
         ("b2 (own houses open to a capture of 2)", t.b2, -w.b2),
         ("b3 (own houses open to a capture of 3)", t.b3, -w.b3),
         ("row (own row - opponent's row)", t.row, w.row),
+        (
+            "mobility (own houses with seeds - opponent's)",
+            t.mobility,
+            w.mobility,
+        ),
+        ("kroo (own houses of 12+ - opponent's)", t.kroo, w.kroo),
+        ("tempo (the side to move)", t.tempo, w.tempo),
     ];
     let mut lines = vec![format!(
         "eval of {board} for {} (100 = one seed):",

@@ -1,0 +1,299 @@
+//! `awari tune`: the evaluation's weights fitted to game results by the Texel method.
+//!
+//! Self-play games at a fixed depth, each from a few random opening moves, give positions
+//! labelled with the result of their game (1 for a win of the side to move, ½ a draw, 0 a loss).
+//! Every position after the opening is kept, captures on or not: the search has no quiescence
+//! search, so its leaves are positions of every kind, and the exposure terms (`a2`, `a3`) are
+//! there to weigh the captures on. The model is a logistic curve of the evaluation,
+//! `p = 1 / (1 + e^(-K·eval/100))`: first `K` is fitted with the weights the games were played
+//! with, then the weights, by gradient descent (Adam) on the mean squared error between `p` and
+//! the result. The evaluation is linear in its terms, so each position's terms are computed
+//! once. The store weight (100 per seed) fixes the scale and `row` is left as it is (it also
+//! weighs in kalah and ayoayo, which these games do not see).
+
+use super::eval::{Terms, Weights};
+use super::search::{self, Control, Setup};
+use super::time::Limits;
+use super::tt::Table;
+use crate::rng::Rng;
+use crate::rules::{Board, Game, Variant};
+use rayon::prelude::*;
+
+/// What `awari tune` does.
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    /// The rule set of the games.
+    pub variant: Variant,
+    /// Self-play games to play.
+    pub games: usize,
+    /// The search depth of every move.
+    pub depth: u32,
+    /// Random moves at the start of each game.
+    pub opening_plies: usize,
+    /// The seed of the openings: the same seed gives the same games.
+    pub seed: u64,
+    /// Threads playing games at once.
+    pub threads: usize,
+}
+
+/// One labelled position: its terms and its game's result for its side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// The evaluation's terms, from the side to move's view.
+    pub terms: Terms,
+    /// 1 won, 0.5 drawn, 0 lost (for the side to move).
+    pub result: f64,
+}
+
+/// The weights `awari tune` fits, by option name.
+pub const FITTED: [&str; 7] = [
+    "EvalA2",
+    "EvalA3",
+    "EvalB2",
+    "EvalB3",
+    "EvalMobility",
+    "EvalKroo",
+    "EvalTempo",
+];
+
+/// The fitted weights' values and their terms, in [`FITTED`]'s order (`b2`, `b3` count
+/// against the side to move, so their terms enter negated).
+fn fitted_terms(t: &Terms) -> [f64; 7] {
+    [
+        f64::from(t.a2),
+        f64::from(t.a3),
+        -f64::from(t.b2),
+        -f64::from(t.b3),
+        f64::from(t.mobility),
+        f64::from(t.kroo),
+        f64::from(t.tempo),
+    ]
+}
+
+fn get(w: &Weights) -> [f64; 7] {
+    [w.a2, w.a3, w.b2, w.b3, w.mobility, w.kroo, w.tempo].map(f64::from)
+}
+
+fn set(w: &mut Weights, v: &[f64; 7]) {
+    let r = |x: f64| x.round().clamp(-10_000.0, 10_000.0) as i32;
+    w.a2 = r(v[0]);
+    w.a3 = r(v[1]);
+    w.b2 = r(v[2]);
+    w.b3 = r(v[3]);
+    w.mobility = r(v[4]);
+    w.kroo = r(v[5]);
+    w.tempo = r(v[6]);
+}
+
+/// Plays `options.games` games with `weights` and returns their positions, labelled.
+/// Deterministic for a given seed (each game has its own seed and its own table).
+pub fn self_play(options: &TuneOptions, weights: &Weights) -> Vec<Sample> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.max(1))
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        (0..options.games)
+            .into_par_iter()
+            .flat_map_iter(|i| one_game(options, weights, i as u64))
+            .collect()
+    })
+}
+
+fn one_game(options: &TuneOptions, weights: &Weights, index: u64) -> Vec<Sample> {
+    let mut rng = Rng::new(options.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut game = Game::new(Board::start(options.variant));
+    for _ in 0..options.opening_plies {
+        let moves: Vec<_> = game.legal_moves().into_iter().collect();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.below(moves.len() as u64) as usize];
+        game.play(m).expect("a legal move");
+    }
+    let mut table = Table::new(1);
+    let limits = Limits {
+        depth: Some(options.depth),
+        ..Limits::default()
+    };
+    let mut seen = Vec::new();
+    while game.outcome().is_none() && game.moves().len() < 600 {
+        let board = *game.board();
+        seen.push((board.side_to_move(), Terms::of(&board)));
+        let control = Control::new(false);
+        let setup = Setup {
+            tt: &mut table,
+            threads: 1,
+            control: &control,
+            weights: *weights,
+            limits: &limits,
+            overhead: 0,
+            tables: None,
+        };
+        let Some(m) = search::search(&game, setup, &mut |_| {}).best else {
+            break;
+        };
+        game.play(m).expect("the search plays legal moves");
+    }
+    let Some(outcome) = game.outcome() else {
+        return Vec::new();
+    };
+    seen.into_iter()
+        .map(|(side, terms)| Sample {
+            terms,
+            result: match outcome.winner {
+                None => 0.5,
+                Some(w) if w == side => 1.0,
+                Some(_) => 0.0,
+            },
+        })
+        .collect()
+}
+
+/// A fit: the weights, the curve's `K`, and the mean squared error before and after.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    /// The fitted weights (the others as given).
+    pub weights: Weights,
+    /// The logistic curve's scale: `p = 1 / (1 + e^(-K·eval/100))`.
+    pub k: f64,
+    /// Mean squared error with the given weights.
+    pub error_before: f64,
+    /// Mean squared error with the fitted weights.
+    pub error_after: f64,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean squared error of the curve `k` with evaluations `evals`.
+fn error(samples: &[Sample], evals: &[f64], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .zip(evals)
+        .map(|(s, &e)| (s.result - sigmoid(k * e / 100.0)).powi(2))
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// Fits `K` with `start`, then the weights of [`FITTED`] by `steps` steps of Adam.
+pub fn fit(samples: &[Sample], start: &Weights, steps: usize) -> Fit {
+    let evals: Vec<f64> = samples
+        .iter()
+        .map(|s| f64::from(s.terms.score(start)))
+        .collect();
+    // K by golden-section search: the error is unimodal in K.
+    let (mut lo, mut hi) = (0.0_f64, 5.0_f64);
+    let phi = (5.0_f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if error(samples, &evals, a) < error(samples, &evals, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    let k = (lo + hi) / 2.0;
+    let error_before = error(samples, &evals, k);
+    // The parts of each evaluation that do not move: the stores and the row.
+    let fixed: Vec<f64> = samples
+        .iter()
+        .map(|s| f64::from(100 * s.terms.stores + start.row * s.terms.row))
+        .collect();
+    let features: Vec<[f64; 7]> = samples.iter().map(|s| fitted_terms(&s.terms)).collect();
+    let mut w = get(start);
+    let (mut m, mut v) = ([0.0; 7], [0.0; 7]);
+    let (rate, b1, b2, eps) = (1.0, 0.9, 0.999, 1e-8);
+    let n = samples.len().max(1) as f64;
+    for step in 1..=steps {
+        let mut grad = [0.0; 7];
+        for ((s, f), &base) in samples.iter().zip(&features).zip(&fixed) {
+            let e = base + f.iter().zip(&w).map(|(x, y)| x * y).sum::<f64>();
+            let p = sigmoid(k * e / 100.0);
+            let d = -2.0 * (s.result - p) * p * (1.0 - p) * k / 100.0;
+            for (g, x) in grad.iter_mut().zip(f) {
+                *g += d * x / n;
+            }
+        }
+        for i in 0..7 {
+            m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
+            let mh = m[i] / (1.0 - b1.powi(step as i32));
+            let vh = v[i] / (1.0 - b2.powi(step as i32));
+            w[i] -= rate * mh / (vh.sqrt() + eps);
+        }
+    }
+    let mut weights = *start;
+    set(&mut weights, &w);
+    let evals: Vec<f64> = samples
+        .iter()
+        .map(|s| f64::from(s.terms.score(&weights)))
+        .collect();
+    Fit {
+        weights,
+        k,
+        error_before,
+        error_after: error(samples, &evals, k),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Results drawn from a known curve of a known weight are fitted back to that weight.
+    #[test]
+    fn a_known_weight_is_recovered() {
+        let mut rng = Rng::new(7);
+        let truth = 30.0;
+        let k = 1.0;
+        let samples: Vec<Sample> = (0..20_000)
+            .map(|_| {
+                let terms = Terms {
+                    stores: rng.below(9) as i32 - 4,
+                    mobility: rng.below(13) as i32 - 6,
+                    ..Terms::default()
+                };
+                let e = 100.0 * f64::from(terms.stores) + truth * f64::from(terms.mobility);
+                let p = sigmoid(k * e / 100.0);
+                let result = if (rng.below(1_000_000) as f64) < p * 1e6 {
+                    1.0
+                } else {
+                    0.0
+                };
+                Sample { terms, result }
+            })
+            .collect();
+        let start = Weights {
+            mobility: 0,
+            ..Weights::DEFAULT
+        };
+        let fit = fit(&samples, &start, 300);
+        assert!(fit.error_after < fit.error_before, "{fit:?}");
+        assert!(
+            (fit.weights.mobility - 30).abs() <= 6,
+            "mobility fitted to {}",
+            fit.weights.mobility
+        );
+    }
+
+    #[test]
+    fn self_play_is_deterministic_and_labels_every_position() {
+        let options = TuneOptions {
+            variant: Variant::Oware,
+            games: 4,
+            depth: 2,
+            opening_plies: 4,
+            seed: 1,
+            threads: 2,
+        };
+        let a = self_play(&options, &Weights::DEFAULT);
+        let b = self_play(&options, &Weights::DEFAULT);
+        assert!(!a.is_empty());
+        assert_eq!(a.len(), b.len());
+        assert!(a.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
+        assert!(a.iter().all(|s| s.terms.tempo == 1));
+    }
+}
