@@ -1,9 +1,15 @@
-//! The referee's parts so far: engine processes ([`process`]) and match statistics
-//! ([`stats`]); the game loop and the match scheduling come with the rest of its issue.
+//! The referee: engine processes ([`process`]) and what they say ([`reply`]), one game
+//! ([`game`]), a match ([`runner`]) and tournaments of matches ([`tournament`]), the records
+//! ([`records`]) and resuming from them ([`resume`]), the statistics ([`stats`]), the
+//! compliance test ([`check`]) and the command line ([`cli`]).
 
 pub mod check;
+pub mod cli;
 pub mod game;
 pub mod process;
 pub mod records;
+pub mod reply;
+pub mod resume;
 pub mod runner;
 pub mod stats;
+pub mod tournament;
