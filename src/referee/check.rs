@@ -1,8 +1,12 @@
 //! `referee check`: a compliance test of an engine, the checks a tournament manager relies on
 //! (handshake, `isready` during a search, `stop`, bad input, `go` arguments in any order,
-//! `quit`), each reported as passed or failed with what was seen.
+//! `quit`), each reported as passed or failed with what was seen. Besides the start position
+//! (which a book engine answers from its book) it probes a middle game, given as a position.
+//! Each probe starts by synchronising with the engine (`isready`, every earlier line
+//! discarded), so that a late line from one check is never blamed on the next.
 
 use super::process::{OutputLimits, Process, Spec};
+use super::reply::{quote, Reply};
 use crate::rules::{parse_move_list, Board, Game, Variant};
 use std::time::{Duration, Instant};
 
@@ -11,11 +15,32 @@ pub type Outcome = Result<String, String>;
 
 /// Whether `line` is a `bestmove` with a legal move for `game`.
 fn legal_bestmove(game: &Game, line: &str) -> Outcome {
-    let text = line.split_whitespace().nth(1).unwrap_or("");
+    let Reply::BestMove(text) = Reply::parse(line) else {
+        return Err(format!("not a bestmove: {}", quote(line)));
+    };
     match parse_move_list(text) {
         Ok(m) if m.len() == 1 && game.legal_moves().contains(m[0]) => Ok(line.to_string()),
-        _ => Err(format!("not a legal move here: {line}")),
+        _ => Err(format!("not a legal move here: {}", quote(line))),
     }
+}
+
+/// A middle game of `variant`: 20 plies from the start by a fixed rule (the legal move at
+/// index `7 * ply` modulo their number), or fewer if the game would end.
+pub fn middle_game(variant: Variant) -> Game {
+    let mut game = Game::new(Board::start(variant));
+    for ply in 0..20 {
+        let moves: Vec<_> = game.legal_moves().into_iter().collect();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(7 * ply) % moves.len()];
+        game.play(mv).expect("a listed move is legal");
+        if game.outcome().is_some() {
+            game.undo();
+            break;
+        }
+    }
+    game
 }
 
 /// Runs every check on the engine `spec` in `variant`; calls `report` with each check's name
@@ -69,7 +94,8 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
 
     let start = Game::new(Board::start(variant));
     let go = |p: &mut Process, line: &str| -> Outcome {
-        p.send("position startpos")
+        p.sync(5 * second)
+            .and_then(|()| p.send("position startpos"))
             .and_then(|()| p.send(line))
             .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
             .map_err(|e| e.to_string())
@@ -89,9 +115,26 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
         );
     }
 
+    // A middle game, given as a position: no book answers it.
+    let middle = middle_game(variant);
+    let probe = p
+        .sync(5 * second)
+        .and_then(|()| p.send(&format!("position fen {}", middle.board())))
+        .and_then(|()| p.send("go depth 3"))
+        .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
+        .map_err(|e| e.to_string());
+    say(
+        &format!(
+            "middle game (fen {}): go depth 3 -> legal bestmove",
+            middle.board()
+        ),
+        probe.and_then(|l| legal_bestmove(&middle, &l)),
+    );
+
     // A long search: isready must be answered at once, and stop must end it.
     let searching = p
-        .send("position startpos")
+        .sync(5 * second)
+        .and_then(|()| p.send("position startpos"))
         .and_then(|()| p.send("go infinite"))
         .map_err(|e| e.to_string());
     std::thread::sleep(Duration::from_millis(200));
@@ -134,6 +177,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let mut after_ffea = Game::new(Board::start(variant));
     let setup = after_ffea.play_text("FfEa").is_ok();
     if setup {
+        let _ = p.sync(5 * second);
         let _ = p.send("position startpos moves FfEa");
     }
     for bad in [
