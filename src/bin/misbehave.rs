@@ -16,10 +16,10 @@
 //! - `bad-info`: reports `score cp 5} [Evil "tag"]` before each `bestmove`.
 //! - `book`: answers only from "its book" (the start position and the 4 plies after it);
 //!   elsewhere its moves are illegal.
-//! - `leave-children DIR`: on its first `go` of a game, starts `DIR/sleep 300` in a session
-//!   of its own (`setsid`) and leaves a `DIR/sleep 0` orphaned in another (a shell that starts
-//!   it and exits); on each `ucinewgame`, appends to `DIR/zombies` how many zombie children
-//!   its parent has.
+//! - `leave-children DIR`: on its first `go` after each `ucinewgame`, starts `DIR/sleep 300`
+//!   in a session of its own (`setsid`) and leaves a `DIR/sleep 0` orphaned in another (a
+//!   shell that starts it and exits), and appends a line to `DIR/children`; on each
+//!   `ucinewgame`, appends to `DIR/zombies` how many zombie children its parent has.
 //!
 //! Usage: `misbehave MODE [ARG]`
 
@@ -96,6 +96,7 @@ fn main() -> ExitCode {
     let mut variant = Variant::Oware;
     let mut game = Game::new(Board::start(variant));
     let mut in_book = true;
+    let mut new_game = false;
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -131,6 +132,7 @@ fn main() -> ExitCode {
                 vec![]
             }
             Some("ucinewgame") => {
+                new_game = true;
                 if let Mode::LeaveChildren(dir) = &mode {
                     let zombies = zombie_children(std::os::unix::process::parent_id());
                     let _ = std::fs::OpenOptions::new()
@@ -143,8 +145,13 @@ fn main() -> ExitCode {
             }
             Some("go") => {
                 let ply = game.moves().len();
-                if let (Mode::LeaveChildren(dir), 0 | 1) = (&mode, ply) {
+                if let (Mode::LeaveChildren(dir), true) = (&mode, new_game) {
                     let sleep = dir.join("sleep");
+                    let _ = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(dir.join("children"))
+                        .and_then(|mut f| writeln!(f, "started"));
                     let _ = std::process::Command::new("setsid")
                         .arg(&sleep)
                         .arg("300")
@@ -158,6 +165,7 @@ fn main() -> ExitCode {
                         .stdout(std::process::Stdio::null())
                         .status();
                 }
+                new_game = false;
                 if let Mode::SlowMove(ms) = mode {
                     std::thread::sleep(Duration::from_millis(ms));
                 }
