@@ -709,3 +709,26 @@ fn engines_are_kept_between_games_and_restarted_after_a_fault() {
         }
     }
 }
+
+#[test]
+fn on_a_terminal_a_progress_bar_replaces_the_lines_per_game() {
+    // `script` gives the referee a terminal (a pseudo-terminal) for its output.
+    let referee = env!("CARGO_BIN_EXE_referee");
+    let out = Command::new("script")
+        .args(["-qec", &format!("{referee} --games 4 --depth 2"), "/dev/null"])
+        .output();
+    let Ok(out) = out else {
+        panic!("this test needs util-linux's `script`");
+    };
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("4/4 games, awari +"), "{stdout}");
+    assert!(!stdout.contains("game 1 "), "{stdout}");
+    assert!(stdout.contains("awari vs evolved: 4 games"), "{stdout}");
+    // Through a pipe, a line per game as before.
+    let out = Command::new(referee)
+        .args(["--games", "4", "--depth", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout).matches("\ngame ").count(), 4);
+}

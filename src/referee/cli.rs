@@ -665,7 +665,10 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
     );
     // On a terminal a progress bar; for logs and pipes a line per game.
     let bar = std::io::stdout().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(config.total_games());
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(config.total_games()),
+            indicatif::ProgressDrawTarget::stdout(),
+        );
         bar.set_style(
             indicatif::ProgressStyle::with_template(
                 "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]",
@@ -719,7 +722,8 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
         },
     );
     if let Some(bar) = &bar {
-        bar.finish_and_clear();
+        // The last state stays on the screen: the games played and the score.
+        bar.finish();
     }
     let totals = totals.map_err(Error::Run)?;
     println!();
