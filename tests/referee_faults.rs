@@ -715,7 +715,11 @@ fn on_a_terminal_a_progress_bar_replaces_the_lines_per_game() {
     // `script` gives the referee a terminal (a pseudo-terminal) for its output.
     let referee = env!("CARGO_BIN_EXE_referee");
     let out = Command::new("script")
-        .args(["-qec", &format!("{referee} --games 4 --depth 2"), "/dev/null"])
+        .args([
+            "-qec",
+            &format!("{referee} --games 4 --depth 2"),
+            "/dev/null",
+        ])
         .output();
     let Ok(out) = out else {
         panic!("this test needs util-linux's `script`");

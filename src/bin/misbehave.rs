@@ -87,10 +87,8 @@ fn main() -> ExitCode {
         std::thread::sleep(Duration::from_millis(ms));
     }
     if let Mode::IgnoreQuit = mode {
-        // SAFETY: ignoring a signal changes only this process's disposition.
-        unsafe {
-            libc::signal(libc::SIGTERM, libc::SIG_IGN);
-        }
+        // Blocked, SIGTERM stays pending for ever (this program has one thread).
+        let _ = nix::sys::signal::SigSet::from(nix::sys::signal::Signal::SIGTERM).thread_block();
     }
     let mut out = io::stdout().lock();
     let mut variant = Variant::Oware;

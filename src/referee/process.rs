@@ -320,17 +320,23 @@ impl Process {
             }
             thread::sleep(Duration::from_millis(1));
         }
-        self.kill();
+        self.kill(by_itself);
         by_itself
     }
 
-    /// SIGKILL to the group and every descendant, then reaped, then swept.
-    fn kill(&mut self) {
+    /// SIGKILL to the group and, unless the engine has exited (its descendants are then
+    /// ours, for [`sweep`]), to every descendant; then reaped, then swept.
+    fn kill(&mut self, exited: bool) {
         let pid = self.child.id();
-        kill_tree(pid);
+        if exited {
+            if let Some(group) = self::pid(pid) {
+                let _ = killpg(group, Signal::SIGKILL);
+            }
+        } else {
+            kill_tree(pid);
+        }
         let _ = self.child.wait();
         registry().engines.remove(&pid);
-        reap_group(pid);
         sweep();
         self.input = None;
         self.ended = true;
@@ -340,7 +346,7 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         if !self.ended {
-            self.kill();
+            self.kill(false);
         }
     }
 }
@@ -528,19 +534,6 @@ fn kill_tree(root: u32) {
     for p in seen {
         if let Some(p) = pid(p) {
             let _ = kill(p, Signal::SIGKILL);
-        }
-    }
-}
-
-/// Reaps the members of group `pgid` that are our children (orphans handed to us as
-/// subreaper); they have been sent SIGKILL, so each wait is short.
-fn reap_group(pgid: u32) {
-    let me = std::process::id();
-    for p in processes() {
-        if p.pgrp == pgid && p.ppid == me {
-            if let Some(p) = pid(p.pid) {
-                let _ = waitpid(p, None);
-            }
         }
     }
 }

@@ -306,7 +306,7 @@ impl Sink {
         self.file.flush()?;
         match self.file.sync_data() {
             // Character devices and pipes (/dev/null, /dev/stdout) cannot be synced.
-            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => Ok(()),
+            Err(e) if e.raw_os_error() == Some(nix::errno::Errno::EINVAL as i32) => Ok(()),
             other => other,
         }
     }
