@@ -187,3 +187,18 @@ fn move_limit_scoring() {
     assert_eq!(record.termination, Termination::Adjudicated);
     assert_eq!(record.moves.len(), 10);
 }
+
+#[test]
+fn a_bad_opening_is_no_contest() {
+    let (mut a, mut b) = (awari(), awari());
+    let mut s = setup(Variant::Oware, Limit::Depth(1));
+    // South cannot play A twice in a row: the second A is North's turn and illegal there.
+    s.opening = awari::rules::parse_move_list("AA").unwrap();
+    let record = play([&mut a, &mut b], &s);
+    match &record.termination {
+        Termination::NoContest(reason) => assert!(reason.contains("bad opening"), "{reason}"),
+        t => panic!("{t}"),
+    }
+    assert_eq!(record.result_tag(), "*");
+    assert!(!record.is_contest() && record.winner.is_none() && record.moves.is_empty());
+}
