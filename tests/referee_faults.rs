@@ -515,6 +515,36 @@ fn interrupting_a_hundred_games_at_once_leaves_no_engine() {
         "{}",
         text(&out.stderr)
     );
+    // More than the system's open files allow is refused with the figures; a low soft
+    // limit below a high hard one is raised.
+    let run_with_limit = |soft: u32, hard: u32| {
+        let script = format!("ulimit -Sn {soft} && ulimit -Hn {hard} && exec \"$0\" \"$@\"");
+        Command::new("/bin/sh")
+            .args(["-c", &script, env!("CARGO_BIN_EXE_referee")])
+            .args(engine("a"))
+            .args(engine("b"))
+            .args(["--concurrency", "100", "--games", "2", "--depth", "1"])
+            .args(["--timeout", "200"])
+            .output()
+            .unwrap()
+    };
+    let out = run_with_limit(300, 300);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains(
+            "--concurrency 100: 200 engines at once need about 1064 open files; \
+             this system allows 300"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run_with_limit(300, 4096);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("a vs b: 2 games"),
+        "{}",
+        text(&out.stdout)
+    );
     // Interrupted while engines are still starting, then once all are waiting on `go`.
     for wait_for in [20, 200] {
         let mut child = referee()

@@ -591,6 +591,8 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         shuffle(&mut openings, cli.seed);
     }
     let sprt = cli.sprt.as_deref().map(parse_sprt).transpose()?;
+    super::process::make_room_for(2 * cli.concurrency)
+        .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
     if let Some(dir) = &cli.log_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
     }

@@ -466,6 +466,30 @@ pub fn become_subreaper() {
     let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
+/// File descriptors the referee holds per engine at most: its input and output pipes, its
+/// stderr pipe and two log files.
+pub const FILES_PER_ENGINE: u64 = 5;
+
+/// Makes room for `engines` engines at once: raises the soft limit on open files as far as
+/// the hard limit allows; an error says how many are needed and what the limit is.
+pub fn make_room_for(engines: u64) -> Result<(), String> {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    // The engines' files, plus the referee's own (records, standard streams, /proc reads).
+    let needed = engines * FILES_PER_ENGINE + 64;
+    let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else {
+        return Ok(());
+    };
+    if soft >= needed {
+        return Ok(());
+    }
+    if hard >= needed && setrlimit(Resource::RLIMIT_NOFILE, needed, hard).is_ok() {
+        return Ok(());
+    }
+    Err(format!(
+        "{engines} engines at once need about {needed} open files; this system allows {hard}"
+    ))
+}
+
 /// A process as /proc shows it.
 #[derive(Clone, Copy, Debug)]
 struct ProcInfo {
