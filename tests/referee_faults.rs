@@ -684,9 +684,31 @@ fn games_nobody_played_are_no_contest_and_not_counted() {
         !stdout.contains("Elo") && !stdout.contains("forfeits"),
         "{stdout}"
     );
-    let records = records(&json);
-    assert_eq!(records.len(), 2);
-    assert!(records.iter().all(|r| r.result.tag() == "*"));
+    let found = records(&json);
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|r| r.result.tag() == "*"));
+    // Resumed once the engines are there, the games nobody played are played.
+    let awari = format!("cmd={}", env!("CARGO_BIN_EXE_awari"));
+    let out = referee()
+        .args(["--engine", &awari, "name=a", "--engine", &awari, "name=b"])
+        .args(["--games", "2", "--depth", "1", "--resume", "--jsonout"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("round 1 was no contest; it is played again"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("a vs b: 2 games"),
+        "{}",
+        text(&out.stdout)
+    );
+    let found = records(&json);
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|r| r.result.tag() != "*"));
 }
 
 #[test]

@@ -5,10 +5,11 @@
 //! with its engines on the sides that round gives them, its variant, its time controls and
 //! its opening, or resuming stops and says what does not match. Damage that a kill or a full
 //! disk leaves (a line cut short, a line that is not JSON, bytes that are not UTF-8) is not
-//! a finished game: such a line is dropped with a warning and its game played again. A round
-//! recorded twice keeps its first record.
+//! a finished game: such a line is dropped with a warning and its game played again, as is a
+//! game that was no contest (whatever stopped it may be fixed). A round recorded twice keeps
+//! its first record.
 
-use super::records::{replace, GameRecord};
+use super::records::{replace, GameRecord, GameResult};
 use super::runner::Config;
 use serde_json::error::Category;
 use std::collections::HashMap;
@@ -86,6 +87,14 @@ pub fn read(path: &Path, config: &Config) -> Result<Resumed, String> {
             ));
         }
         seen.insert(record.round, n);
+        if record.result == GameResult::NoContest {
+            // Nobody's result: played again, now that whatever stopped it may be fixed.
+            resumed.warnings.push(format!(
+                "line {n}: round {} was no contest; it is played again",
+                record.round
+            ));
+            continue;
+        }
         resumed.records.push(record);
     }
     Ok(resumed)
