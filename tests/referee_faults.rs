@@ -110,7 +110,7 @@ fn an_engine_that_reads_nothing_cannot_block_the_referee() {
         ])
         .arg(format!("option.A={big}"))
         .arg(format!("option.B={big}"))
-        .args(["--games", "2", "--depth", "1", "--timeout", "300"])
+        .args(["--games", "2", "--depth", "1", "--timeout", "1500"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
