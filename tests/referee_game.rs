@@ -3,6 +3,7 @@
 
 use awari::referee::game::{adjudicate, play, Limit, Scoring, Setup, Termination};
 use awari::referee::process::{become_subreaper, OutputLimits, Process, Spec};
+use awari::referee::reply::Expect;
 use awari::rules::{Board, Game, Side, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,7 +18,7 @@ fn start(command: &str, args: &[&str]) -> Process {
     };
     let mut p = Process::start(&spec, OutputLimits::default(), None, None).unwrap();
     p.send("uci").unwrap();
-    p.wait_for("uciok", Duration::from_secs(5), &mut |_| {})
+    p.wait_for(Expect::UciOk, Duration::from_secs(5), &mut |_| {})
         .unwrap();
     p
 }

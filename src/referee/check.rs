@@ -6,7 +6,7 @@
 //! discarded), so that a late line from one check is never blamed on the next.
 
 use super::process::{OutputLimits, Process, Spec};
-use super::reply::{quote, Reply};
+use super::reply::{quote, Expect, Reply};
 use crate::rules::{parse_move_list, Board, Game, Variant};
 use std::time::{Duration, Instant};
 
@@ -62,8 +62,8 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     // Handshake.
     let mut id = None;
     let hs = p.send("uci").and_then(|()| {
-        p.wait_for("uciok", 5 * second, &mut |l| {
-            if l.starts_with("id name ") {
+        p.wait_for(Expect::UciOk, 5 * second, &mut |l| {
+            if let Reply::IdName(_) = Reply::parse(l) {
                 id = Some(l.to_string());
             }
         })
@@ -86,7 +86,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let ready = |p: &mut Process, within: Duration| -> Outcome {
         let t = Instant::now();
         p.send("isready")
-            .and_then(|()| p.wait_for("readyok", within, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::ReadyOk, within, &mut |_| {}))
             .map(|_| format!("readyok after {} ms", t.elapsed().as_millis()))
             .map_err(|e| e.to_string())
     };
@@ -97,7 +97,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
         p.sync(5 * second)
             .and_then(|()| p.send("position startpos"))
             .and_then(|()| p.send(line))
-            .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
             .map_err(|e| e.to_string())
     };
     say(
@@ -121,7 +121,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
         .sync(5 * second)
         .and_then(|()| p.send(&format!("position fen {}", middle.board())))
         .and_then(|()| p.send("go depth 3"))
-        .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
+        .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
         .map_err(|e| e.to_string());
     say(
         &format!(
@@ -148,7 +148,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let t = Instant::now();
     let stopped = searching.and_then(|()| {
         p.send("stop")
-            .and_then(|()| p.wait_for("bestmove", second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, second, &mut |_| {}))
             .map_err(|e| e.to_string())
     });
     say(
@@ -162,14 +162,19 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let _ = p.send("stop");
     let mut extra = Vec::new();
     let quiet = p.send("isready").map_err(|e| e.to_string()).and_then(|()| {
-        p.wait_for("readyok", second, &mut |l| extra.push(l.to_string()))
+        p.wait_for(Expect::ReadyOk, second, &mut |l| extra.push(l.to_string()))
             .map_err(|e| e.to_string())
     });
     say(
         "stop with no search -> nothing",
-        quiet.and_then(|_| match extra.iter().find(|l| l.starts_with("bestmove")) {
-            Some(l) => Err(format!("answered {l}")),
-            None => Ok("no output".to_string()),
+        quiet.and_then(|_| {
+            match extra
+                .iter()
+                .find(|l| matches!(Reply::parse(l), Reply::BestMove(_)))
+            {
+                Some(l) => Err(format!("answered {l}")),
+                None => Ok("no output".to_string()),
+            }
         }),
     );
 
@@ -195,7 +200,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     if setup {
         let kept = p
             .send("go depth 1")
-            .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
             .map_err(|e| e.to_string())
             .and_then(|l| legal_bestmove(&after_ffea, &l));
         say("a refused position keeps the previous one", kept);

@@ -10,7 +10,7 @@
 //! run below zero, and the engine loses once it is more than the margin below.
 
 use super::process::{Failure, Process};
-use super::reply::{quote, Reply, Score};
+use super::reply::{quote, Expect, Reply, Score};
 use crate::rules::{
     format_move_list, parse_move_list, Board, EndReason, Game, Move, Side, Variant,
 };
@@ -300,7 +300,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             .and_then(|()| engine.send(&go))
             .and_then(|()| {
                 let left = allowed.saturating_sub(started.elapsed());
-                engine.wait_for("bestmove", left, &mut |line| {
+                engine.wait_for(Expect::BestMove, left, &mut |line| {
                     if let Reply::Info(new) = Reply::parse(line) {
                         info.depth = new.depth.or(info.depth);
                         info.score = new.score.or(info.score);

@@ -10,6 +10,7 @@
 //! which the interrupt thread ([`install_interrupt_handler`]) closes before it kills them, so
 //! that no engine can start while it does.
 
+use super::reply::{Expect, Reply};
 use crate::lines::{read_line, Line};
 use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use nix::sys::signal::{kill, killpg, Signal};
@@ -274,14 +275,15 @@ impl Process {
     pub fn sync(&mut self, within: Duration) -> Result<(), Failure> {
         self.drain()?;
         self.send("isready")?;
-        self.wait_for("readyok", within, &mut |_| {}).map(|_| ())
+        self.wait_for(Expect::ReadyOk, within, &mut |_| {})
+            .map(|_| ())
     }
 
-    /// Reads lines until one whose first word is `word`; returns it. Lines before it go to
-    /// `other` (info lines, say).
+    /// Reads lines until the reply `expect` ([`Reply::parse`] decides); returns its line.
+    /// Lines before it go to `other` (info lines, say).
     pub fn wait_for(
         &mut self,
-        word: &str,
+        expect: Expect,
         within: Duration,
         other: &mut dyn FnMut(&str),
     ) -> Result<String, Failure> {
@@ -291,7 +293,7 @@ impl Process {
                 Failure::Timeout(_) => Failure::Timeout(within),
                 f => f,
             })?;
-            if line.split_whitespace().next() == Some(word) {
+            if expect.matches(&Reply::parse(&line)) {
                 return Ok(line);
             }
             other(&line);

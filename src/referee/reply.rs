@@ -113,6 +113,39 @@ impl<'a> Reply<'a> {
     }
 }
 
+/// The reply a command waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// `uciok`, after `uci`.
+    UciOk,
+    /// `readyok`, after `isready`.
+    ReadyOk,
+    /// `bestmove`, after `go` (or `stop`).
+    BestMove,
+}
+
+impl Expect {
+    /// Whether `reply` is the one expected.
+    pub fn matches(self, reply: &Reply<'_>) -> bool {
+        matches!(
+            (self, reply),
+            (Expect::UciOk, Reply::UciOk)
+                | (Expect::ReadyOk, Reply::ReadyOk)
+                | (Expect::BestMove, Reply::BestMove(_))
+        )
+    }
+}
+
+impl fmt::Display for Expect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Expect::UciOk => "uciok",
+            Expect::ReadyOk => "readyok",
+            Expect::BestMove => "bestmove",
+        })
+    }
+}
+
 /// An engine's text made safe to quote in a record: control characters replaced, at most
 /// 60 characters.
 pub fn quote(text: &str) -> String {
@@ -190,6 +223,26 @@ mod tests {
         }
         for bad in ["cp", "cp x", "cp 5}", "mate 1 2", "depth 3"] {
             assert!(bad.parse::<Score>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn expected_replies() {
+        let rows = [
+            (Expect::UciOk, "uciok", true),
+            (Expect::UciOk, "uciokay", false),
+            (Expect::ReadyOk, " readyok ", true),
+            (Expect::ReadyOk, "info string readyok", false),
+            (Expect::BestMove, "bestmove C ponder a", true),
+            (Expect::BestMove, "bestmoves C", false),
+            (Expect::BestMove, "info string bestmove C", false),
+        ];
+        for (expect, line, matches) in rows {
+            assert_eq!(
+                expect.matches(&Reply::parse(line)),
+                matches,
+                "{expect} {line:?}"
+            );
         }
     }
 

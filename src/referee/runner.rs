@@ -10,6 +10,7 @@
 use super::game::{play, Limit, Record, Scoring, Setup};
 use super::process::{self, OutputLimits, Process, Spec};
 use super::records::{GameRecord, Meta, Sink};
+use super::reply::Expect;
 use super::stats;
 use crate::rules::{parse_move_list, Board, Move, Side, Variant};
 use crossbeam_channel::unbounded;
@@ -339,7 +340,7 @@ fn ready(
     .map_err(|e| e.to_string())?;
     let handshake = (|| {
         p.send("uci")?;
-        p.wait_for("uciok", stall, &mut |_| {})?;
+        p.wait_for(Expect::UciOk, stall, &mut |_| {})?;
         if variant != Variant::Oware {
             p.send(&format!("setoption name UCI_Variant value {variant}"))?;
         }
