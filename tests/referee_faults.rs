@@ -788,3 +788,31 @@ fn on_a_terminal_a_progress_bar_replaces_the_lines_per_game() {
         .unwrap();
     assert_eq!(text(&out.stdout).matches("\ngame ").count(), 4);
 }
+
+#[test]
+fn output_closed_early_does_not_stop_the_match_or_lose_records() {
+    use std::io::BufRead;
+    // As `referee ... | head -1` does: the reader goes away after the first line.
+    let dir = temp("closed-stdout");
+    let json = dir.join("games.jsonl");
+    let mut child = referee()
+        .args(["--games", "4", "--depth", "2", "--jsonout"])
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("awari vs evolved"), "{first}");
+    let out = finish(child, Duration::from_secs(120), "closed stdout");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(records(&json).len(), 4);
+}

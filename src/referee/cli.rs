@@ -18,6 +18,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// `println!` that never panics: when standard output is gone (`referee | head`), the match
+/// goes on and its records are still written.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// Longest clock period, increment or move time: a week, in seconds.
 pub const MAX_SECONDS: f64 = 7.0 * 86_400.0;
 /// Deepest fixed depth.
@@ -268,7 +277,7 @@ fn evolve(args: &EvolveArgs) -> ExitCode {
         config.max_plies,
         config.seed
     );
-    println!("{header}");
+    say!("{header}");
     if let Some(f) = &mut log {
         let _ = writeln!(f, "{header}");
     }
@@ -281,7 +290,7 @@ fn evolve(args: &EvolveArgs) -> ExitCode {
             config.generations,
             started.elapsed().as_secs_f64()
         );
-        println!("{line}");
+        say!("{line}");
         if let Some(f) = &mut log {
             let _ = writeln!(f, "{line}");
         }
@@ -295,7 +304,7 @@ fn evolve(args: &EvolveArgs) -> ExitCode {
         eprintln!("error: --out {}: {e}", args.out.display());
         return ExitCode::from(2);
     }
-    println!("best weights written to {}", args.out.display());
+    say!("best weights written to {}", args.out.display());
     ExitCode::SUCCESS
 }
 
@@ -312,14 +321,14 @@ fn check(variant: Variant, command: &[String]) -> ExitCode {
     let all = super::check::check(&spec, variant, &mut |name, outcome| match outcome {
         Ok(detail) => {
             passed += 1;
-            println!("PASS  {name}: {detail}");
+            say!("PASS  {name}: {detail}");
         }
         Err(detail) => {
             failed += 1;
-            println!("FAIL  {name}: {detail}");
+            say!("FAIL  {name}: {detail}");
         }
     });
-    println!("{passed} passed, {failed} failed");
+    say!("{passed} passed, {failed} failed");
     if all {
         ExitCode::SUCCESS
     } else {
@@ -620,10 +629,10 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         standings.add(a, b, &totals);
     }
     if pairings.len() > 1 {
-        println!("\nstandings ({}):", cli.tournament.name());
+        say!("\nstandings ({}):", cli.tournament.name());
         let names: Vec<&str> = engines.iter().map(|e| e.spec.name.as_str()).collect();
         for line in standings.table(&names) {
-            println!("{line}");
+            say!("{line}");
         }
     }
     Ok(())
@@ -652,7 +661,7 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
         config.engines[0].spec.name.clone(),
         config.engines[1].spec.name.clone(),
     ];
-    println!(
+    say!(
         "{} vs {}, {}, {} games, {} openings{}",
         names[0],
         names[1],
@@ -700,7 +709,7 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
         } else {
             (&names[1], &names[0])
         };
-        println!(
+        say!(
             "game {} {} - {}: {} ({}), {} plies; {}: +{} ={} -{}",
             f.round,
             south,
@@ -728,9 +737,9 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
         bar.finish();
     }
     let totals = totals.map_err(Error::Run)?;
-    println!();
+    say!();
     for line in totals.report([&names[0], &names[1]], config.sprt) {
-        println!("{line}");
+        say!("{line}");
     }
     Ok(totals)
 }

@@ -70,9 +70,11 @@ impl GameResult {
 /// What the engine said about one of its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveInfo {
-    /// Its last score.
+    /// Its last score (left out when it gave none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<Score>,
-    /// Its last depth.
+    /// Its last depth (left out when it gave none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
     /// The time charged, in milliseconds.
     pub ms: u64,
