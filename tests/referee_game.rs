@@ -3,6 +3,7 @@
 
 use awari::referee::game::{adjudicate, play, Limit, Scoring, Setup, Termination};
 use awari::referee::process::{become_subreaper, OutputLimits, Process, Spec};
+use awari::referee::reply::Expect;
 use awari::rules::{Board, Game, Side, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,7 +18,7 @@ fn start(command: &str, args: &[&str]) -> Process {
     };
     let mut p = Process::start(&spec, OutputLimits::default(), None, None).unwrap();
     p.send("uci").unwrap();
-    p.wait_for("uciok", Duration::from_secs(5), &mut |_| {})
+    p.wait_for(Expect::UciOk, Duration::from_secs(5), &mut |_| {})
         .unwrap();
     p
 }
@@ -186,4 +187,19 @@ fn move_limit_scoring() {
     let record = play([&mut a, &mut b], &s);
     assert_eq!(record.termination, Termination::Adjudicated);
     assert_eq!(record.moves.len(), 10);
+}
+
+#[test]
+fn a_bad_opening_is_no_contest() {
+    let (mut a, mut b) = (awari(), awari());
+    let mut s = setup(Variant::Oware, Limit::Depth(1));
+    // South cannot play A twice in a row: the second A is North's turn and illegal there.
+    s.opening = awari::rules::parse_move_list("AA").unwrap();
+    let record = play([&mut a, &mut b], &s);
+    match &record.termination {
+        Termination::NoContest(reason) => assert!(reason.contains("bad opening"), "{reason}"),
+        t => panic!("{t}"),
+    }
+    assert_eq!(record.result_tag(), "*");
+    assert!(!record.is_contest() && record.winner.is_none() && record.moves.is_empty());
 }

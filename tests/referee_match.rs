@@ -2,6 +2,7 @@
 //! and the match finishes with no process left; a match killed with SIGKILL resumes from its
 //! JSON lines without losing or replaying a finished game, and ends with the same totals.
 
+use awari::referee::records::GameRecord;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
@@ -30,12 +31,8 @@ fn rounds(json: &Path) -> Vec<u64> {
     let text = std::fs::read_to_string(json).unwrap_or_default();
     let mut rounds: Vec<u64> = text
         .lines()
-        .filter(|l| l.ends_with('}'))
-        .filter_map(|l| {
-            awari::referee::records::json_field(l, "round")?
-                .parse()
-                .ok()
-        })
+        .filter_map(|l| GameRecord::from_json(l.as_bytes()).ok())
+        .map(|r| r.round)
         .collect();
     rounds.sort_unstable();
     rounds
@@ -267,7 +264,11 @@ fn round_robin_and_gauntlet_tournaments() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("round-robin or gauntlet"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("possible values: round-robin, gauntlet"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = referee()
         .args(&three)
         .args(["--jsonout", "/tmp/x.jsonl", "--resume"])
@@ -342,10 +343,16 @@ fn sprt_stops_the_match_at_a_bound_and_records_hold_the_tags() {
         "Result",
         "Termination",
         "PlyCount",
-        "TimeControl",
+        "SouthTimeControl",
+        "NorthTimeControl",
     ] {
         assert_eq!(pgn.matches(&format!("[{tag} \"")).count(), played, "{tag}");
     }
+    // The two engines' controls differ: each side's is given, never one for both.
+    assert!(!pgn.contains("[TimeControl "));
+    assert!(pgn.contains("[Round \"1\"]\n[South \"d5\"]\n[North \"d1\"]\n"));
+    assert!(pgn.contains("[SouthTimeControl \"depth=5\"]\n[NorthTimeControl \"depth=1\"]"));
+    assert!(pgn.contains("[SouthTimeControl \"depth=1\"]\n[NorthTimeControl \"depth=5\"]"));
     // Games from the start position carry no FEN tag; moves carry {score/depth time}.
     assert!(!pgn.contains("[FEN "));
     assert!(pgn.contains("{opening}") && pgn.contains("/4 "), "{pgn}");

@@ -117,10 +117,11 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     assert_eq!(running(&engine), 2, "both engines started");
-    // SAFETY: sending SIGINT to our own child.
-    unsafe {
-        libc::kill(referee.id() as i32, libc::SIGINT);
-    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(referee.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
     let status = referee.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     std::thread::sleep(std::time::Duration::from_millis(100));

@@ -6,6 +6,7 @@
 use awari::referee::process::{
     become_subreaper, group_alive, group_exists, Failure, OutputLimits, Process, Spec,
 };
+use awari::referee::reply::Expect;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -49,13 +50,13 @@ fn the_real_engine_handshakes_and_quits_by_itself() {
     .unwrap();
     p.send("uci").unwrap();
     let mut ids = Vec::new();
-    p.wait_for("uciok", Duration::from_secs(5), &mut |l| {
+    p.wait_for(Expect::UciOk, Duration::from_secs(5), &mut |l| {
         ids.push(l.to_string())
     })
     .unwrap();
     assert!(ids[0].starts_with("id name awari"));
     p.send("isready").unwrap();
-    p.wait_for("readyok", Duration::from_secs(5), &mut |_| {})
+    p.wait_for(Expect::ReadyOk, Duration::from_secs(5), &mut |_| {})
         .unwrap();
     let pgid = p.id();
     assert!(p.end(Duration::from_secs(2)), "awari exits on quit");
@@ -63,7 +64,7 @@ fn the_real_engine_handshakes_and_quits_by_itself() {
 }
 
 /// Whether a failure is the one a row expects.
-type Expect = fn(&Failure) -> bool;
+type Expected = fn(&Failure) -> bool;
 
 #[test]
 fn failures_are_named_and_nothing_survives() {
@@ -72,7 +73,7 @@ fn failures_are_named_and_nothing_survives() {
         max_lines_per_second: 2000,
     };
     // (what, program, the failure waiting for `uciok`)
-    let rows: Vec<(&str, Spec, Expect)> = vec![
+    let rows: Vec<(&str, Spec, Expected)> = vec![
         ("silent", sh("sleep 100"), |f| {
             matches!(f, Failure::Timeout(_))
         }),
@@ -97,7 +98,7 @@ fn failures_are_named_and_nothing_survives() {
         let mut p = Process::start(&spec, limits, None, None).unwrap();
         let pgid = p.id();
         let _ = p.send("uci");
-        let got = p.wait_for("uciok", SHORT, &mut |_| {});
+        let got = p.wait_for(Expect::UciOk, SHORT, &mut |_| {});
         match got {
             Err(f) => assert!(expected(&f), "{what}: {f}"),
             Ok(line) => panic!("{what}: got {line}"),

@@ -11,6 +11,15 @@
 //! - `no-uciok`: answers `uci` with its id but never `uciok`.
 //! - `flood`: answers `go` with an endless stream of info lines.
 //! - `ignore-quit`: does not exit on `quit` (nor on end of input) and ignores SIGTERM.
+//! - `slow-move MS`: sleeps before each `bestmove`.
+//! - `late-garbage`: follows each `bestmove` with a second one, `bestmove ???`.
+//! - `bad-info`: reports `score cp 5} [Evil "tag"]` before each `bestmove`.
+//! - `book`: answers only from "its book" (the start position and the 4 plies after it);
+//!   elsewhere its moves are illegal.
+//! - `leave-children DIR`: on its first `go` after each `ucinewgame`, starts `DIR/sleep 300`
+//!   in a session of its own (`setsid`) and leaves a `DIR/sleep 0` orphaned in another (a
+//!   shell that starts it and exits), and appends a line to `DIR/children`; on each
+//!   `ucinewgame`, appends to `DIR/zombies` how many zombie children its parent has.
 //!
 //! Usage: `misbehave MODE [ARG]`
 
@@ -29,6 +38,11 @@ enum Mode {
     NoUciok,
     Flood,
     IgnoreQuit,
+    SlowMove(u64),
+    LateGarbage,
+    BadInfo,
+    Book,
+    LeaveChildren(std::path::PathBuf),
 }
 
 fn mode() -> Result<Mode, String> {
@@ -48,6 +62,15 @@ fn mode() -> Result<Mode, String> {
         Some("no-uciok") => Mode::NoUciok,
         Some("flood") => Mode::Flood,
         Some("ignore-quit") => Mode::IgnoreQuit,
+        Some("slow-move") => Mode::SlowMove(number(1)?),
+        Some("late-garbage") => Mode::LateGarbage,
+        Some("bad-info") => Mode::BadInfo,
+        Some("book") => Mode::Book,
+        Some("leave-children") => Mode::LeaveChildren(
+            args.get(1)
+                .map(std::path::PathBuf::from)
+                .ok_or("leave-children needs a directory")?,
+        ),
         Some(other) => return Err(format!("unknown mode '{other}'")),
     })
 }
@@ -64,14 +87,14 @@ fn main() -> ExitCode {
         std::thread::sleep(Duration::from_millis(ms));
     }
     if let Mode::IgnoreQuit = mode {
-        // SAFETY: ignoring a signal changes only this process's disposition.
-        unsafe {
-            libc::signal(libc::SIGTERM, libc::SIG_IGN);
-        }
+        // Blocked, SIGTERM stays pending for ever (this program has one thread).
+        let _ = nix::sys::signal::SigSet::from(nix::sys::signal::Signal::SIGTERM).thread_block();
     }
     let mut out = io::stdout().lock();
     let mut variant = Variant::Oware;
     let mut game = Game::new(Board::start(variant));
+    let mut in_book = true;
+    let mut new_game = false;
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -100,19 +123,65 @@ fn main() -> ExitCode {
                     _ => Board::start(variant),
                 };
                 game = Game::new(start);
+                in_book = words.get(1) == Some(&"startpos");
                 if let Some(i) = words.iter().position(|w| *w == "moves") {
                     let _ = game.play_text(&words[i + 1..].join(""));
                 }
                 vec![]
             }
+            Some("ucinewgame") => {
+                new_game = true;
+                if let Mode::LeaveChildren(dir) = &mode {
+                    let zombies = zombie_children(std::os::unix::process::parent_id());
+                    let _ = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(dir.join("zombies"))
+                        .and_then(|mut f| writeln!(f, "{zombies}"));
+                }
+                vec![]
+            }
             Some("go") => {
                 let ply = game.moves().len();
+                if let (Mode::LeaveChildren(dir), true) = (&mode, new_game) {
+                    let sleep = dir.join("sleep");
+                    let _ = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(dir.join("children"))
+                        .and_then(|mut f| writeln!(f, "started"));
+                    let _ = std::process::Command::new("setsid")
+                        .arg(&sleep)
+                        .arg("300")
+                        .stdin(std::process::Stdio::null())
+                        .stdout(std::process::Stdio::null())
+                        .spawn();
+                    let _ = std::process::Command::new("/bin/sh")
+                        .arg("-c")
+                        .arg(format!("setsid '{}' 0 &", sleep.display()))
+                        .stdin(std::process::Stdio::null())
+                        .stdout(std::process::Stdio::null())
+                        .status();
+                }
+                new_game = false;
+                if let Mode::SlowMove(ms) = mode {
+                    std::thread::sleep(Duration::from_millis(ms));
+                }
+                let book_over = matches!(mode, Mode::Book) && (!in_book || ply > 4);
                 match mode {
                     Mode::CrashAt(k) if ply >= k => return ExitCode::from(3),
                     Mode::HangAt(k) if ply >= k => loop {
                         std::thread::sleep(Duration::from_secs(3600));
                     },
                     Mode::Garbage => vec!["bestmove ???".to_string()],
+                    _ if book_over => {
+                        let legal = game.legal_moves();
+                        let bad = (0..12)
+                            .filter_map(Move::new)
+                            .find(|m| !legal.contains(*m))
+                            .map_or("0000".to_string(), |m| m.to_string());
+                        vec![format!("bestmove {bad}")]
+                    }
                     Mode::Illegal => {
                         let legal = game.legal_moves();
                         let bad = (0..12)
@@ -132,10 +201,15 @@ fn main() -> ExitCode {
                             .into_iter()
                             .next()
                             .map_or("0000".to_string(), |m| m.to_string());
-                        vec![
-                            "info depth 1 score cp 0".to_string(),
-                            format!("bestmove {best}"),
-                        ]
+                        let info = match mode {
+                            Mode::BadInfo => "info depth 1 score cp 5} [Evil \"tag\"]",
+                            _ => "info depth 1 score cp 0",
+                        };
+                        let mut a = vec![info.to_string(), format!("bestmove {best}")];
+                        if let Mode::LateGarbage = mode {
+                            a.push("bestmove ???".to_string());
+                        }
+                        a
                     }
                 }
             }
@@ -154,4 +228,23 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// How many zombie children process `parent` has (from /proc).
+fn zombie_children(parent: u32) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            let fields: Vec<&str> = stat
+                .rfind(')')
+                .map_or("", |i| &stat[i + 1..])
+                .split_whitespace()
+                .collect();
+            fields.first() == Some(&"Z") && fields.get(1) == Some(&parent.to_string().as_str())
+        })
+        .count()
 }

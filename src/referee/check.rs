@@ -1,8 +1,12 @@
 //! `referee check`: a compliance test of an engine, the checks a tournament manager relies on
 //! (handshake, `isready` during a search, `stop`, bad input, `go` arguments in any order,
-//! `quit`), each reported as passed or failed with what was seen.
+//! `quit`), each reported as passed or failed with what was seen. Besides the start position
+//! (which a book engine answers from its book) it probes a middle game, given as a position.
+//! Each probe starts by synchronising with the engine (`isready`, every earlier line
+//! discarded), so that a late line from one check is never blamed on the next.
 
 use super::process::{OutputLimits, Process, Spec};
+use super::reply::{quote, Expect, Reply};
 use crate::rules::{parse_move_list, Board, Game, Variant};
 use std::time::{Duration, Instant};
 
@@ -11,11 +15,32 @@ pub type Outcome = Result<String, String>;
 
 /// Whether `line` is a `bestmove` with a legal move for `game`.
 fn legal_bestmove(game: &Game, line: &str) -> Outcome {
-    let text = line.split_whitespace().nth(1).unwrap_or("");
+    let Reply::BestMove(text) = Reply::parse(line) else {
+        return Err(format!("not a bestmove: {}", quote(line)));
+    };
     match parse_move_list(text) {
         Ok(m) if m.len() == 1 && game.legal_moves().contains(m[0]) => Ok(line.to_string()),
-        _ => Err(format!("not a legal move here: {line}")),
+        _ => Err(format!("not a legal move here: {}", quote(line))),
     }
+}
+
+/// A middle game of `variant`: 20 plies from the start by a fixed rule (the legal move at
+/// index `7 * ply` modulo their number), or fewer if the game would end.
+pub fn middle_game(variant: Variant) -> Game {
+    let mut game = Game::new(Board::start(variant));
+    for ply in 0..20 {
+        let moves: Vec<_> = game.legal_moves().into_iter().collect();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(7 * ply) % moves.len()];
+        game.play(mv).expect("a listed move is legal");
+        if game.outcome().is_some() {
+            game.undo();
+            break;
+        }
+    }
+    game
 }
 
 /// Runs every check on the engine `spec` in `variant`; calls `report` with each check's name
@@ -37,8 +62,8 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     // Handshake.
     let mut id = None;
     let hs = p.send("uci").and_then(|()| {
-        p.wait_for("uciok", 5 * second, &mut |l| {
-            if l.starts_with("id name ") {
+        p.wait_for(Expect::UciOk, 5 * second, &mut |l| {
+            if let Reply::IdName(_) = Reply::parse(l) {
                 id = Some(l.to_string());
             }
         })
@@ -61,7 +86,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let ready = |p: &mut Process, within: Duration| -> Outcome {
         let t = Instant::now();
         p.send("isready")
-            .and_then(|()| p.wait_for("readyok", within, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::ReadyOk, within, &mut |_| {}))
             .map(|_| format!("readyok after {} ms", t.elapsed().as_millis()))
             .map_err(|e| e.to_string())
     };
@@ -69,9 +94,10 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
 
     let start = Game::new(Board::start(variant));
     let go = |p: &mut Process, line: &str| -> Outcome {
-        p.send("position startpos")
+        p.sync(5 * second)
+            .and_then(|()| p.send("position startpos"))
             .and_then(|()| p.send(line))
-            .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
             .map_err(|e| e.to_string())
     };
     say(
@@ -89,9 +115,26 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
         );
     }
 
+    // A middle game, given as a position: no book answers it.
+    let middle = middle_game(variant);
+    let probe = p
+        .sync(5 * second)
+        .and_then(|()| p.send(&format!("position fen {}", middle.board())))
+        .and_then(|()| p.send("go depth 3"))
+        .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
+        .map_err(|e| e.to_string());
+    say(
+        &format!(
+            "middle game (fen {}): go depth 3 -> legal bestmove",
+            middle.board()
+        ),
+        probe.and_then(|l| legal_bestmove(&middle, &l)),
+    );
+
     // A long search: isready must be answered at once, and stop must end it.
     let searching = p
-        .send("position startpos")
+        .sync(5 * second)
+        .and_then(|()| p.send("position startpos"))
         .and_then(|()| p.send("go infinite"))
         .map_err(|e| e.to_string());
     std::thread::sleep(Duration::from_millis(200));
@@ -105,7 +148,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let t = Instant::now();
     let stopped = searching.and_then(|()| {
         p.send("stop")
-            .and_then(|()| p.wait_for("bestmove", second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, second, &mut |_| {}))
             .map_err(|e| e.to_string())
     });
     say(
@@ -119,14 +162,19 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let _ = p.send("stop");
     let mut extra = Vec::new();
     let quiet = p.send("isready").map_err(|e| e.to_string()).and_then(|()| {
-        p.wait_for("readyok", second, &mut |l| extra.push(l.to_string()))
+        p.wait_for(Expect::ReadyOk, second, &mut |l| extra.push(l.to_string()))
             .map_err(|e| e.to_string())
     });
     say(
         "stop with no search -> nothing",
-        quiet.and_then(|_| match extra.iter().find(|l| l.starts_with("bestmove")) {
-            Some(l) => Err(format!("answered {l}")),
-            None => Ok("no output".to_string()),
+        quiet.and_then(|_| {
+            match extra
+                .iter()
+                .find(|l| matches!(Reply::parse(l), Reply::BestMove(_)))
+            {
+                Some(l) => Err(format!("answered {l}")),
+                None => Ok("no output".to_string()),
+            }
         }),
     );
 
@@ -134,6 +182,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let mut after_ffea = Game::new(Board::start(variant));
     let setup = after_ffea.play_text("FfEa").is_ok();
     if setup {
+        let _ = p.sync(5 * second);
         let _ = p.send("position startpos moves FfEa");
     }
     for bad in [
@@ -151,7 +200,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     if setup {
         let kept = p
             .send("go depth 1")
-            .and_then(|()| p.wait_for("bestmove", 10 * second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
             .map_err(|e| e.to_string())
             .and_then(|l| legal_bestmove(&after_ffea, &l));
         say("a refused position keeps the previous one", kept);

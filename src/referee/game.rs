@@ -1,9 +1,16 @@
 //! One game between two engine processes: new game, then per ply `position` (the full move
 //! list, concatenated) and `go` with both clocks, every `bestmove` checked by the rules core,
 //! clocks kept by the referee, the move limit adjudicated. An engine that fails in any way
-//! loses the game, with the reason recorded.
+//! loses the game, with the reason recorded; a game nobody can be blamed for (a bad
+//! opening, no engine started) is no contest.
+//!
+//! Before each `go` the engine to move is synchronised (`isready` up to `readyok`, every line
+//! before it discarded), so that a stale line from its last move cannot answer this one.
+//! That time is charged to its clock, as is all the time from then to `bestmove`: a clock may
+//! run below zero, and the engine loses once it is more than the margin below.
 
 use super::process::{Failure, Process};
+use super::reply::{quote, Expect, Reply, Score};
 use crate::rules::{
     format_move_list, parse_move_list, Board, EndReason, Game, Move, Side, Variant,
 };
@@ -73,7 +80,7 @@ pub struct Setup {
     pub stall: Duration,
 }
 
-/// How a game ended, for the side that did not fail.
+/// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
     /// The rules ended it.
@@ -87,6 +94,8 @@ pub enum Termination {
         /// What it did.
         reason: String,
     },
+    /// Nobody's result: a bad opening, or neither engine started. Left out of the statistics.
+    NoContest(String),
 }
 
 impl fmt::Display for Termination {
@@ -95,6 +104,7 @@ impl fmt::Display for Termination {
             Termination::Rules(r) => write!(f, "{}", r.describe()),
             Termination::Adjudicated => write!(f, "adjudicated at the move limit"),
             Termination::Forfeit { side, reason } => write!(f, "{side} forfeits: {reason}"),
+            Termination::NoContest(reason) => write!(f, "no contest: {reason}"),
         }
     }
 }
@@ -104,11 +114,12 @@ impl fmt::Display for Termination {
 pub struct Played {
     /// The move.
     pub mv: Move,
-    /// The last `score ...` the engine reported (`cp 35`, `mate 7`), if any.
-    pub score: Option<String>,
+    /// The last score the engine reported, if any.
+    pub score: Option<Score>,
     /// The last depth it reported.
     pub depth: Option<u32>,
-    /// Time the referee measured, from `go` to `bestmove`.
+    /// Time the referee measured and charged, from the synchronisation before `go` to
+    /// `bestmove`.
     pub time: Duration,
 }
 
@@ -121,7 +132,7 @@ pub struct Record {
     pub opening: Vec<Move>,
     /// The engines' moves.
     pub moves: Vec<Played>,
-    /// The winner, or `None` for a draw.
+    /// The winner, or `None` for a draw (or no contest).
     pub winner: Option<Side>,
     /// Final stores as scored.
     pub stores: [u8; 2],
@@ -130,18 +141,44 @@ pub struct Record {
 }
 
 impl Record {
-    /// `1-0` (South won), `0-1`, `1/2-1/2`.
+    /// `1-0` (South won), `0-1`, `1/2-1/2`, or `*` for no contest.
     pub fn result_tag(&self) -> &'static str {
-        match self.winner {
-            Some(Side::South) => "1-0",
-            Some(Side::North) => "0-1",
-            None => "1/2-1/2",
+        match (self.winner, &self.termination) {
+            (_, Termination::NoContest(_)) => "*",
+            (Some(Side::South), _) => "1-0",
+            (Some(Side::North), _) => "0-1",
+            (None, _) => "1/2-1/2",
+        }
+    }
+
+    /// Whether the game counts for anyone.
+    pub fn is_contest(&self) -> bool {
+        !matches!(self.termination, Termination::NoContest(_))
+    }
+
+    /// The side that forfeited, if one did.
+    pub fn forfeited(&self) -> Option<Side> {
+        match self.termination {
+            Termination::Forfeit { side, .. } => Some(side),
+            _ => None,
+        }
+    }
+
+    /// A game no engine played: no contest, for `reason`.
+    pub fn no_contest(start: Board, opening: Vec<Move>, reason: String) -> Record {
+        Record {
+            start,
+            opening,
+            moves: Vec::new(),
+            winner: None,
+            stores: start.stores(),
+            termination: Termination::NoContest(reason),
         }
     }
 }
 
 /// How a game stopped at the move limit is scored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Scoring {
     /// As the rules say: `awari` by the stores, the others by the stores after each side
     /// collects its own row.
@@ -153,31 +190,42 @@ pub enum Scoring {
     Rows,
 }
 
-/// The score at the move limit under `scoring`.
+/// The score at the move limit under `scoring`: the rules' own count
+/// ([`Board::outcome_counting`]), with or without the rows.
 pub fn adjudicate(board: &Board, scoring: Scoring) -> ([u8; 2], Option<Side>) {
     let rows = match scoring {
         Scoring::Rules => board.variant() != Variant::Awari,
         Scoring::Stores => false,
         Scoring::Rows => true,
     };
-    let mut stores = board.stores();
-    if rows {
-        for side in Side::BOTH {
-            stores[side.index()] += board.row_seeds(side) as u8;
-        }
-    }
-    let winner = match stores[0].cmp(&stores[1]) {
-        std::cmp::Ordering::Greater => Some(Side::South),
-        std::cmp::Ordering::Less => Some(Side::North),
-        std::cmp::Ordering::Equal => None,
-    };
-    (stores, winner)
+    let outcome = board.outcome_counting(EndReason::MoveLimit, rows);
+    (outcome.stores, outcome.winner)
+}
+
+/// A clock that may run below zero, in microseconds.
+type Clock = i64;
+
+fn micros(d: Duration) -> Clock {
+    Clock::try_from(d.as_micros()).unwrap_or(Clock::MAX)
+}
+
+/// A clock's time as a `go` argument: milliseconds, never below zero.
+fn clock_ms(c: Clock) -> i64 {
+    c.max(0) / 1000
 }
 
 /// Plays one game: `engines[0]` is South, `engines[1]` North. Both must have completed the
 /// handshake (`uci`/`uciok`, options).
 pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
     let mut game = Game::new(setup.start);
+    if let Err(e) = game.play_all(&setup.opening) {
+        // A bad opening is the suite's fault, not an engine's.
+        return Record::no_contest(
+            setup.start,
+            setup.opening.clone(),
+            format!("bad opening: {e}"),
+        );
+    }
     let mut record = Record {
         start: setup.start,
         opening: setup.opening.clone(),
@@ -191,31 +239,23 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
         record.stores = game.board().stores();
         record.termination = Termination::Forfeit { side, reason };
     };
-    if let Err(e) = game.play_all(&setup.opening) {
-        // A bad opening is the suite's fault, not an engine's: no one wins.
-        record.termination = Termination::Forfeit {
-            side: game.board().side_to_move(),
-            reason: format!("bad opening: {e}"),
-        };
-        record.winner = None;
-        return record;
-    }
     for side in Side::BOTH {
         let engine = &mut *engines[side.index()];
         let ready = engine
-            .send("ucinewgame")
-            .and_then(|()| engine.send("isready"))
-            .and_then(|()| engine.wait_for("readyok", setup.stall, &mut |_| {}));
+            .drain()
+            .and_then(|()| engine.send("ucinewgame"))
+            .and_then(|()| engine.sync(setup.stall));
         if let Err(f) = ready {
             forfeit(&mut record, &game, side, format!("at the new game: {f}"));
             return record;
         }
     }
     let clocks_of = |limit: Limit| match limit {
-        Limit::Clock { base, .. } => base,
-        _ => Duration::ZERO,
+        Limit::Clock { base, .. } => micros(base),
+        _ => 0,
     };
-    let mut clocks = setup.limits.map(clocks_of);
+    let mut clocks: [Clock; 2] = setup.limits.map(clocks_of);
+    let margin = micros(setup.margin);
     let mut moves_made = [0u32; 2];
     let start_text = if setup.start == Board::start(setup.start.variant()) {
         "startpos".to_string()
@@ -235,54 +275,70 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             return record;
         }
         let side = game.board().side_to_move();
-        let engine = &mut *engines[side.index()];
+        let i = side.index();
+        let engine = &mut *engines[i];
         let position = format!(
             "position {start_text} moves {}",
             format_move_list(game.moves())
         );
-        let limit = setup.limits[side.index()];
-        let (go, allowed) = go_command(setup, &clocks, &moves_made, side);
+        let limit = setup.limits[i];
+        let go = go_command(setup, &clocks, &moves_made, side);
+        // How long the answer may take, from now: the clock (below zero down to minus the
+        // margin), the move time plus the margin, or the stall timeout.
+        let allowed = match limit {
+            Limit::Clock { .. } => {
+                Duration::from_micros(u64::try_from(clocks[i] + margin).unwrap_or(0))
+            }
+            Limit::MoveTime(d) => d + setup.margin,
+            Limit::Depth(_) | Limit::Nodes(_) => setup.stall,
+        };
         let started = Instant::now();
-        let mut score = None;
-        let mut depth = None;
+        let mut info = super::reply::Info::default();
         let answer = engine
-            .send(position.trim_end())
+            .sync(allowed)
+            .and_then(|()| engine.send(position.trim_end()))
             .and_then(|()| engine.send(&go))
             .and_then(|()| {
-                engine.wait_for("bestmove", allowed + setup.margin, &mut |line| {
-                    read_info(line, &mut score, &mut depth)
+                let left = allowed.saturating_sub(started.elapsed());
+                engine.wait_for(Expect::BestMove, left, &mut |line| {
+                    if let Reply::Info(new) = Reply::parse(line) {
+                        info.depth = new.depth.or(info.depth);
+                        info.score = new.score.or(info.score);
+                    }
                 })
             });
         let took = started.elapsed();
+        let timed = matches!(limit, Limit::Clock { .. } | Limit::MoveTime(_));
         let lost_on_time = || format!("lost on time ({} ms)", took.as_millis());
         // The turn, or why the engine to move forfeits.
         let turn: Result<Played, String> = 'turn: {
             let line = match answer {
                 Ok(line) => line,
-                Err(Failure::Timeout(_))
-                    if matches!(limit, Limit::Clock { .. } | Limit::MoveTime(_)) =>
-                {
-                    break 'turn Err(lost_on_time());
-                }
+                Err(Failure::Timeout(_)) if timed => break 'turn Err(lost_on_time()),
                 Err(f) => break 'turn Err(f.to_string()),
             };
-            let text = line.split_whitespace().nth(1).unwrap_or("");
-            let mv = match parse_move_list(text) {
-                Ok(list) if list.len() == 1 => list[0],
-                _ => break 'turn Err(format!("unreadable move: {line}")),
-            };
             if let Limit::Clock { .. } = limit {
-                if took > clocks[side.index()] + setup.margin {
+                clocks[i] -= micros(took);
+                if clocks[i] < -margin {
                     break 'turn Err(lost_on_time());
                 }
+            } else if timed && took > allowed {
+                break 'turn Err(lost_on_time());
             }
+            let Reply::BestMove(text) = Reply::parse(&line) else {
+                break 'turn Err(format!("unreadable answer: {}", quote(&line)));
+            };
+            let mv = match parse_move_list(text) {
+                Ok(list) if list.len() == 1 => list[0],
+                _ => break 'turn Err(format!("unreadable move: {}", quote(&line))),
+            };
             if let Err(e) = game.play(mv) {
                 break 'turn Err(format!("illegal move {mv}: {e}"));
             }
             Ok(Played {
                 mv,
-                score: score.take(),
-                depth: depth.take(),
+                score: info.score,
+                depth: info.depth,
                 time: took,
             })
         };
@@ -294,68 +350,37 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             }
         }
         if let Limit::Clock { moves, base, inc } = limit {
-            let i = side.index();
-            clocks[i] = clocks[i].saturating_sub(took) + inc;
+            clocks[i] = clocks[i].saturating_add(micros(inc));
             moves_made[i] += 1;
             if moves.is_some_and(|m| m > 0 && moves_made[i] % m == 0) {
-                clocks[i] += base;
+                clocks[i] = clocks[i].saturating_add(micros(base));
             }
         }
     }
 }
 
-/// The `go` line for `side` to move and how long its answer may take.
-fn go_command(
-    setup: &Setup,
-    clocks: &[Duration; 2],
-    made: &[u32; 2],
-    side: Side,
-) -> (String, Duration) {
+/// The `go` line for `side` to move.
+fn go_command(setup: &Setup, clocks: &[Clock; 2], made: &[u32; 2], side: Side) -> String {
     let inc_of = |limit: Limit| match limit {
         Limit::Clock { inc, .. } => inc.as_millis(),
         _ => 0,
     };
     match setup.limits[side.index()] {
         Limit::Clock { moves, .. } => {
-            let ms = |d: Duration| d.as_millis();
             let mut go = format!(
                 "go wtime {} btime {} winc {} binc {}",
-                ms(clocks[0]),
-                ms(clocks[1]),
+                clock_ms(clocks[0]),
+                clock_ms(clocks[1]),
                 inc_of(setup.limits[0]),
                 inc_of(setup.limits[1])
             );
-            let i = side.index();
             if let Some(m) = moves.filter(|&m| m > 0) {
-                go += &format!(" movestogo {}", m - made[i] % m);
+                go += &format!(" movestogo {}", m - made[side.index()] % m);
             }
-            (go, clocks[i])
+            go
         }
-        Limit::MoveTime(d) => (format!("go movetime {}", d.as_millis()), d),
-        Limit::Depth(n) => (format!("go depth {n}"), setup.stall),
-        Limit::Nodes(n) => (format!("go nodes {n}"), setup.stall),
-    }
-}
-
-/// Keeps the last score and depth of an `info` line.
-fn read_info(line: &str, score: &mut Option<String>, depth: &mut Option<u32>) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info") {
-        return;
-    }
-    for (i, w) in words.iter().enumerate() {
-        match *w {
-            "depth" => {
-                if let Some(d) = words.get(i + 1).and_then(|d| d.parse().ok()) {
-                    *depth = Some(d);
-                }
-            }
-            "score" => {
-                if let (Some(kind), Some(value)) = (words.get(i + 1), words.get(i + 2)) {
-                    *score = Some(format!("{kind} {value}"));
-                }
-            }
-            _ => {}
-        }
+        Limit::MoveTime(d) => format!("go movetime {}", d.as_millis()),
+        Limit::Depth(n) => format!("go depth {n}"),
+        Limit::Nodes(n) => format!("go nodes {n}"),
     }
 }

@@ -1,12 +1,15 @@
-//! The referee, which runs engine processes against each other: [`process`] (starting,
-//! talking to and ending an engine process), [`game`] (one game between two engines under a
-//! time control), [`runner`] (matches: games in parallel, openings, signals), [`records`]
-//! (the JSON and PGN records, resume), [`stats`] (score, Elo, SPRT), [`check`] (`referee
-//! check`, an engine's protocol examined).
+//! The referee: engine processes ([`process`]) and what they say ([`reply`]), one game
+//! ([`game`]), a match ([`runner`]) and tournaments of matches ([`tournament`]), the records
+//! ([`records`]) and resuming from them ([`resume`]), the statistics ([`stats`]), the
+//! compliance test ([`check`]) and the command line ([`cli`]).
 
 pub mod check;
+pub mod cli;
 pub mod game;
 pub mod process;
 pub mod records;
+pub mod reply;
+pub mod resume;
 pub mod runner;
 pub mod stats;
+pub mod tournament;

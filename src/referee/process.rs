@@ -1,17 +1,29 @@
 //! One engine process, as the referee runs it: started from an argument vector (never through
-//! a shell) in its own process group, its output read by a thread that bounds line length and
-//! rate, and ended for sure: `quit`, a grace period, then SIGKILL to the whole group, then
-//! reaped. No zombies and no orphans, whatever the engine does.
+//! a shell) in its own process group, written to by a thread of its own (so that an engine
+//! that reads nothing can never block the referee), its output read by a thread that bounds
+//! line length and rate, and ended for sure: `quit`, a grace period, then SIGKILL to the whole
+//! group and to every descendant, wherever it moved, then reaped. No zombies and no orphans,
+//! whatever the engine does.
+//!
+//! The referee is a child subreaper ([`become_subreaper`]): what an engine leaves behind comes
+//! to it, and [`sweep`] ends and reaps all of it. The live engines are kept in one registry,
+//! which the interrupt thread ([`install_interrupt_handler`]) closes before it kills them, so
+//! that no engine can start while it does.
 
+use super::reply::{Expect, Reply};
 use crate::lines::{read_line, Line};
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
+use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::sys::wait::waitpid;
+use nix::unistd::{getpgrp, getpid, Pid};
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -85,82 +97,116 @@ enum Event {
     Failed(Failure),
 }
 
+/// Where an engine's stderr goes: the current game's file, switched between games.
+type StderrTarget = Arc<Mutex<Option<File>>>;
+
 /// A running engine.
 pub struct Process {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Lines for the writer thread, which alone touches the engine's stdin.
+    input: Option<Sender<String>>,
     events: Receiver<Event>,
     /// The protocol exchange, when logging (`> ` sent, `< ` received).
     log: Option<File>,
+    /// The stderr file, when logging.
+    stderr: Option<StderrTarget>,
     ended: bool,
 }
 
 impl Process {
     /// Starts `spec` in a process group of its own; its stderr goes to `stderr` (a log file)
-    /// or nowhere.
+    /// or nowhere. Fails once the referee is being interrupted.
     pub fn start(
         spec: &Spec,
         limits: OutputLimits,
         stderr: Option<File>,
         log: Option<File>,
     ) -> Result<Process, Failure> {
+        if let Some(dir) = &spec.dir {
+            if !dir.is_dir() {
+                return Err(Failure::Start(format!(
+                    "dir={}: not a directory",
+                    dir.display()
+                )));
+            }
+        }
         let mut command = Command::new(&spec.command);
         command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr.map_or_else(Stdio::null, Stdio::from))
+            .stderr(if stderr.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .process_group(0);
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
-        let mut child = command
-            .spawn()
-            .map_err(|e| Failure::Start(format!("{}: {e}", spec.command.display())))?;
+        let mut child = {
+            // Started and registered under the registry's lock: the interrupt thread either
+            // sees this engine or stops it from starting.
+            let mut registry = registry();
+            if registry.closing {
+                return Err(Failure::Start("the referee is stopping".to_string()));
+            }
+            let child = command
+                .spawn()
+                .map_err(|e| Failure::Start(format!("{}: {e}", spec.command.display())))?;
+            registry.engines.insert(child.id());
+            child
+        };
         let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take().expect("stdin is piped");
         // A small bound: an engine that writes faster than the referee reads waits on the
         // pipe instead of filling the referee's memory.
         let (tx, events) = bounded(256);
-        thread::Builder::new()
+        let reader = thread::Builder::new()
             .name("engine-reader".to_string())
+            .spawn(move || read_output(stdout, limits, tx));
+        // Unbounded: what the referee sends is a few lines per move, and an engine that
+        // reads nothing must not block it (the writer thread blocks instead, until the
+        // engine is killed and its pipe breaks).
+        let (input, lines) = unbounded::<String>();
+        let writer = thread::Builder::new()
+            .name("engine-writer".to_string())
             .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buffer = Vec::new();
-                let mut window = Instant::now();
-                let mut in_window = 0u32;
-                loop {
-                    let event = match read_line(&mut reader, &mut buffer, limits.max_line) {
-                        Ok(Line::Text) => {
-                            if window.elapsed() >= Duration::from_secs(1) {
-                                window = Instant::now();
-                                in_window = 0;
-                            }
-                            in_window += 1;
-                            if in_window > limits.max_lines_per_second {
-                                Event::Failed(Failure::Flood(in_window))
-                            } else {
-                                let text = String::from_utf8_lossy(&buffer);
-                                Event::Line(text.trim_end_matches('\r').to_string())
-                            }
-                        }
-                        Ok(Line::TooLong(n)) => Event::Failed(Failure::LineTooLong(n)),
-                        Ok(Line::Eof) | Err(_) => Event::Failed(Failure::Exited),
-                    };
-                    let last = matches!(event, Event::Failed(_));
-                    if tx.send(event).is_err() || last {
+                let mut stdin = stdin;
+                for line in lines {
+                    if stdin
+                        .write_all(line.as_bytes())
+                        .and_then(|()| stdin.flush())
+                        .is_err()
+                    {
                         break;
                     }
                 }
-            })
-            .map_err(|e| Failure::Start(e.to_string()))?;
-        register(child.id());
-        Ok(Process {
-            stdin: child.stdin.take(),
+            });
+        let target: Option<StderrTarget> = stderr.map(|f| Arc::new(Mutex::new(Some(f))));
+        let relay = match (child.stderr.take(), &target) {
+            (Some(pipe), Some(target)) => {
+                let target = Arc::clone(target);
+                thread::Builder::new()
+                    .name("engine-stderr".to_string())
+                    .spawn(move || relay_stderr(pipe, &target))
+                    .map(|_| ())
+            }
+            _ => Ok(()),
+        };
+        let mut process = Process {
             child,
+            input: Some(input),
             events,
             log,
+            stderr: target,
             ended: false,
-        })
+        };
+        if let Err(e) = reader.and(writer).map(|_| ()).and(relay) {
+            process.end(Duration::ZERO);
+            return Err(Failure::Start(e.to_string()));
+        }
+        Ok(process)
     }
 
     /// The operating system's process id (also the process group id).
@@ -168,18 +214,27 @@ impl Process {
         self.child.id()
     }
 
-    /// Sends one line.
+    /// From now on, the protocol exchange goes to `log` and stderr to `stderr` (the next
+    /// game's files). Stderr is switched only if it was logged from the start.
+    pub fn set_logs(&mut self, stderr: Option<File>, log: Option<File>) {
+        self.log = log;
+        if let Some(target) = &self.stderr {
+            *target.lock().unwrap_or_else(|e| e.into_inner()) = stderr;
+        }
+    }
+
+    /// Sends one line. It never blocks: the line is queued for the writer thread.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
         if let Some(log) = &mut self.log {
             let _ = writeln!(log, "> {line}");
         }
-        let stdin = self
-            .stdin
-            .as_mut()
+        let input = self
+            .input
+            .as_ref()
             .ok_or_else(|| Failure::Write("closed".to_string()))?;
-        writeln!(stdin, "{line}")
-            .and_then(|()| stdin.flush())
-            .map_err(|e| Failure::Write(e.to_string()))
+        input
+            .send(format!("{line}\n"))
+            .map_err(|_| Failure::Write("its input is closed".to_string()))
     }
 
     /// The next line, waiting until `deadline` at most.
@@ -198,11 +253,37 @@ impl Process {
         }
     }
 
-    /// Reads lines until one whose first word is `word`; returns it. Lines before it go to
-    /// `other` (info lines, say).
+    /// Discards the lines already received (logged, not acted on): whatever the engine said
+    /// before the next command cannot answer it. A failure already seen is returned.
+    pub fn drain(&mut self) -> Result<(), Failure> {
+        loop {
+            match self.events.try_recv() {
+                Ok(Event::Line(line)) => {
+                    if let Some(log) = &mut self.log {
+                        let _ = writeln!(log, "< {line} (stale, ignored)");
+                    }
+                }
+                Ok(Event::Failed(f)) => return Err(f),
+                Err(TryRecvError::Empty) => return Ok(()),
+                Err(TryRecvError::Disconnected) => return Err(Failure::Exited),
+            }
+        }
+    }
+
+    /// `isready`, then every line up to `readyok` discarded: the engine has read everything
+    /// sent before, and anything it said about it (a late `bestmove`) is gone.
+    pub fn sync(&mut self, within: Duration) -> Result<(), Failure> {
+        self.drain()?;
+        self.send("isready")?;
+        self.wait_for(Expect::ReadyOk, within, &mut |_| {})
+            .map(|_| ())
+    }
+
+    /// Reads lines until the reply `expect` ([`Reply::parse`] decides); returns its line.
+    /// Lines before it go to `other` (info lines, say).
     pub fn wait_for(
         &mut self,
-        word: &str,
+        expect: Expect,
         within: Duration,
         other: &mut dyn FnMut(&str),
     ) -> Result<String, Failure> {
@@ -212,7 +293,7 @@ impl Process {
                 Failure::Timeout(_) => Failure::Timeout(within),
                 f => f,
             })?;
-            if line.split_whitespace().next() == Some(word) {
+            if expect.matches(&Reply::parse(&line)) {
                 return Ok(line);
             }
             other(&line);
@@ -220,122 +301,212 @@ impl Process {
     }
 
     /// Ends the engine: `quit`, up to `grace` to exit, then SIGKILL to its whole process
-    /// group; always reaped. Returns whether it exited by itself.
+    /// group and every descendant; always reaped, and so is whatever it left behind.
+    /// Returns whether it exited by itself.
     pub fn end(&mut self, grace: Duration) -> bool {
         if self.ended {
             return true;
         }
         let _ = self.send("quit");
-        self.stdin = None;
+        // The writer thread ends with the queue: end of input after `quit`.
+        self.input = None;
         let deadline = Instant::now() + grace;
         let mut by_itself = false;
-        while Instant::now() < deadline {
+        loop {
             if let Ok(Some(_)) = self.child.try_wait() {
                 by_itself = true;
                 break;
             }
-            thread::sleep(Duration::from_millis(2));
+            if Instant::now() >= deadline {
+                break;
+            }
+            thread::sleep(Duration::from_millis(1));
         }
-        // Its own children too: the group may outlive the engine.
-        kill_group(self.child.id());
-        let _ = self.child.wait();
-        reap_group(self.child.id());
-        unregister(self.child.id());
-        self.ended = true;
+        self.kill(by_itself);
         by_itself
+    }
+
+    /// SIGKILL to the group and, unless the engine has exited (its descendants are then
+    /// ours, for [`sweep`]), to every descendant; then reaped, then swept.
+    fn kill(&mut self, exited: bool) {
+        let pid = self.child.id();
+        if exited {
+            if let Some(group) = self::pid(pid) {
+                let _ = killpg(group, Signal::SIGKILL);
+            }
+        } else {
+            kill_tree(pid);
+        }
+        let _ = self.child.wait();
+        registry().engines.remove(&pid);
+        sweep();
+        self.input = None;
+        self.ended = true;
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
         if !self.ended {
-            kill_group(self.child.id());
-            let _ = self.child.wait();
-            reap_group(self.child.id());
-            unregister(self.child.id());
+            self.kill(false);
         }
     }
 }
 
-/// The process groups of the live engines, for the interrupt handler: plain atomics, which a
-/// signal handler may read.
-static LIVE: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
-
-fn register(pgid: u32) {
-    for slot in &LIVE {
-        if slot
-            .compare_exchange(0, pgid, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
-        {
-            return;
+/// The reader thread: lines to `tx`, failures (too long, too many, end) as the last event.
+fn read_output(stdout: impl Read, limits: OutputLimits, tx: Sender<Event>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buffer = Vec::new();
+    let mut window = Instant::now();
+    let mut in_window = 0u32;
+    loop {
+        let event = match read_line(&mut reader, &mut buffer, limits.max_line) {
+            Ok(Line::Text) => {
+                if window.elapsed() >= Duration::from_secs(1) {
+                    window = Instant::now();
+                    in_window = 0;
+                }
+                in_window += 1;
+                if in_window > limits.max_lines_per_second {
+                    Event::Failed(Failure::Flood(in_window))
+                } else {
+                    let text = String::from_utf8_lossy(&buffer);
+                    Event::Line(text.trim_end_matches('\r').to_string())
+                }
+            }
+            Ok(Line::TooLong(n)) => Event::Failed(Failure::LineTooLong(n)),
+            Ok(Line::Eof) | Err(_) => Event::Failed(Failure::Exited),
+        };
+        let last = matches!(event, Event::Failed(_));
+        if tx.send(event).is_err() || last {
+            break;
         }
     }
 }
 
-fn unregister(pgid: u32) {
-    for slot in &LIVE {
-        if slot
-            .compare_exchange(pgid, 0, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
-        {
-            return;
+/// The stderr thread: copies the engine's stderr to the current game's file.
+fn relay_stderr(mut pipe: impl Read, target: &Mutex<Option<File>>) {
+    let mut buffer = [0u8; 8192];
+    loop {
+        match pipe.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => {
+                if let Some(file) = &mut *target.lock().unwrap_or_else(|e| e.into_inner()) {
+                    let _ = file.write_all(&buffer[..n]);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
         }
     }
 }
 
-extern "C" fn on_interrupt(_signal: libc::c_int) {
-    for slot in &LIVE {
-        let pgid = slot.load(Ordering::Acquire);
-        if pgid != 0 {
-            kill_group(pgid);
-        }
-    }
-    // SAFETY: _exit is async-signal-safe; nothing else runs after it.
-    unsafe { libc::_exit(130) }
+/// The live engines (by process id, also their group id), and whether the referee is being
+/// interrupted (then no engine may start).
+#[derive(Default)]
+struct Registry {
+    engines: HashSet<u32>,
+    closing: bool,
 }
 
-/// On Ctrl-C (SIGINT), SIGTERM or SIGHUP: kill every live engine's process group, then exit
-/// with status 130. Engines run in groups of their own, so a terminal's Ctrl-C does not
-/// reach them by itself.
+static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
+
+/// The registry, locked. A panic elsewhere does not stop the cleanup.
+fn registry() -> RegistryGuard {
+    let mut guard = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
+    guard.get_or_insert_with(Registry::default);
+    RegistryGuard(guard)
+}
+
+struct RegistryGuard(MutexGuard<'static, Option<Registry>>);
+
+impl std::ops::Deref for RegistryGuard {
+    type Target = Registry;
+    fn deref(&self) -> &Registry {
+        self.0.as_ref().expect("initialised")
+    }
+}
+
+impl std::ops::DerefMut for RegistryGuard {
+    fn deref_mut(&mut self) -> &mut Registry {
+        self.0.as_mut().expect("initialised")
+    }
+}
+
+/// On Ctrl-C (SIGINT), SIGTERM or SIGHUP: a thread closes the registry (no engine starts
+/// after that), kills every live engine with everything it started, and exits with status
+/// 130. Engines run in groups of their own, so a terminal's Ctrl-C does not reach them by
+/// itself. Returns an error only if the signals cannot be watched.
 pub fn install_interrupt_handler() {
-    let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: the handler only reads atomics and calls kill(2) and _exit(2), which are
-        // async-signal-safe.
-        unsafe {
-            libc::signal(signal, handler);
-        }
-    }
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        eprintln!("warning: cannot watch for Ctrl-C; engines may outlive an interrupt");
+        return;
+    };
+    let _ = thread::Builder::new()
+        .name("interrupt".to_string())
+        .spawn(move || {
+            if signals.forever().next().is_some() {
+                let mut registry = registry();
+                registry.closing = true;
+                let engines: Vec<u32> = registry.engines.iter().copied().collect();
+                drop(registry);
+                for pid in engines {
+                    kill_tree(pid);
+                }
+                sweep();
+                std::process::exit(130);
+            }
+        });
 }
 
-/// SIGKILL to the process group `pgid` (the engine was started as its leader).
-fn kill_group(pgid: u32) {
-    if let Ok(pgid) = libc::pid_t::try_from(pgid) {
-        // SAFETY: kill(2) with a negative pid signals a process group; it touches no memory
-        // of ours. A group that is already gone gives ESRCH, which is fine.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
-    }
-}
-
-/// Linux: makes the calling process a "child subreaper", so that the orphaned children of an
-/// engine (killed with its group) become our children and can be reaped by us rather than
-/// left as zombies for an init that may not reap them. Elsewhere it does nothing.
+/// Linux: makes the calling process a "child subreaper", so that the orphaned descendants of
+/// an engine become our children, to be ended and reaped by [`sweep`] rather than left for
+/// an init that may not reap them. Elsewhere it does nothing.
 pub fn become_subreaper() {
     #[cfg(target_os = "linux")]
-    // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
-    unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    }
+    let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
-/// The processes of group `pgid`: (pid, parent pid, state letter), from /proc (Linux).
-fn group_members(pgid: u32) -> Vec<(u32, u32, char)> {
+/// File descriptors the referee holds per engine at most: its input and output pipes, its
+/// stderr pipe and two log files.
+pub const FILES_PER_ENGINE: u64 = 5;
+
+/// Makes room for `engines` engines at once: raises the soft limit on open files as far as
+/// the hard limit allows; an error says how many are needed and what the limit is.
+pub fn make_room_for(engines: u64) -> Result<(), String> {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    // The engines' files, plus the referee's own (records, standard streams, /proc reads).
+    let needed = engines * FILES_PER_ENGINE + 64;
+    let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else {
+        return Ok(());
+    };
+    if soft >= needed {
+        return Ok(());
+    }
+    if hard >= needed && setrlimit(Resource::RLIMIT_NOFILE, needed, hard).is_ok() {
+        return Ok(());
+    }
+    Err(format!(
+        "{engines} engines at once need about {needed} open files; this system allows {hard}"
+    ))
+}
+
+/// A process as /proc shows it.
+#[derive(Clone, Copy, Debug)]
+struct ProcInfo {
+    pid: u32,
+    ppid: u32,
+    pgrp: u32,
+    state: char,
+}
+
+/// Every process /proc shows (Linux; elsewhere none).
+fn processes() -> Vec<ProcInfo> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
-    let mut members = Vec::new();
+    let mut list = Vec::new();
     for entry in entries.flatten() {
         let Some(pid) = entry
             .file_name()
@@ -353,26 +524,72 @@ fn group_members(pgid: u32) -> Vec<(u32, u32, char)> {
         };
         let fields: Vec<&str> = after.split_whitespace().collect();
         if let [state, ppid, pgrp, ..] = fields[..] {
-            if pgrp.parse::<u32>() == Ok(pgid) {
-                let state = state.chars().next().unwrap_or('?');
-                members.push((pid, ppid.parse().unwrap_or(0), state));
-            }
+            list.push(ProcInfo {
+                pid,
+                ppid: ppid.parse().unwrap_or(0),
+                pgrp: pgrp.parse().unwrap_or(0),
+                state: state.chars().next().unwrap_or('?'),
+            });
         }
     }
-    members
+    list
 }
 
-/// Reaps the members of group `pgid` that are our children (orphans handed to us as
-/// subreaper); they have been sent SIGKILL, so each wait is short.
-fn reap_group(pgid: u32) {
+fn pid(p: u32) -> Option<Pid> {
+    i32::try_from(p).ok().filter(|&p| p > 0).map(Pid::from_raw)
+}
+
+/// SIGKILL to the process group `root` leads and to every descendant of `root`, in whatever
+/// group or session it moved to (`setsid`).
+fn kill_tree(root: u32) {
+    let all = processes();
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    for p in &all {
+        children.entry(p.ppid).or_default().push(p.pid);
+    }
+    let mut stack = vec![root];
+    let mut seen = HashSet::new();
+    while let Some(p) = stack.pop() {
+        if seen.insert(p) {
+            stack.extend(children.get(&p).into_iter().flatten().copied());
+        }
+    }
+    if let Some(group) = pid(root) {
+        let _ = killpg(group, Signal::SIGKILL);
+    }
+    for p in seen {
+        if let Some(p) = pid(p) {
+            let _ = kill(p, Signal::SIGKILL);
+        }
+    }
+}
+
+/// Ends and reaps every process that engines left behind: the children of the referee (as
+/// subreaper it inherits the orphans of its engines) that are not live engines and not in
+/// its own process group (commands it ran itself stay in its group). Repeated until none is
+/// left, since killing one may hand its own children to us.
+pub fn sweep() {
     let me = std::process::id();
-    for (pid, ppid, _) in group_members(pgid) {
-        if ppid == me {
-            if let Ok(pid) = libc::pid_t::try_from(pid) {
-                // SAFETY: waitpid on our own child, with no status buffer.
-                unsafe {
-                    libc::waitpid(pid, std::ptr::null_mut(), 0);
-                }
+    let own_group = u32::try_from(getpgrp().as_raw()).unwrap_or(0);
+    debug_assert_eq!(me, u32::try_from(getpid().as_raw()).unwrap_or(0));
+    for _ in 0..64 {
+        // Under the lock, so that no engine starts (and looks like a stray) meanwhile.
+        let registry = registry();
+        let strays: Vec<ProcInfo> = processes()
+            .into_iter()
+            .filter(|p| p.ppid == me && p.pgrp != own_group && !registry.engines.contains(&p.pid))
+            .collect();
+        if strays.is_empty() {
+            return;
+        }
+        for p in &strays {
+            if p.state != 'Z' {
+                kill_tree(p.pid);
+            }
+        }
+        for p in &strays {
+            if let Some(p) = pid(p.pid) {
+                let _ = waitpid(p, None);
             }
         }
     }
@@ -380,23 +597,13 @@ fn reap_group(pgid: u32) {
 
 /// Whether any process of group `pgid` is still running (zombies count as gone).
 pub fn group_alive(pgid: u32) -> bool {
-    if cfg!(target_os = "linux") {
-        group_members(pgid)
-            .iter()
-            .any(|&(_, _, state)| state != 'Z')
-    } else {
-        match libc::pid_t::try_from(pgid) {
-            // SAFETY: signal 0 only checks that the group exists and may be signalled.
-            Ok(pgid) => unsafe { libc::kill(-pgid, 0) == 0 },
-            Err(_) => false,
-        }
-    }
+    processes().iter().any(|p| p.pgrp == pgid && p.state != 'Z')
 }
 
 /// Linux: whether any process of group `pgid` exists at all, zombies included (after
 /// [`Process::end`] none should: the referee reaps what it can).
 pub fn group_exists(pgid: u32) -> bool {
-    !group_members(pgid).is_empty()
+    processes().iter().any(|p| p.pgrp == pgid)
 }
 
 /// Opens a log file for appending, creating it.

@@ -1,11 +1,15 @@
-//! Game records: a PGN-style text per game and one JSON object per line, each written and
-//! flushed the moment its game ends (a match killed afterwards loses nothing finished).
+//! Game records: one [`GameRecord`] per finished game, written as one JSON line (with `serde`)
+//! and as a PGN-style text made from the same record. The JSON line is written and flushed
+//! first: it is the record of the game, and the PGN can always be made again from it (which
+//! `--resume` does, so a kill between the two writes loses nothing).
 
 use super::game::{Record, Termination};
-use crate::rules::{format_move_list, Board};
+use super::reply::Score;
+use crate::rules::{format_move_list, parse_move_list, Board, Variant};
+use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What a record needs besides the game.
 #[derive(Clone, Debug)]
@@ -20,8 +24,239 @@ pub struct Meta<'a> {
     pub south: &'a str,
     /// North's engine.
     pub north: &'a str,
-    /// The TimeControl tag.
-    pub time_control: &'a str,
+    /// The time controls of South's engine and North's, as PGN writes them.
+    pub time_control: [String; 2],
+}
+
+/// A game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    /// South won.
+    #[serde(rename = "1-0")]
+    South,
+    /// North won.
+    #[serde(rename = "0-1")]
+    North,
+    /// A draw.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// No contest: nobody's result, left out of the statistics.
+    #[serde(rename = "*")]
+    NoContest,
+}
+
+impl GameResult {
+    /// The PGN result: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            GameResult::South => "1-0",
+            GameResult::North => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::NoContest => "*",
+        }
+    }
+
+    /// The first engine's score in half points (0, 1, 2), or `None` for no contest.
+    pub fn half_points(self, a_south: bool) -> Option<u8> {
+        match (self, a_south) {
+            (GameResult::NoContest, _) => None,
+            (GameResult::Draw, _) => Some(1),
+            (GameResult::South, true) | (GameResult::North, false) => Some(2),
+            _ => Some(0),
+        }
+    }
+}
+
+/// What the engine said about one of its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveInfo {
+    /// Its last score (left out when it gave none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<Score>,
+    /// Its last depth (left out when it gave none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// The time charged, in milliseconds.
+    pub ms: u64,
+}
+
+/// One finished game, as both files hold it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameRecord {
+    /// Game number in the match, from 1.
+    pub round: u64,
+    /// Event name.
+    pub event: String,
+    /// Date, `YYYY.MM.DD`.
+    pub date: String,
+    /// South's engine.
+    pub south: String,
+    /// North's engine.
+    pub north: String,
+    /// The rule set.
+    pub variant: String,
+    /// The start position, in the notation.
+    pub start: String,
+    /// The opening moves (concatenated).
+    pub opening: String,
+    /// The engines' moves (concatenated).
+    pub moves: String,
+    /// The result.
+    pub result: GameResult,
+    /// How it ended, for people.
+    pub termination: String,
+    /// Plies in all, opening included.
+    pub plies: usize,
+    /// The final stores as scored.
+    pub stores: [u8; 2],
+    /// South's time control and North's.
+    pub time_control: [String; 2],
+    /// One entry per engine move.
+    pub info: Vec<MoveInfo>,
+}
+
+impl GameRecord {
+    /// The record of a finished game.
+    pub fn new(meta: &Meta<'_>, record: &Record) -> GameRecord {
+        let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
+        GameRecord {
+            round: meta.round,
+            event: meta.event.to_string(),
+            date: meta.date.to_string(),
+            south: meta.south.to_string(),
+            north: meta.north.to_string(),
+            variant: record.start.variant().name().to_string(),
+            start: record.start.to_string(),
+            opening: format_move_list(&record.opening),
+            moves: format_move_list(&moves),
+            result: match (&record.termination, record.winner) {
+                (Termination::NoContest(_), _) => GameResult::NoContest,
+                (_, Some(crate::rules::Side::South)) => GameResult::South,
+                (_, Some(crate::rules::Side::North)) => GameResult::North,
+                (_, None) => GameResult::Draw,
+            },
+            termination: record.termination.to_string(),
+            plies: record.opening.len() + record.moves.len(),
+            stores: record.stores,
+            time_control: meta.time_control.clone(),
+            info: record
+                .moves
+                .iter()
+                .map(|m| MoveInfo {
+                    score: m.score,
+                    depth: m.depth,
+                    ms: u64::try_from(m.time.as_millis()).unwrap_or(u64::MAX),
+                })
+                .collect(),
+        }
+    }
+
+    /// The JSON line (no line break).
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).expect("a record serializes")
+    }
+
+    /// Reads a JSON line and checks that it holds a game: a known variant, a position, move
+    /// lists that read, one `info` per move.
+    pub fn from_json(line: &[u8]) -> Result<GameRecord, serde_json::Error> {
+        let record: GameRecord = serde_json::from_slice(line)?;
+        record.check().map_err(serde::de::Error::custom)?;
+        Ok(record)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let variant: Variant = self
+            .variant
+            .parse()
+            .map_err(|_| format!("unknown variant {:?}", self.variant))?;
+        Board::from_notation(variant, &self.start)
+            .map_err(|e| format!("start {:?}: {e}", self.start))?;
+        let opening = parse_move_list(&self.opening)
+            .map_err(|e| format!("opening {:?}: {e}", self.opening))?;
+        let moves =
+            parse_move_list(&self.moves).map_err(|e| format!("moves {:?}: {e}", self.moves))?;
+        if moves.len() != self.info.len() {
+            return Err(format!(
+                "{} moves but {} info entries",
+                moves.len(),
+                self.info.len()
+            ));
+        }
+        if self.plies != opening.len() + moves.len() {
+            return Err(format!("plies {} does not count the moves", self.plies));
+        }
+        Ok(())
+    }
+
+    /// The PGN-style text of the game.
+    pub fn pgn(&self) -> String {
+        let variant: Variant = self.variant.parse().unwrap_or_default();
+        let mut tags = vec![
+            ("Event", self.event.clone()),
+            ("Date", self.date.clone()),
+            ("Round", self.round.to_string()),
+            ("South", self.south.clone()),
+            ("North", self.north.clone()),
+            ("Variant", self.variant.clone()),
+        ];
+        if Board::from_notation(variant, &self.start).ok() != Some(Board::start(variant)) {
+            tags.push(("FEN", self.start.clone()));
+        }
+        tags.push(("Result", self.result.tag().to_string()));
+        tags.push(("Termination", self.termination.clone()));
+        tags.push(("PlyCount", self.plies.to_string()));
+        let [south_tc, north_tc] = &self.time_control;
+        if south_tc == north_tc {
+            tags.push(("TimeControl", south_tc.clone()));
+        } else {
+            tags.push(("SouthTimeControl", south_tc.clone()));
+            tags.push(("NorthTimeControl", north_tc.clone()));
+        }
+        let mut text: String = tags
+            .iter()
+            .map(|(k, v)| {
+                let v: String = v
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect();
+                format!(
+                    "[{k} \"{}\"]\n",
+                    v.replace('\\', "\\\\").replace('"', "\\\"")
+                )
+            })
+            .collect();
+        text.push('\n');
+        let mut words = Vec::new();
+        if !self.opening.is_empty() {
+            words.push(format!("{} {{opening}}", self.opening));
+        }
+        let moves = parse_move_list(&self.moves).unwrap_or_default();
+        for (mv, info) in moves.iter().zip(&self.info) {
+            let score = info
+                .score
+                .map_or("-".to_string(), |s| s.to_string().replace(' ', ":"));
+            let depth = info.depth.map_or("-".to_string(), |d| d.to_string());
+            words.push(format!("{mv} {{{score}/{depth} {}ms}}", info.ms));
+        }
+        words.push(self.result.tag().to_string());
+        // Lines of at most about 80 characters, as PGN readers like.
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.len() + w.len() + 1 > 80 {
+                text.push_str(&line);
+                text.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&w);
+        }
+        text.push_str(&line);
+        text.push_str("\n\n");
+        text
+    }
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`, from the system clock.
@@ -43,7 +278,10 @@ pub fn today() -> String {
 }
 
 /// A file records are appended to.
-pub struct Sink(File);
+pub struct Sink {
+    file: File,
+    path: PathBuf,
+}
 
 impl Sink {
     /// Opens `path` for appending (creating it).
@@ -52,132 +290,43 @@ impl Sink {
             .create(true)
             .append(true)
             .open(path)
-            .map(Sink)
+            .map(|file| Sink {
+                file,
+                path: path.to_path_buf(),
+            })
     }
 
-    /// Appends `text` and flushes it to the disk.
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `text` and flushes it to the disk. An error is the match's end: a record cut
+    /// short must not be followed by another on the same line.
     pub fn write(&mut self, text: &str) -> io::Result<()> {
-        self.0.write_all(text.as_bytes())?;
-        self.0.flush()?;
-        self.0.sync_data()
-    }
-}
-
-fn termination_text(t: &Termination) -> String {
-    t.to_string()
-}
-
-/// The PGN-style text of a game.
-pub fn pgn(meta: &Meta<'_>, record: &Record) -> String {
-    let variant = record.start.variant();
-    let mut tags = vec![
-        ("Event", meta.event.to_string()),
-        ("Date", meta.date.to_string()),
-        ("Round", meta.round.to_string()),
-        ("South", meta.south.to_string()),
-        ("North", meta.north.to_string()),
-        ("Variant", variant.to_string()),
-    ];
-    if record.start != Board::start(variant) {
-        tags.push(("FEN", record.start.to_string()));
-    }
-    let plies = record.opening.len() + record.moves.len();
-    tags.push(("Result", record.result_tag().to_string()));
-    tags.push(("Termination", termination_text(&record.termination)));
-    tags.push(("PlyCount", plies.to_string()));
-    tags.push(("TimeControl", meta.time_control.to_string()));
-    let mut text: String = tags
-        .iter()
-        .map(|(k, v)| {
-            format!(
-                "[{k} \"{}\"]\n",
-                v.replace('\\', "\\\\").replace('"', "\\\"")
-            )
-        })
-        .collect();
-    text.push('\n');
-    let mut words = Vec::new();
-    if !record.opening.is_empty() {
-        words.push(format!("{} {{opening}}", format_move_list(&record.opening)));
-    }
-    for m in &record.moves {
-        let score = m.score.as_deref().unwrap_or("-").replace(' ', ":");
-        let depth = m.depth.map_or("-".to_string(), |d| d.to_string());
-        words.push(format!(
-            "{} {{{score}/{depth} {}ms}}",
-            m.mv,
-            m.time.as_millis()
-        ));
-    }
-    words.push(record.result_tag().to_string());
-    // Lines of at most about 80 characters, as PGN readers like.
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + w.len() + 1 > 80 {
-            text.push_str(&line);
-            text.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    text.push_str(&line);
-    text.push_str("\n\n");
-    text
-}
-
-/// A JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+        self.file.write_all(text.as_bytes())?;
+        self.file.flush()?;
+        match self.file.sync_data() {
+            // Character devices and pipes (/dev/null, /dev/stdout) cannot be synced.
+            Err(e) if e.raw_os_error() == Some(nix::errno::Errno::EINVAL as i32) => Ok(()),
+            other => other,
         }
     }
-    out.push('"');
-    out
 }
 
-/// One JSON line for a game (no trailing newline).
-pub fn json_line(meta: &Meta<'_>, record: &Record) -> String {
-    let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
-    format!(
-        "{{\"round\":{},\"south\":{},\"north\":{},\"variant\":{},\"start\":{},\"opening\":{},\
-         \"moves\":{},\"result\":{},\"termination\":{},\"plies\":{},\"stores\":[{},{}]}}",
-        meta.round,
-        json_string(meta.south),
-        json_string(meta.north),
-        json_string(record.start.variant().name()),
-        json_string(&record.start.to_string()),
-        json_string(&format_move_list(&record.opening)),
-        json_string(&format_move_list(&moves)),
-        json_string(record.result_tag()),
-        json_string(&termination_text(&record.termination)),
-        record.opening.len() + record.moves.len(),
-        record.stores[0],
-        record.stores[1]
-    )
-}
-
-/// The value of `"key":` in one of our JSON lines: an unsigned number or a string without
-/// escapes (enough for reading back the lines [`json_line`] writes).
-pub fn json_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let pattern = format!("\"{key}\":");
-    let start = line.find(&pattern)? + pattern.len();
-    let rest = &line[start..];
-    if let Some(s) = rest.strip_prefix('"') {
-        let end = s.find('"')?;
-        Some(&s[..end])
-    } else {
-        let end = rest.find([',', '}', ']']).unwrap_or(rest.len());
-        Some(&rest[..end])
+/// Replaces the file at `path` with `text`, atomically: written beside it, synced, renamed
+/// over it. A kill at any moment leaves the old file or the new one, whole. A path that is
+/// not a regular file (a device) is written in place.
+pub fn replace(path: &Path, text: &str) -> io::Result<()> {
+    if path.exists() && !path.is_file() {
+        let mut f = OpenOptions::new().write(true).open(path)?;
+        return f.write_all(text.as_bytes());
     }
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".resume-tmp");
+    let temp = path.with_file_name(name);
+    let mut f = File::create(&temp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_data()?;
+    std::fs::rename(&temp, path)
 }

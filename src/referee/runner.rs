@@ -1,17 +1,33 @@
 //! A match between two engines: openings played as game pairs (each opening twice, colours
-//! swapped), games run on `concurrency` threads, each game with fresh engine processes
-//! (so a crashed or hung engine costs one game, never the match), results and records
-//! taken in the order games finish, and an optional SPRT that stops the match on a bound.
+//! swapped), games run on `concurrency` threads, results and records taken in the order games
+//! finish, and an optional SPRT that stops the match on a bound.
+//!
+//! Each thread keeps its two engine processes from game to game while they behave
+//! (`ucinewgame` and `isready` between games) and starts a fresh one after any fault, as
+//! cutechess-cli's `restart=auto` does; [`Restart::Always`] starts fresh processes for every
+//! game. A crashed or hung engine costs one game, never the match.
 
-use super::game::{play, Limit, Record, Scoring, Setup, Termination};
-use super::process::{OutputLimits, Process, Spec};
-use super::records::{self, json_line, Meta, Sink};
+use super::game::{play, Limit, Record, Scoring, Setup};
+use super::process::{self, OutputLimits, Process, Spec};
+use super::records::{GameRecord, Meta, Sink};
+use super::reply::Expect;
 use super::stats;
 use crate::rules::{parse_move_list, Board, Move, Side, Variant};
 use crossbeam_channel::unbounded;
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+/// When an engine process is replaced by a fresh one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Restart {
+    /// After a fault of that engine (a forfeit, a failed start); otherwise kept across games.
+    #[default]
+    Auto,
+    /// Before every game.
+    Always,
+}
 
 /// One side of the match.
 #[derive(Clone, Debug)]
@@ -120,6 +136,8 @@ pub struct Config {
     pub concurrency: usize,
     /// Stop on an SPRT bound.
     pub sprt: Option<Sprt>,
+    /// When engine processes are replaced.
+    pub restart: Restart,
     /// Where each game's engine stderr and protocol exchange are written, if anywhere:
     /// `game-<round>-<south|north>-<name>.stderr` and `.log`.
     pub log_dir: Option<std::path::PathBuf>,
@@ -127,6 +145,38 @@ pub struct Config {
     pub event: String,
     /// Date for the records.
     pub date: String,
+}
+
+impl Config {
+    /// Games in the match: `games` rounded up to whole pairs.
+    pub fn total_games(&self) -> u64 {
+        self.games.saturating_add(self.games % 2)
+    }
+
+    /// The opening of game `round` (from 1): each opening for one pair, in order, repeated.
+    pub fn opening(&self, round: u64) -> Opening {
+        let pair = round.saturating_sub(1) / 2;
+        if self.openings.is_empty() {
+            Opening {
+                start: Board::start(self.variant),
+                moves: Vec::new(),
+            }
+        } else {
+            self.openings[(pair % self.openings.len() as u64) as usize].clone()
+        }
+    }
+
+    /// The time controls of South's engine and North's in game `round`, as PGN writes them.
+    pub fn time_controls(&self, round: u64) -> [String; 2] {
+        let [a, b] = &self.engines;
+        let tags = [a.limit.tag(), b.limit.tag()];
+        if round % 2 == 1 {
+            tags
+        } else {
+            let [a, b] = tags;
+            [b, a]
+        }
+    }
 }
 
 /// The running totals, from engine A's point of view.
@@ -142,6 +192,8 @@ pub struct Totals {
     pub pairs: [u64; 5],
     /// Games lost by forfeit, per engine (A, B).
     pub forfeits: [u64; 2],
+    /// Games that were no contest (left out of everything else).
+    pub no_contest: u64,
 }
 
 impl Totals {
@@ -222,6 +274,12 @@ impl Totals {
                 names[0], self.forfeits[0], names[1], self.forfeits[1]
             ));
         }
+        if self.no_contest > 0 {
+            lines.push(format!(
+                "no contest: {} games (not counted)",
+                self.no_contest
+            ));
+        }
         lines
     }
 }
@@ -237,18 +295,31 @@ pub struct Finished {
 }
 
 impl Finished {
-    /// A's score in half points.
-    pub fn half_points(&self) -> u8 {
+    /// A's score in half points, or `None` for no contest.
+    pub fn half_points(&self) -> Option<u8> {
+        if !self.record.is_contest() {
+            return None;
+        }
         let a = if self.a_south {
             Side::South
         } else {
             Side::North
         };
-        match self.record.winner {
+        Some(match self.record.winner {
             Some(w) if w == a => 2,
             None => 1,
             Some(_) => 0,
-        }
+        })
+    }
+}
+
+/// A log file of game `stem` (`.log` or `.stderr`), if logging.
+fn open_log(logs: Option<&(&Path, String)>, ext: &str) -> Result<Option<std::fs::File>, String> {
+    match logs {
+        Some((dir, stem)) => process::open_log(&dir.join(format!("{stem}.{ext}")))
+            .map(Some)
+            .map_err(|e| format!("log file: {e}")),
+        None => Ok(None),
     }
 }
 
@@ -258,28 +329,25 @@ fn ready(
     spec: &Spec,
     variant: Variant,
     stall: Duration,
-    logs: Option<(&std::path::Path, String)>,
+    logs: Option<&(&Path, String)>,
 ) -> Result<Process, String> {
-    let open = |ext: &str| -> Result<Option<std::fs::File>, String> {
-        match &logs {
-            Some((dir, stem)) => super::process::open_log(&dir.join(format!("{stem}.{ext}")))
-                .map(Some)
-                .map_err(|e| format!("log file: {e}")),
-            None => Ok(None),
-        }
-    };
-    let mut p = Process::start(spec, OutputLimits::default(), open("stderr")?, open("log")?)
-        .map_err(|e| e.to_string())?;
+    let mut p = Process::start(
+        spec,
+        OutputLimits::default(),
+        open_log(logs, "stderr")?,
+        open_log(logs, "log")?,
+    )
+    .map_err(|e| e.to_string())?;
     let handshake = (|| {
         p.send("uci")?;
-        p.wait_for("uciok", stall, &mut |_| {})?;
+        p.wait_for(Expect::UciOk, stall, &mut |_| {})?;
         if variant != Variant::Oware {
             p.send(&format!("setoption name UCI_Variant value {variant}"))?;
         }
         for (name, value) in &spec.options {
             p.send(&format!("setoption name {name} value {value}"))?;
         }
-        Ok::<(), super::process::Failure>(())
+        Ok::<(), process::Failure>(())
     })();
     match handshake {
         Ok(()) => Ok(p),
@@ -290,21 +358,30 @@ fn ready(
     }
 }
 
-/// Plays game `round` (from 1).
-fn one_game(config: &Config, round: u64) -> Finished {
-    let pair = (round - 1) / 2;
-    let a_south = round % 2 == 1;
-    let opening = if config.openings.is_empty() {
-        Opening {
-            start: Board::start(config.variant),
-            moves: Vec::new(),
+/// A kept engine process for game `round`, or a fresh one: the kept one is used if it is
+/// still there (its output has not ended) and the match keeps engines.
+fn seat(
+    kept: &mut Option<Process>,
+    config: &Config,
+    spec: &Spec,
+    logs: Option<&(&Path, String)>,
+) -> Result<Process, String> {
+    if let Some(mut p) = kept.take() {
+        if config.restart == Restart::Auto && p.drain().is_ok() {
+            p.set_logs(open_log(logs, "stderr")?, open_log(logs, "log")?);
+            return Ok(p);
         }
-    } else {
-        config.openings[(pair % config.openings.len() as u64) as usize].clone()
-    };
-    let [a, b] = &config.engines;
-    let (south, north) = if a_south { (a, b) } else { (b, a) };
-    let setup = Setup {
+        p.end(Duration::from_millis(200));
+    }
+    ready(spec, config.variant, config.stall, logs)
+}
+
+/// Plays game `round` (from 1) with the thread's kept engines (`kept[0]` is A's, `kept[1]`
+/// B's), which it replaces as needed and hands back for the next game.
+fn one_game(config: &Config, round: u64, kept: &mut [Option<Process>; 2]) -> Finished {
+    let a_south = round % 2 == 1;
+    let opening = config.opening(round);
+    let setup_for = |south: &Contestant, north: &Contestant| Setup {
         start: opening.start,
         opening: opening.moves.clone(),
         limits: [south.limit, north.limit],
@@ -313,6 +390,9 @@ fn one_game(config: &Config, round: u64) -> Finished {
         scoring: config.scoring,
         stall: config.stall,
     };
+    // Seats by side: South's engine index (0 = A) first.
+    let order = if a_south { [0, 1] } else { [1, 0] };
+    let setup = setup_for(&config.engines[order[0]], &config.engines[order[1]]);
     let logs = |side: &str, spec: &Spec| {
         config.log_dir.as_deref().map(|dir| {
             let name: String = spec
@@ -329,48 +409,56 @@ fn one_game(config: &Config, round: u64) -> Finished {
             (dir, format!("game-{round}-{side}-{name}"))
         })
     };
-    let started = [
-        ready(
-            &south.spec,
-            config.variant,
-            config.stall,
-            logs("south", &south.spec),
-        ),
-        ready(
-            &north.spec,
-            config.variant,
-            config.stall,
-            logs("north", &north.spec),
-        ),
-    ];
+    let mut started: [Result<Process, String>; 2] = ["south", "north"].map(|_| Err(String::new()));
+    for (s, side) in ["south", "north"].into_iter().enumerate() {
+        let e = order[s];
+        let spec = &config.engines[e].spec;
+        started[s] = seat(&mut kept[e], config, spec, logs(side, spec).as_ref());
+    }
+    let grace = Duration::from_millis(500);
     let record = match started {
         [Ok(mut s), Ok(mut n)] => {
             let record = play([&mut s, &mut n], &setup);
-            let grace = Duration::from_millis(500);
-            s.end(grace);
-            n.end(grace);
+            for (side, mut p) in [(Side::South, s), (Side::North, n)] {
+                let e = order[side.index()];
+                if config.restart == Restart::Always || record.forfeited() == Some(side) {
+                    p.end(grace);
+                } else {
+                    kept[e] = Some(p);
+                }
+            }
             record
         }
+        [Err(s), Err(n)] => Record::no_contest(
+            setup.start,
+            setup.opening.clone(),
+            format!("neither engine started (South: {s}; North: {n})"),
+        ),
         [s, n] => {
-            // One (or both) could not start: it loses; both failing is a draw.
-            let failed_south = s.as_ref().err().cloned();
-            let failed_north = n.as_ref().err().cloned();
-            let (winner, side, reason) = match (failed_south, failed_north) {
-                (Some(e), None) => (Some(Side::North), Side::South, e),
-                (None, Some(e)) => (Some(Side::South), Side::North, e),
-                (Some(e), Some(_)) => (None, Side::South, e),
-                (None, None) => unreachable!("both started"),
+            // One could not start: it loses; the other behaved and is kept.
+            let (side, reason, other) = match (s, n) {
+                (Err(e), Ok(p)) => (Side::South, e, p),
+                (Ok(p), Err(e)) => (Side::North, e, p),
+                _ => unreachable!("one started"),
             };
+            let mut other = other;
+            if config.restart == Restart::Always {
+                other.end(grace);
+            } else {
+                kept[order[side.opponent().index()]] = Some(other);
+            }
             Record {
                 start: setup.start,
                 opening: setup.opening.clone(),
                 moves: Vec::new(),
-                winner,
+                winner: Some(side.opponent()),
                 stores: setup.start.stores(),
-                termination: Termination::Forfeit { side, reason },
+                termination: super::game::Termination::Forfeit { side, reason },
             }
         }
     };
+    // Whatever an engine started and left behind ends with the game.
+    process::sweep();
     Finished {
         round,
         a_south,
@@ -384,24 +472,30 @@ pub struct Output<'a> {
     pub pgn: Option<Sink>,
     /// JSON lines file.
     pub json: Option<Sink>,
-    /// Rounds already finished in an earlier run, with A's half points.
-    pub done: HashMap<u64, u8>,
-    /// Called once per finished game with its line and the totals.
+    /// Rounds already finished in an earlier run, with A's half points (`None`: no contest).
+    pub done: HashMap<u64, Option<u8>>,
+    /// Called once per finished game with the totals.
     pub progress: &'a mut dyn FnMut(&Finished, &Totals),
 }
 
-/// Runs the match; returns the totals (including games resumed from `output.done`).
-pub fn run(config: &Config, output: Output<'_>) -> Totals {
+/// Runs the match; returns the totals (including games resumed from `output.done`). A record
+/// that cannot be written stops the match with an error (the games under way finish first).
+pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
     let Output {
         mut pgn,
         mut json,
         done,
         progress,
     } = output;
-    let total = config.games.div_ceil(2) * 2;
+    let total = config.total_games();
     let mut totals = Totals::default();
     let mut pair_points: HashMap<u64, u8> = HashMap::new();
-    let mut count_pair = |totals: &mut Totals, round: u64, points: u8| {
+    let mut count = |totals: &mut Totals, round: u64, points: Option<u8>| {
+        let Some(points) = points else {
+            totals.no_contest += 1;
+            return;
+        };
+        totals.add(points);
         let pair = (round - 1) / 2;
         match pair_points.remove(&pair) {
             Some(first) => totals.pairs[usize::from(first + points)] += 1,
@@ -410,31 +504,40 @@ pub fn run(config: &Config, output: Output<'_>) -> Totals {
             }
         }
     };
-    for (&round, &points) in &done {
-        totals.add(points);
-        count_pair(&mut totals, round, points);
+    let mut rounds: Vec<_> = done.iter().collect();
+    rounds.sort();
+    for (&round, &points) in rounds {
+        count(&mut totals, round, points);
     }
     let next = AtomicU64::new(1);
     let stop = AtomicBool::new(false);
+    let mut failed = None;
     let (tx, rx) = unbounded::<Finished>();
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
             let (next, stop, done) = (&next, &stop, &done);
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Acquire) {
-                    break;
+            scope.spawn(move || {
+                let mut kept: [Option<Process>; 2] = [None, None];
+                loop {
+                    if stop.load(Ordering::Acquire) {
+                        break;
+                    }
+                    let round = next.fetch_add(1, Ordering::AcqRel);
+                    if round > total {
+                        break;
+                    }
+                    if done.contains_key(&round) {
+                        continue;
+                    }
+                    if tx.send(one_game(config, round, &mut kept)).is_err() {
+                        break;
+                    }
                 }
-                let round = next.fetch_add(1, Ordering::AcqRel);
-                if round > total {
-                    break;
+                for p in kept.iter_mut().flatten() {
+                    p.end(Duration::from_millis(500));
                 }
-                if done.contains_key(&round) {
-                    continue;
-                }
-                if tx.send(one_game(config, round)).is_err() {
-                    break;
-                }
+                process::sweep();
             });
         }
         drop(tx);
@@ -442,39 +545,41 @@ pub fn run(config: &Config, output: Output<'_>) -> Totals {
             config.engines[0].spec.name.as_str(),
             config.engines[1].spec.name.as_str(),
         ];
-        for finished in rx {
+        for finished in &rx {
             let (south, north) = if finished.a_south {
                 (names[0], names[1])
             } else {
                 (names[1], names[0])
             };
-            let tc = config.engines[0].limit.tag();
             let meta = Meta {
                 event: &config.event,
                 date: &config.date,
                 round: finished.round,
                 south,
                 north,
-                time_control: &tc,
+                time_control: config.time_controls(finished.round),
             };
-            if let Some(sink) = &mut json {
-                let line = json_line(&meta, &finished.record) + "\n";
-                if let Err(e) = sink.write(&line) {
-                    eprintln!("warning: cannot write the JSON record: {e}");
-                }
+            let record = GameRecord::new(&meta, &finished.record);
+            // The JSON line first: it is the game's record, from which --resume makes the
+            // PGN again if a kill comes between the two.
+            let written = json
+                .iter_mut()
+                .map(|sink| (sink, record.json() + "\n"))
+                .chain(pgn.iter_mut().map(|sink| (sink, record.pgn())))
+                .try_for_each(|(sink, text)| {
+                    sink.write(&text)
+                        .map_err(|e| format!("cannot write to {}: {e}", sink.path().display()))
+                });
+            if let Err(e) = written {
+                failed = Some(e);
+                stop.store(true, Ordering::Release);
+                break;
             }
-            if let Some(sink) = &mut pgn {
-                if let Err(e) = sink.write(&records::pgn(&meta, &finished.record)) {
-                    eprintln!("warning: cannot write the PGN record: {e}");
-                }
-            }
-            let points = finished.half_points();
-            totals.add(points);
-            if let Termination::Forfeit { side, .. } = &finished.record.termination {
-                let a_failed = (*side == Side::South) == finished.a_south;
+            count(&mut totals, finished.round, finished.half_points());
+            if let Some(side) = finished.record.forfeited() {
+                let a_failed = (side == Side::South) == finished.a_south;
                 totals.forfeits[usize::from(!a_failed)] += 1;
             }
-            count_pair(&mut totals, finished.round, points);
             progress(&finished, &totals);
             if let Some(s) = config.sprt {
                 let llr = stats::llr_normalized(s.elo0, s.elo1, &totals.pairs);
@@ -484,6 +589,11 @@ pub fn run(config: &Config, output: Output<'_>) -> Totals {
                 }
             }
         }
+        // The threads finish the games they are playing; their results are not recorded.
+        drop(rx);
     });
-    totals
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(totals),
+    }
 }

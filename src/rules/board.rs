@@ -477,6 +477,13 @@ impl Board {
             Variant::Awari => reason == EndReason::NoFeedingMove,
             Variant::Ahl => false,
         };
+        self.outcome_counting(reason, collect)
+    }
+
+    /// The result if the game ended here for `reason`, each side adding its own row to its
+    /// store when `collect` says so, whatever the variant's rule: for a referee that stops a
+    /// game at its own move limit and scores it one way or the other.
+    pub fn outcome_counting(&self, reason: EndReason, collect: bool) -> Outcome {
         let mut stores = self.stores;
         if collect {
             for side in Side::BOTH {

@@ -1,0 +1,254 @@
+//! What an engine says, typed: the one parser of engine replies that the games and
+//! `referee check` share. Only validated values come out of it: a score is a number, never
+//! the engine's text, so nothing an engine writes reaches a record unchecked.
+
+use std::fmt;
+
+/// A score as an engine reports it (in JSON: `{"cp":35}`, `{"mate":-3}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Score {
+    /// Centi-seeds from the side to move's point of view.
+    Cp(i32),
+    /// A forced win (positive) or loss (negative) in this many moves.
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    /// `cp 35`, `mate -3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(n) => write!(f, "cp {n}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Score {
+    type Err = String;
+
+    /// Reads what [`Score`]'s `Display` writes (`cp 35`, `mate -3`), or the same with a colon.
+    fn from_str(text: &str) -> Result<Score, String> {
+        let mut words = text.split([' ', ':']);
+        let score = match (words.next(), words.next().map(str::parse::<i32>)) {
+            (Some("cp"), Some(Ok(n))) => Score::Cp(n),
+            (Some("mate"), Some(Ok(n))) => Score::Mate(n),
+            _ => return Err(format!("not a score: {text:?}")),
+        };
+        match words.next() {
+            None => Ok(score),
+            Some(_) => Err(format!("not a score: {text:?}")),
+        }
+    }
+}
+
+/// The fields of an `info` line the referee keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    /// `depth N`.
+    pub depth: Option<u32>,
+    /// `score cp N` or `score mate N`.
+    pub score: Option<Score>,
+}
+
+/// One line from an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply<'a> {
+    /// `uciok`.
+    UciOk,
+    /// `readyok`.
+    ReadyOk,
+    /// `id name ...`.
+    IdName(&'a str),
+    /// `bestmove M [ponder P]`: the move as written (the rules read it).
+    BestMove(&'a str),
+    /// `info ...`.
+    Info(Info),
+    /// Anything else (ignored).
+    Other,
+}
+
+impl<'a> Reply<'a> {
+    /// Reads one line. Values that are not numbers are left out of an `info`, never kept as
+    /// text.
+    pub fn parse(line: &'a str) -> Reply<'a> {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("uciok") => Reply::UciOk,
+            Some("readyok") => Reply::ReadyOk,
+            Some("id") if words.next() == Some("name") => {
+                let rest = line.trim_start()["id".len()..].trim_start()["name".len()..].trim();
+                Reply::IdName(rest)
+            }
+            Some("bestmove") => Reply::BestMove(words.next().unwrap_or("")),
+            Some("info") => {
+                let words: Vec<&str> = words.collect();
+                let mut info = Info::default();
+                let mut i = 0;
+                while i < words.len() {
+                    match words[i] {
+                        // The rest of the line is free text.
+                        "string" => break,
+                        "depth" => {
+                            if let Some(Ok(d)) = words.get(i + 1).map(|w| w.parse()) {
+                                info.depth = Some(d);
+                            }
+                        }
+                        "score" => {
+                            let n = words.get(i + 2).map(|w| w.parse::<i32>());
+                            match (words.get(i + 1).copied(), n) {
+                                (Some("cp"), Some(Ok(n))) => info.score = Some(Score::Cp(n)),
+                                (Some("mate"), Some(Ok(n))) => info.score = Some(Score::Mate(n)),
+                                _ => {}
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                Reply::Info(info)
+            }
+            _ => Reply::Other,
+        }
+    }
+}
+
+/// The reply a command waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// `uciok`, after `uci`.
+    UciOk,
+    /// `readyok`, after `isready`.
+    ReadyOk,
+    /// `bestmove`, after `go` (or `stop`).
+    BestMove,
+}
+
+impl Expect {
+    /// Whether `reply` is the one expected.
+    pub fn matches(self, reply: &Reply<'_>) -> bool {
+        matches!(
+            (self, reply),
+            (Expect::UciOk, Reply::UciOk)
+                | (Expect::ReadyOk, Reply::ReadyOk)
+                | (Expect::BestMove, Reply::BestMove(_))
+        )
+    }
+}
+
+impl fmt::Display for Expect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Expect::UciOk => "uciok",
+            Expect::ReadyOk => "readyok",
+            Expect::BestMove => "bestmove",
+        })
+    }
+}
+
+/// An engine's text made safe to quote in a record: control characters replaced, at most
+/// 60 characters.
+pub fn quote(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(60)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().count() > 60 {
+        out.push_str("...");
+    }
+    format!("{out:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies() {
+        let rows = [
+            ("uciok", Reply::UciOk),
+            ("readyok  ", Reply::ReadyOk),
+            ("id name awari 0.1", Reply::IdName("awari 0.1")),
+            ("bestmove C ponder a", Reply::BestMove("C")),
+            ("bestmove", Reply::BestMove("")),
+            (
+                "info depth 7 seldepth 9 score cp -35 nodes 100 pv CaE",
+                Reply::Info(Info {
+                    depth: Some(7),
+                    score: Some(Score::Cp(-35)),
+                }),
+            ),
+            (
+                "info score mate 3 depth 12",
+                Reply::Info(Info {
+                    depth: Some(12),
+                    score: Some(Score::Mate(3)),
+                }),
+            ),
+            // Not numbers: left out, never kept as text.
+            (
+                "info depth x score cp 5} {",
+                Reply::Info(Info {
+                    depth: None,
+                    score: None,
+                }),
+            ),
+            (
+                "info depth 4294967296 score cp 99999999999",
+                Reply::Info(Info::default()),
+            ),
+            (
+                "info string depth 3 score cp 1",
+                Reply::Info(Info::default()),
+            ),
+            ("frobnicate", Reply::Other),
+            ("", Reply::Other),
+        ];
+        for (line, expected) in rows {
+            assert_eq!(Reply::parse(line), expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn scores_read_back() {
+        for s in [
+            Score::Cp(0),
+            Score::Cp(-35),
+            Score::Mate(7),
+            Score::Mate(-2),
+        ] {
+            assert_eq!(s.to_string().parse::<Score>(), Ok(s));
+            assert_eq!(s.to_string().replace(' ', ":").parse::<Score>(), Ok(s));
+        }
+        for bad in ["cp", "cp x", "cp 5}", "mate 1 2", "depth 3"] {
+            assert!(bad.parse::<Score>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn expected_replies() {
+        let rows = [
+            (Expect::UciOk, "uciok", true),
+            (Expect::UciOk, "uciokay", false),
+            (Expect::ReadyOk, " readyok ", true),
+            (Expect::ReadyOk, "info string readyok", false),
+            (Expect::BestMove, "bestmove C ponder a", true),
+            (Expect::BestMove, "bestmoves C", false),
+            (Expect::BestMove, "info string bestmove C", false),
+        ];
+        for (expect, line, matches) in rows {
+            assert_eq!(
+                expect.matches(&Reply::parse(line)),
+                matches,
+                "{expect} {line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote("bestmove A\r}"), "\"bestmove A?}\"");
+        assert!(quote(&"x".repeat(100)).ends_with("...\""));
+    }
+}

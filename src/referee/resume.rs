@@ -1,0 +1,161 @@
+//! `--resume`: the games a match's JSON lines file already holds, checked against the match
+//! being resumed, and both record files made whole again before play goes on.
+//!
+//! A file resumes only the match it belongs to: every record must be a round of this match,
+//! with its engines on the sides that round gives them, its variant, its time controls and
+//! its opening, or resuming stops and says what does not match. Damage that a kill or a full
+//! disk leaves (a line cut short, a line that is not JSON, bytes that are not UTF-8) is not
+//! a finished game: such a line is dropped with a warning and its game played again, as is a
+//! game that was no contest (whatever stopped it may be fixed). A round recorded twice keeps
+//! its first record.
+
+use super::records::{replace, GameRecord, GameResult};
+use super::runner::Config;
+use serde_json::error::Category;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What a file held.
+#[derive(Clone, Debug, Default)]
+pub struct Resumed {
+    /// The finished games, in the file's order.
+    pub records: Vec<GameRecord>,
+    /// Lines dropped, and why.
+    pub warnings: Vec<String>,
+}
+
+impl Resumed {
+    /// Rounds already finished, with the first engine's half points (`None`: no contest).
+    pub fn done(&self) -> HashMap<u64, Option<u8>> {
+        self.records
+            .iter()
+            .map(|r| (r.round, r.result.half_points(r.round % 2 == 1)))
+            .collect()
+    }
+}
+
+/// Reads the records of `path` (none if it does not exist) and checks each against `config`.
+pub fn read(path: &Path, config: &Config) -> Result<Resumed, String> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Resumed::default()),
+        Err(e) => return Err(format!("--resume {}: {e}", path.display())),
+    };
+    let mut resumed = Resumed::default();
+    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    // The text after the last line break is a record cut short, if anything.
+    let tail = lines.pop().unwrap_or_default();
+    if !tail.is_empty() {
+        resumed.warnings.push(format!(
+            "line {}: cut short (the match was stopped while writing it); its game is played again",
+            lines.len() + 1
+        ));
+    }
+    let mut seen = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        let n = i + 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let record = match GameRecord::from_json(line) {
+            Ok(r) => r,
+            Err(e) if matches!(e.classify(), Category::Syntax | Category::Eof) => {
+                resumed
+                    .warnings
+                    .push(format!("line {n}: damaged ({e}); its game is played again"));
+                continue;
+            }
+            Err(e) => {
+                return Err(format!(
+                    "--resume {}: line {n} is not a game record of this referee: {e}",
+                    path.display()
+                ))
+            }
+        };
+        if let Some(first) = seen.get(&record.round) {
+            resumed.warnings.push(format!(
+                "line {n}: round {} again (first on line {first}); the first is kept",
+                record.round
+            ));
+            continue;
+        }
+        if let Err(e) = belongs(&record, config) {
+            return Err(format!(
+                "--resume {}: line {n} (round {}) is not of this match: {e}",
+                path.display(),
+                record.round
+            ));
+        }
+        seen.insert(record.round, n);
+        if record.result == GameResult::NoContest {
+            // Nobody's result: played again, now that whatever stopped it may be fixed.
+            resumed.warnings.push(format!(
+                "line {n}: round {} was no contest; it is played again",
+                record.round
+            ));
+            continue;
+        }
+        resumed.records.push(record);
+    }
+    Ok(resumed)
+}
+
+/// Whether `record` is a game of the match `config` plays; if not, what differs.
+pub fn belongs(record: &GameRecord, config: &Config) -> Result<(), String> {
+    let total = config.total_games();
+    if record.round == 0 || record.round > total {
+        return Err(format!("this match has rounds 1 to {total}"));
+    }
+    let a_south = record.round % 2 == 1;
+    let [a, b] = &config.engines;
+    let (south, north) = if a_south { (a, b) } else { (b, a) };
+    let differs = |what: &str, file: &str, here: &str| {
+        Err(format!(
+            "{what} is {file:?} in the file, {here:?} in this match"
+        ))
+    };
+    if record.south != south.spec.name {
+        return differs("South", &record.south, &south.spec.name);
+    }
+    if record.north != north.spec.name {
+        return differs("North", &record.north, &north.spec.name);
+    }
+    if record.variant != config.variant.name() {
+        return differs("the variant", &record.variant, config.variant.name());
+    }
+    let tc = [south.limit.tag(), north.limit.tag()];
+    for (side, (file, here)) in ["South's", "North's"]
+        .iter()
+        .zip(record.time_control.iter().zip(&tc))
+    {
+        if file != here {
+            return differs(&format!("{side} time control"), file, here);
+        }
+    }
+    let opening = config.opening(record.round);
+    let (start, moves) = (
+        opening.start.to_string(),
+        crate::rules::format_move_list(&opening.moves),
+    );
+    if record.start != start {
+        return differs("the start position", &record.start, &start);
+    }
+    if record.opening != moves {
+        return differs("the opening", &record.opening, &moves);
+    }
+    Ok(())
+}
+
+/// Makes both files hold exactly the records of `resumed`: the JSON lines without the lines
+/// dropped, the PGN made again from them (a game the JSON holds and the PGN lost to a kill
+/// between the two writes is back; one the PGN holds alone is gone, to be played again).
+/// Each file is replaced atomically.
+pub fn restore(json: &Path, pgn: Option<&Path>, resumed: &Resumed) -> Result<(), String> {
+    let lines: String = resumed.records.iter().map(|r| r.json() + "\n").collect();
+    replace(json, &lines).map_err(|e| format!("--jsonout {}: {e}", json.display()))?;
+    if let Some(pgn) = pgn {
+        let text: String = resumed.records.iter().map(GameRecord::pgn).collect();
+        replace(pgn, &text).map_err(|e| format!("--pgnout {}: {e}", pgn.display()))?;
+    }
+    Ok(())
+}

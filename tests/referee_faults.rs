@@ -1,0 +1,818 @@
+//! The referee's faults found by trying it as a new user would (issue 13), each driven
+//! through the real `referee` binary with real misbehaving engines: shell programs and
+//! `misbehave` in its modes.
+
+use awari::referee::records::GameRecord;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn referee() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("awari-faults-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn awari_engine(name: &str) -> [String; 3] {
+    [
+        "--engine".to_string(),
+        format!("cmd={}", env!("CARGO_BIN_EXE_awari")),
+        format!("name={name}"),
+    ]
+}
+
+/// `misbehave` as an engine named `misbehave`, in `mode`.
+fn misbehave(mode: &[&str]) -> Vec<String> {
+    let mut words = vec![
+        "--engine".to_string(),
+        format!("cmd={}", env!("CARGO_BIN_EXE_misbehave")),
+        "name=misbehave".to_string(),
+    ];
+    words.extend(mode.iter().map(|a| format!("arg={a}")));
+    words
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Waits for `child` at most `limit` (a bound against hanging for ever, far above what the
+/// run needs); kills it and fails if it is still running then.
+fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!("{what}: the referee hangs");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Running (not zombie) processes whose program (argv[0]) is `path`.
+fn running(path: &Path) -> usize {
+    let wanted = path.to_string_lossy().to_string();
+    std::fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| {
+                    let p = e.path();
+                    let cmd = std::fs::read(p.join("cmdline")).unwrap_or_default();
+                    let argv0 = cmd.split(|&b| b == 0).next().unwrap_or_default();
+                    let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
+                    let zombie = stat
+                        .rfind(')')
+                        .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
+                    String::from_utf8_lossy(argv0) == wanted && !zombie
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+fn records(json: &Path) -> Vec<GameRecord> {
+    std::fs::read_to_string(json)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| GameRecord::from_json(l.as_bytes()).ok())
+        .collect()
+}
+
+fn last_line(stdout: &[u8], prefix: &str) -> String {
+    text(stdout)
+        .lines()
+        .rfind(|l| l.starts_with(prefix))
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn an_engine_that_reads_nothing_cannot_block_the_referee() {
+    // It says uciok and never reads: two option values of 40 KiB each fill its input pipe
+    // (64 KiB) during the handshake.
+    let big = "x".repeat(40 << 10);
+    let child = referee()
+        .args(awari_engine("awari"))
+        .args([
+            "--engine",
+            "cmd=/bin/sh",
+            "arg=-c",
+            "arg=echo uciok; exec sleep 1000",
+            "name=deaf",
+        ])
+        .arg(format!("option.A={big}"))
+        .arg(format!("option.B={big}"))
+        .args(["--games", "2", "--depth", "1", "--timeout", "1500"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = finish(child, Duration::from_secs(60), "deaf engine");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("forfeits: awari 0, deaf 2"), "{stdout}");
+    assert!(stdout.contains("at the new game: no answer"), "{stdout}");
+}
+
+#[test]
+fn killed_at_any_instant_resume_leaves_every_game_once_in_both_files() {
+    let dir = temp("kills");
+    let (json, pgn) = (dir.join("games.jsonl"), dir.join("games.pgn"));
+    let args = |resume: bool| {
+        let mut a: Vec<String> = ["--games", "12", "--depth", "2", "--concurrency", "2"]
+            .map(String::from)
+            .to_vec();
+        a.extend(["--jsonout".to_string(), json.display().to_string()]);
+        a.extend(["--pgnout".to_string(), pgn.display().to_string()]);
+        if resume {
+            a.push("--resume".to_string());
+        }
+        a
+    };
+    // Kills at instants spread over the run, each followed by a resume, until it finishes.
+    let mut finished = false;
+    for attempt in 0..60u64 {
+        let mut child = referee()
+            .args(args(attempt > 0))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(20 + (attempt * 37) % 250));
+        if child.try_wait().unwrap().is_some() {
+            finished = true;
+            break;
+        }
+        let signal = if attempt % 3 == 2 { "INT" } else { "KILL" };
+        Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        child.wait().unwrap();
+    }
+    if !finished {
+        let out = referee().args(args(true)).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    } else {
+        // The last run finished by itself; one more resume plays nothing and changes nothing.
+        let out = referee().args(args(true)).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let mut rounds: Vec<u64> = records(&json).iter().map(|r| r.round).collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=12).collect::<Vec<_>>(), "JSON: each game once");
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    let mut pgn_rounds: Vec<u64> = pgn_text
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("[Round \"")?
+                .strip_suffix("\"]")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    pgn_rounds.sort_unstable();
+    assert_eq!(
+        pgn_rounds,
+        (1..=12).collect::<Vec<_>>(),
+        "PGN: each game once"
+    );
+    assert_eq!(pgn_text.matches("[Event ").count(), 12, "{pgn_text}");
+}
+
+#[test]
+fn a_game_in_the_json_but_not_the_pgn_is_restored_by_resume() {
+    // As a kill between the two writes leaves them: the last game in the JSON lines only,
+    // and half a game at the end of the PGN.
+    let dir = temp("pgn-restore");
+    let (json, pgn) = (dir.join("games.jsonl"), dir.join("games.pgn"));
+    let args = ["--games", "4", "--depth", "2"];
+    let out = referee()
+        .args(args)
+        .arg("--jsonout")
+        .arg(&json)
+        .arg("--pgnout")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let whole = std::fs::read_to_string(&pgn).unwrap();
+    let last = whole.rfind("[Event ").unwrap();
+    std::fs::write(&pgn, format!("{}[Event \"awa", &whole[..last])).unwrap();
+    let out = referee()
+        .args(args)
+        .arg("--jsonout")
+        .arg(&json)
+        .arg("--pgnout")
+        .arg(&pgn)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), whole);
+}
+
+#[test]
+fn a_record_that_cannot_be_written_stops_the_match_with_an_error() {
+    let out = referee()
+        .args(["--games", "4", "--depth", "1", "--pgnout", "/dev/full"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("cannot write to /dev/full"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The first game's record failed: nothing after it was counted.
+    assert!(
+        !text(&out.stdout).contains("game 2 "),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn a_fragment_glued_to_the_next_record_is_not_read_as_a_game() {
+    let dir = temp("glued");
+    let json = dir.join("games.jsonl");
+    let args = ["--games", "6", "--depth", "3", "--jsonout"];
+    let out = referee().args(args).arg(&json).output().unwrap();
+    assert!(out.status.success());
+    let expected = last_line(&out.stdout, "awari vs evolved");
+    // Round 3's record cut short by a full disk, and round 4's written on the same line.
+    let text_now = std::fs::read_to_string(&json).unwrap();
+    let lines: Vec<&str> = text_now.lines().collect();
+    let glued = format!(
+        "{}\n{}\n{}{}\n",
+        lines[0],
+        lines[1],
+        &lines[2][..lines[2].len() / 2],
+        lines[3]
+    );
+    std::fs::write(&json, glued).unwrap();
+    let out = referee()
+        .args(args)
+        .arg(&json)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("line 3: damaged"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(last_line(&out.stdout, "awari vs evolved"), expected);
+    let mut rounds: Vec<u64> = records(&json).iter().map(|r| r.round).collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, vec![1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn resume_takes_only_a_file_of_this_match() {
+    let dir = temp("resume-checks");
+    let json = dir.join("games.jsonl");
+    let out = referee()
+        .args(["--games", "8", "--depth", "2", "--jsonout"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let original = std::fs::read(&json).unwrap();
+    let resume = |extra: &[&str]| {
+        std::fs::write(&json, &original).unwrap();
+        let out = referee()
+            .args(extra)
+            .arg("--jsonout")
+            .arg(&json)
+            .arg("--resume")
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let awari = format!("cmd={}", env!("CARGO_BIN_EXE_awari"));
+    // (arguments, what the error must say)
+    let rows: &[(&[&str], &str)] = &[
+        (
+            &["--games", "6", "--depth", "2"],
+            "line 7 (round 7) is not of this match: this match has rounds 1 to 6",
+        ),
+        (
+            &["--games", "8", "--depth", "3"],
+            "South's time control is \"depth=2\" in the file, \"depth=3\" in this match",
+        ),
+        (
+            &["--games", "8", "--depth", "2", "--variant", "awari"],
+            "the variant is \"oware\" in the file, \"awari\" in this match",
+        ),
+        (
+            &[
+                "--engine",
+                &awari,
+                "name=other",
+                "depth=2",
+                "--engine",
+                &awari,
+                "name=evolved",
+                "depth=2",
+                "--games",
+                "8",
+            ],
+            "South is \"awari\" in the file, \"other\" in this match",
+        ),
+        (
+            &["--games", "8", "--depth", "2", "--openings-order", "random"],
+            "the opening is",
+        ),
+    ];
+    for (args, says) in rows {
+        let (code, _, stderr) = resume(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        // Refused: the file is as it was.
+        assert_eq!(std::fs::read(&json).unwrap(), original, "{args:?}");
+    }
+    // An unknown result is not a game of this referee's: refused, with the line.
+    let tampered = String::from_utf8(original.clone()).unwrap().replacen(
+        "\"result\":\"",
+        "\"result\":\"2-",
+        1,
+    );
+    std::fs::write(&json, &tampered).unwrap();
+    let out = referee()
+        .args(["--games", "8", "--depth", "2", "--jsonout"])
+        .arg(&json)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 1 is not a game record of this referee: unknown variant"),
+        "{}",
+        text(&out.stderr)
+    );
+    // One byte that is not UTF-8 damages one line, not the file: that game is played again.
+    let mut bytes = original.clone();
+    let second = bytes.iter().position(|&b| b == b'\n').unwrap() + 3;
+    bytes[second] = 0xff;
+    std::fs::write(&json, &bytes).unwrap();
+    let out = referee()
+        .args(["--games", "8", "--depth", "2", "--jsonout"])
+        .arg(&json)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("line 2: damaged"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains(", 7 already played"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(text(&out.stdout).matches("\ngame ").count(), 1);
+    assert_eq!(records(&json).len(), 8);
+}
+
+#[test]
+fn an_engine_that_overruns_its_clock_by_less_than_the_margin_each_move_loses_on_time() {
+    // 100 ms for the game, a margin of 50 ms, 40 ms a move: below zero after 3 moves, below
+    // minus the margin after 4. Before, the clock stopped at zero and the margin came back
+    // every move: such an engine never lost.
+    let out = referee()
+        .args(awari_engine("awari"))
+        .arg("depth=1")
+        .args(misbehave(&["slow-move", "40"]))
+        .args(["tc=0.1", "--games", "2", "--timemargin", "50"])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("forfeits: awari 0, misbehave 2"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("forfeits: lost on time").count(),
+        2,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_second_bestmove_never_answers_the_next_go() {
+    let out = referee()
+        .args(awari_engine("awari"))
+        .args(misbehave(&["late-garbage"]))
+        .args(["--games", "2", "--depth", "1"])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(!stdout.contains("forfeits"), "{stdout}");
+    // `referee check` does not blame it on the next check either.
+    let out = referee()
+        .args(["check", env!("CARGO_BIN_EXE_misbehave"), "late-garbage"])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    for check in [
+        "PASS  go depth 1 -> legal bestmove",
+        "PASS  arguments in any order: go movetime 100 depth 3",
+        "PASS  arguments in any order: go depth 3 movetime 100",
+        "PASS  arguments in any order: go nodes 1000 wtime 5000 btime 5000",
+        "PASS  middle game",
+    ] {
+        assert!(stdout.contains(check), "{check}: {stdout}");
+    }
+}
+
+#[test]
+fn check_probes_a_middle_game_that_no_book_answers() {
+    let out = referee()
+        .args(["check", env!("CARGO_BIN_EXE_misbehave"), "book"])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("PASS  go depth 1 -> legal bestmove"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("FAIL  middle game"), "{stdout}");
+}
+
+#[test]
+fn nothing_an_engine_starts_outlives_it_and_no_zombie_is_left() {
+    let dir = temp("children");
+    std::fs::copy("/bin/sleep", dir.join("sleep")).unwrap();
+    let out = referee()
+        .args(awari_engine("awari"))
+        .args(misbehave(&["leave-children", &dir.display().to_string()]))
+        .args(["--games", "6", "--depth", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        !text(&out.stdout).contains("forfeits"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Started with `setsid`, out of the engine's group and session: ended all the same.
+    assert_eq!(
+        running(&dir.join("sleep")),
+        0,
+        "an escaped process survived"
+    );
+    // At each new game, no zombie left from the games before (the referee reaps what it
+    // inherits as subreaper).
+    let counts = std::fs::read_to_string(dir.join("zombies")).unwrap();
+    assert_eq!(counts.lines().count(), 6, "{counts}");
+    assert!(
+        counts.lines().all(|l| l == "0"),
+        "zombies at each new game: {counts}"
+    );
+}
+
+#[test]
+fn interrupting_a_hundred_games_at_once_leaves_no_engine() {
+    let dir = temp("signals");
+    let sh = dir.join("engine-sh");
+    std::fs::copy("/bin/sh", &sh).unwrap();
+    let script = "while read -r l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; \
+                  quit) exit 0;; esac; done";
+    let engine = |name: &str| {
+        [
+            "--engine".to_string(),
+            format!("cmd={}", sh.display()),
+            "arg=-c".to_string(),
+            format!("arg={script}"),
+            format!("name={name}"),
+        ]
+    };
+    // Too many at once is refused with the bound.
+    let out = referee()
+        .args(engine("a"))
+        .args(engine("b"))
+        .args(["--concurrency", "300"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("1..=128"),
+        "{}",
+        text(&out.stderr)
+    );
+    // More than the system's open files allow is refused with the figures; a low soft
+    // limit below a high hard one is raised.
+    let run_with_limit = |soft: u32, hard: u32| {
+        let script = format!("ulimit -Sn {soft} && ulimit -Hn {hard} && exec \"$0\" \"$@\"");
+        Command::new("/bin/sh")
+            .args(["-c", &script, env!("CARGO_BIN_EXE_referee")])
+            .args(engine("a"))
+            .args(engine("b"))
+            .args(["--concurrency", "100", "--games", "2", "--depth", "1"])
+            .args(["--timeout", "200"])
+            .output()
+            .unwrap()
+    };
+    let out = run_with_limit(300, 300);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains(
+            "--concurrency 100: 200 engines at once need about 1064 open files; \
+             this system allows 300"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run_with_limit(300, 4096);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("a vs b: 2 games"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Interrupted while engines are still starting, then once all are waiting on `go`.
+    for wait_for in [20, 200] {
+        let mut child = referee()
+            .args(engine("a"))
+            .args(engine("b"))
+            .args(["--concurrency", "100", "--games", "200", "--depth", "1"])
+            .args(["--timeout", "60000"])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while running(&sh) < wait_for && start.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            running(&sh) >= wait_for,
+            "only {} engines started",
+            running(&sh)
+        );
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(130));
+        // SIGKILL was sent before the referee exited; give the kernel a moment to act on it.
+        let start = Instant::now();
+        while running(&sh) > 0 && start.elapsed() < Duration::from_secs(2) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(running(&sh), 0, "engines outlived the referee");
+    }
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_with_a_clear_error() {
+    let awari = format!("cmd={}", env!("CARGO_BIN_EXE_awari"));
+    // (arguments, what the error must say)
+    let rows: &[(&[&str], &str)] = &[
+        (
+            &["--tc", "1e19"],
+            "--tc 1e19: expected [moves/]seconds[+increment]",
+        ),
+        (&["--tc", "10+inf"], "--tc 10+inf"),
+        (&["--games", "18446744073709551615"], "--games"),
+        (&["--games", "0"], "--games"),
+        (&["--depth", "0"], "--depth"),
+        (&["--movetime", "99999999999999"], "--movetime"),
+        (&["--timemargin", "70000"], "--timemargin"),
+        (&["--max-moves", "0"], "--max-moves"),
+        (
+            &["--engine", &awari, "depth=4294967296", "--engine", &awari],
+            "--engine depth=4294967296: expected a whole number from 1 to 1000",
+        ),
+        (
+            &["--engine", &awari, "nodes=0", "--engine", &awari],
+            "--engine nodes=0",
+        ),
+        (
+            &["--engine", &awari, "tc=1e19", "--engine", &awari],
+            "tc 1e19",
+        ),
+        (
+            &[
+                "--engine",
+                &awari,
+                "dir=/nonexistent/dir",
+                "--engine",
+                &awari,
+            ],
+            "--engine dir=/nonexistent/dir: not a directory",
+        ),
+        (&["--sprt", "elo1=inf"], "--sprt elo1=inf"),
+    ];
+    for (args, says) in rows {
+        let out = referee().args(*args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stdout)
+        );
+        assert!(
+            text(&out.stderr).contains(says),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
+    }
+}
+
+#[test]
+fn an_engines_score_text_never_reaches_the_pgn() {
+    let dir = temp("injection");
+    let pgn = dir.join("games.pgn");
+    let out = referee()
+        .args(awari_engine("awari"))
+        .args(misbehave(&["bad-info"]))
+        .args(["--games", "2", "--depth", "1", "--pgnout"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert!(!pgn.contains("Evil") && !pgn.contains("5}"), "{pgn}");
+    assert_eq!(pgn.matches('{').count(), pgn.matches('}').count(), "{pgn}");
+    // The engine's moves carry no score, only its depth.
+    assert!(pgn.contains("{-/1 "), "{pgn}");
+}
+
+#[test]
+fn games_nobody_played_are_no_contest_and_not_counted() {
+    let dir = temp("no-contest");
+    let json = dir.join("games.jsonl");
+    let out = referee()
+        .args([
+            "--engine",
+            "cmd=/nonexistent/a",
+            "--engine",
+            "cmd=/nonexistent/b",
+        ])
+        .args(["--games", "2", "--depth", "1", "--jsonout"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("a vs b: 0 games, +0 =0 -0"), "{stdout}");
+    assert!(
+        stdout.contains("no contest: 2 games (not counted)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(": * (no contest: neither engine started"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("Elo") && !stdout.contains("forfeits"),
+        "{stdout}"
+    );
+    let found = records(&json);
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|r| r.result.tag() == "*"));
+    // Resumed once the engines are there, the games nobody played are played.
+    let awari = format!("cmd={}", env!("CARGO_BIN_EXE_awari"));
+    let out = referee()
+        .args(["--engine", &awari, "name=a", "--engine", &awari, "name=b"])
+        .args(["--games", "2", "--depth", "1", "--resume", "--jsonout"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("round 1 was no contest; it is played again"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("a vs b: 2 games"),
+        "{}",
+        text(&out.stdout)
+    );
+    let found = records(&json);
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|r| r.result.tag() != "*"));
+}
+
+#[test]
+fn engines_are_kept_between_games_and_restarted_after_a_fault() {
+    let dir = temp("keep");
+    let starts = dir.join("starts");
+    // A wrapper that counts its starts, then becomes the engine.
+    let counted = |name: &str, engine: &str, args: &str| {
+        [
+            "--engine".to_string(),
+            "cmd=/bin/sh".to_string(),
+            "arg=-c".to_string(),
+            format!(
+                "arg=echo {name} >> '{}'; exec '{engine}' {args}",
+                starts.display()
+            ),
+            format!("name={name}"),
+        ]
+    };
+    let count = |name: &str| {
+        std::fs::read_to_string(&starts)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| *l == name)
+            .count()
+    };
+    // (restart flag, B's misbehave mode, starts of A, starts of B, forfeits line)
+    let rows = [
+        (None, "normal", 1, 1, None),
+        (Some("always"), "normal", 6, 6, None),
+        (None, "crash-at 4", 1, 6, Some("forfeits: good 0, bad 6")),
+    ];
+    for (restart, mode, a, b, forfeits) in rows {
+        let _ = std::fs::remove_file(&starts);
+        let mut cmd = referee();
+        cmd.args(counted("good", env!("CARGO_BIN_EXE_awari"), ""))
+            .args(counted("bad", env!("CARGO_BIN_EXE_misbehave"), mode))
+            .args(["--games", "6", "--depth", "1"]);
+        if let Some(r) = restart {
+            cmd.args(["--restart", r]);
+        }
+        let out = cmd.output().unwrap();
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{mode}: {stdout}");
+        assert_eq!(stdout.matches("\ngame ").count(), 6, "{stdout}");
+        assert_eq!((count("good"), count("bad")), (a, b), "{restart:?} {mode}");
+        match forfeits {
+            Some(f) => assert!(stdout.contains(f), "{stdout}"),
+            None => assert!(!stdout.contains("forfeits"), "{stdout}"),
+        }
+    }
+}
+
+#[test]
+fn on_a_terminal_a_progress_bar_replaces_the_lines_per_game() {
+    // `script` gives the referee a terminal (a pseudo-terminal) for its output.
+    let referee = env!("CARGO_BIN_EXE_referee");
+    let out = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{referee} --games 4 --depth 2"),
+            "/dev/null",
+        ])
+        .output();
+    let Ok(out) = out else {
+        panic!("this test needs util-linux's `script`");
+    };
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("4/4 games, awari +"), "{stdout}");
+    assert!(!stdout.contains("game 1 "), "{stdout}");
+    assert!(stdout.contains("awari vs evolved: 4 games"), "{stdout}");
+    // Through a pipe, a line per game as before.
+    let out = Command::new(referee)
+        .args(["--games", "4", "--depth", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout).matches("\ngame ").count(), 4);
+}
+
+#[test]
+fn output_closed_early_does_not_stop_the_match_or_lose_records() {
+    use std::io::BufRead;
+    // As `referee ... | head -1` does: the reader goes away after the first line.
+    let dir = temp("closed-stdout");
+    let json = dir.join("games.jsonl");
+    let mut child = referee()
+        .args(["--games", "4", "--depth", "2", "--jsonout"])
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("awari vs evolved"), "{first}");
+    let out = finish(child, Duration::from_secs(120), "closed stdout");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(records(&json).len(), 4);
+}
