@@ -90,7 +90,7 @@ fn perft_from_a_position_and_moves() {
 
 #[test]
 fn bad_arguments_get_clear_errors_and_exit_code_2() {
-    let rows: [(&[&str], &str); 7] = [
+    let rows: [(&[&str], &str); 12] = [
         (
             &[
                 "perft",
@@ -122,6 +122,14 @@ fn bad_arguments_get_clear_errors_and_exit_code_2() {
             &["perft", "--seeds", "40", "--depth", "1"],
             "--seeds: 40 seeds per house; it must be 1 to 21",
         ),
+        (
+            &["play", "--opponent", "deep"],
+            "possible values: engine, greedy, basic, evolved",
+        ),
+        (&["play", "--first", "me"], "possible values: you, computer"),
+        (&["bench", "--threads", "0"], "--threads"),
+        (&["tune", "--games", "0"], "--games"),
+        (&["tune", "--depth", "31"], "--depth"),
     ];
     for (args, expected) in rows {
         let out = awari(args);

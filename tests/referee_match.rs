@@ -350,9 +350,9 @@ fn sprt_stops_the_match_at_a_bound_and_records_hold_the_tags() {
     }
     // The two engines' controls differ: each side's is given, never one for both.
     assert!(!pgn.contains("[TimeControl "));
-    assert!(pgn.contains("[Round \"1\"]\n[South \"d5\"]\n[North \"d1\"]\n"));
-    assert!(pgn.contains("[SouthTimeControl \"depth=5\"]\n[NorthTimeControl \"depth=1\"]"));
-    assert!(pgn.contains("[SouthTimeControl \"depth=1\"]\n[NorthTimeControl \"depth=5\"]"));
+    assert!(pgn.contains("[Round \"1\"]\n[South \"d4\"]\n[North \"d1\"]\n"));
+    assert!(pgn.contains("[SouthTimeControl \"depth=4\"]\n[NorthTimeControl \"depth=1\"]"));
+    assert!(pgn.contains("[SouthTimeControl \"depth=1\"]\n[NorthTimeControl \"depth=4\"]"));
     // Games from the start position carry no FEN tag; moves carry {score/depth time}.
     assert!(!pgn.contains("[FEN "));
     assert!(pgn.contains("{opening}") && pgn.contains("/4 "), "{pgn}");

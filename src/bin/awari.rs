@@ -4,6 +4,7 @@
 //! endgame tables. Only argument parsing lives here; the work is in the library.
 
 use awari::engine::bench::{bench, perft_lines};
+use awari::engine::options::Opponent;
 use awari::engine::search::Control;
 use awari::rules::{Board, Game, Variant};
 use clap::{Parser, Subcommand};
@@ -93,15 +94,15 @@ struct PlayArgs {
     /// Rule set.
     #[arg(long, default_value = "ahl")]
     variant: Variant,
-    /// The computer: engine, greedy, basic or evolved (default: basic in ahl, engine elsewhere).
-    #[arg(long)]
-    opponent: Option<String>,
+    /// The computer (default: basic in ahl, engine elsewhere).
+    #[arg(long, value_enum)]
+    opponent: Option<Opponent>,
     /// Search depth of the engine (default 8) or of evolved (default 7).
     #[arg(long)]
     depth: Option<u32>,
-    /// Who moves first: you or computer (the computer then plays South).
-    #[arg(long, default_value = "you")]
-    first: String,
+    /// Who moves first (the computer then plays South).
+    #[arg(long, value_enum, default_value_t = First::You)]
+    first: First,
     /// basic's memory of the games it did not win (it learns as you play).
     #[arg(long = "learn-file")]
     learn_file: Option<std::path::PathBuf>,
@@ -111,6 +112,13 @@ struct PlayArgs {
     /// Start every game from this position (notation of protocol.md) instead of the start.
     #[arg(long)]
     fen: Option<String>,
+}
+
+/// Who moves first in `awari play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum First {
+    You,
+    Computer,
 }
 
 #[derive(clap::Args)]
@@ -294,25 +302,13 @@ fn say(line: String) {
 }
 
 fn run_play(args: &PlayArgs) -> Result<(), String> {
-    use awari::engine::options::Opponent;
     use awari::human::{play, Options};
-    let opponent = match args.opponent.as_deref() {
+    let opponent = match args.opponent {
         None if args.variant == Variant::Ahl => Opponent::Basic,
-        None | Some("engine") => Opponent::Engine,
-        Some("greedy") => Opponent::Greedy,
-        Some("basic") => Opponent::Basic,
-        Some("evolved") => Opponent::Evolved,
-        Some(other) => {
-            return Err(format!(
-                "--opponent {other}: expected engine, greedy, basic or evolved"
-            ))
-        }
+        None => Opponent::Engine,
+        Some(o) => o,
     };
-    let computer_first = match args.first.as_str() {
-        "you" => false,
-        "computer" => true,
-        other => return Err(format!("--first {other}: expected you or computer")),
-    };
+    let computer_first = args.first == First::Computer;
     let depth = args
         .depth
         .unwrap_or(if opponent == Opponent::Evolved { 7 } else { 8 })

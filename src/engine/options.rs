@@ -43,8 +43,9 @@ pub struct Settings {
 /// `TablesPath`'s default: the directory `awari tables build` writes to when given none.
 pub const DEFAULT_TABLES: &str = "<default>";
 
-/// Who chooses the engine's moves: the search, or one of the classic opponents.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Who chooses the engine's moves: the search, or one of the classic opponents. Also
+/// `awari play --opponent`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Opponent {
     /// The engine's own search.
     #[default]
