@@ -59,7 +59,9 @@ pub fn read(path: &Path, config: &Config) -> Result<Resumed, String> {
         }
         let record = match GameRecord::from_json(line) {
             Ok(r) => r,
-            Err(e) if matches!(e.classify(), Category::Syntax | Category::Eof) => {
+            // A fragment with the next record glued on may even read as JSON, of the wrong
+            // shape: a line holding two record starts is damaged all the same.
+            Err(e) if matches!(e.classify(), Category::Syntax | Category::Eof) || glued(line) => {
                 resumed
                     .warnings
                     .push(format!("line {n}: damaged ({e}); its game is played again"));
@@ -158,4 +160,25 @@ pub fn restore(json: &Path, pgn: Option<&Path>, resumed: &Resumed) -> Result<(),
         replace(pgn, &text).map_err(|e| format!("--pgnout {}: {e}", pgn.display()))?;
     }
     Ok(())
+}
+
+/// Whether `line` holds the start of a record more than once: what is left of a record cut
+/// short by a failed write, with the next record written on the same line.
+fn glued(line: &[u8]) -> bool {
+    const START: &[u8] = b"{\"round\":";
+    line.windows(START.len()).filter(|w| *w == START).count() > 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glued;
+
+    #[test]
+    fn two_record_starts_on_one_line_are_glued() {
+        assert!(!glued(br#"{"round":3,"south":"a"}"#));
+        assert!(glued(
+            br#"{"round":3,"south":"a","score":{"round":4,"south":"b"}"#
+        ));
+        assert!(!glued(b""));
+    }
 }
