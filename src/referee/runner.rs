@@ -251,22 +251,24 @@ impl Totals {
                 "pairs (0, 1/2, 1, 3/2, 2 points): {:?}; Elo {:+.1} +/- {:.1}, normalized Elo {:+.1} +/- {:.1}",
                 self.pairs, e.elo, e.margin, ne.elo, ne.margin
             ));
-            if let Some(s) = sprt {
-                let llr = stats::llr_normalized(s.elo0, s.elo1, &self.pairs);
-                let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-                lines.push(format!(
-                    "SPRT nElo0={} nElo1={}: LLR {llr:.3} ({lower:.3}, {upper:.3}){}",
-                    s.elo0,
-                    s.elo1,
-                    if llr >= upper {
-                        " H1 accepted"
-                    } else if llr <= lower {
-                        " H0 accepted"
-                    } else {
-                        ""
-                    }
-                ));
-            }
+        }
+        // The verdict even when every pair went one way (no finite Elo): the SPRT that stopped
+        // the match says so.
+        if let (Some(s), true) = (sprt, pairs > 0) {
+            let llr = stats::llr_normalized(s.elo0, s.elo1, &self.pairs);
+            let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+            lines.push(format!(
+                "SPRT nElo0={} nElo1={}: LLR {llr:.3} ({lower:.3}, {upper:.3}){}",
+                s.elo0,
+                s.elo1,
+                if llr >= upper {
+                    " H1 accepted"
+                } else if llr <= lower {
+                    " H0 accepted"
+                } else {
+                    ""
+                }
+            ));
         }
         if self.forfeits != [0, 0] {
             lines.push(format!(
@@ -595,5 +597,33 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
     match failed {
         Some(e) => Err(e),
         None => Ok(totals),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Sprt, Totals};
+
+    #[test]
+    fn a_match_won_in_every_pair_still_gives_the_sprt_verdict() {
+        let totals = Totals {
+            wins: 150,
+            pairs: [0, 0, 0, 0, 75],
+            ..Totals::default()
+        };
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let lines = totals.report(["a", "b"], Some(sprt));
+        assert!(lines.iter().any(|l| l.contains("not finite")), "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("SPRT") && l.ends_with("H1 accepted")),
+            "{lines:?}"
+        );
     }
 }
