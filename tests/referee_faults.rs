@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::running;
+
 fn referee() -> Command {
     Command::new(env!("CARGO_BIN_EXE_referee"))
 }
@@ -54,28 +57,6 @@ fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
         std::thread::sleep(Duration::from_millis(20));
     }
     child.wait_with_output().unwrap()
-}
-
-/// Running (not zombie) processes whose program (argv[0]) is `path`.
-fn running(path: &Path) -> usize {
-    let wanted = path.to_string_lossy().to_string();
-    std::fs::read_dir("/proc")
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter(|e| {
-                    let p = e.path();
-                    let cmd = std::fs::read(p.join("cmdline")).unwrap_or_default();
-                    let argv0 = cmd.split(|&b| b == 0).next().unwrap_or_default();
-                    let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
-                    let zombie = stat
-                        .rfind(')')
-                        .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
-                    String::from_utf8_lossy(argv0) == wanted && !zombie
-                })
-                .count()
-        })
-        .unwrap_or(0)
 }
 
 fn records(json: &Path) -> Vec<GameRecord> {

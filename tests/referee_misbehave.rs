@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::running;
+
 /// A copy of `misbehave` under a unique path, so that its processes can be found afterwards.
 fn private_copy(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("awari-misbehave-{}-{tag}", std::process::id()));
@@ -11,28 +14,6 @@ fn private_copy(tag: &str) -> PathBuf {
     let path = dir.join("misbehave");
     std::fs::copy(env!("CARGO_BIN_EXE_misbehave"), &path).unwrap();
     path
-}
-
-/// Running (not zombie) processes whose program (argv[0]) is `path`.
-fn running(path: &Path) -> usize {
-    let wanted = path.to_string_lossy().to_string();
-    std::fs::read_dir("/proc")
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter(|e| {
-                    let p = e.path();
-                    let cmd = std::fs::read(p.join("cmdline")).unwrap_or_default();
-                    let argv0 = cmd.split(|&b| b == 0).next().unwrap_or_default();
-                    let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
-                    let zombie = stat
-                        .rfind(')')
-                        .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
-                    String::from_utf8_lossy(argv0) == wanted && !zombie
-                })
-                .count()
-        })
-        .unwrap_or(0)
 }
 
 #[test]

@@ -20,8 +20,10 @@ use std::process::ExitCode;
                   protocol.md on stdin/stdout, e.g.\n  \
                   printf 'position startpos moves FfEa\\ngo depth 12\\n' | awari\n\
                   Positions use the notation of protocol.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
-                  Examples: awari play; awari bench; awari perft --variant oware --depth 11;\n  \
-                  awari tables build (endgame tables; the engine then finds them by itself)"
+                  Examples: awari play; awari bench; awari bench --threads 2;\n  \
+                  awari perft --variant oware --depth 11;\n  \
+                  awari tables build (endgame tables; the engine then finds them by itself);\n  \
+                  awari tune --games 10000 --depth 8 (refit the evaluation's weights)"
 )]
 struct Cli {
     #[command(subcommand)]
