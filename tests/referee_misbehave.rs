@@ -1,7 +1,7 @@
 //! Matches against `misbehave`, the project's test engine, in each of its modes: the referee
 //! records the right result and reason, finishes the match, and leaves no process behind.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
