@@ -39,20 +39,18 @@ pub struct Weights {
 
 impl Weights {
     /// The defaults: `row` as first chosen (a seed on one's own row is a fraction of a stored
-    /// seed, as it may yet be sown away); the others fitted by `awari tune --games 10000
-    /// --depth 8 --steps 2000` to 1,080,425 positions of 10,000 oware self-play games
-    /// (mean squared error 0.15197 with the earlier guesses, 0.14809 fitted; README, "Fitted
-    /// evaluation"). Against the guesses (`a2` 40, `a3` 60, `b2` 25, `b3` 35, the new terms 0)
-    /// they scored +150 =13 -23 at 20 ms per move (tournament/README.md).
+    /// seed, as it may yet be sown away); the others fitted by `awari tune` in two rounds
+    /// (README, "Fitted evaluation"), each round's games played with the weights of the round
+    /// before, each adopted after an SPRT against them (tournament/README.md).
     pub const DEFAULT: Weights = Weights {
-        a2: 136,
-        a3: 150,
-        b2: 59,
-        b3: 32,
+        a2: 130,
+        a3: 148,
+        b2: 68,
+        b3: 41,
         row: 10,
-        mobility: 66,
-        kroo: -22,
-        tempo: -25,
+        mobility: 89,
+        kroo: 25,
+        tempo: -27,
     };
 }
 
