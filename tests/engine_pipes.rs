@@ -512,6 +512,50 @@ fn threads_search_together_and_answer_once() {
 }
 
 #[test]
+fn the_opening_book_answers_what_it_knows_and_only_that() {
+    use awari::engine::book::Book;
+    use awari::rules::Board;
+    let book = Book::shipped(Variant::Oware).expect("a shipped oware book");
+    let best = book.moves(&Board::start(Variant::Oware)).unwrap()[0].0;
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value true");
+    e.send("setoption name BookMargin value 0");
+    e.send("position startpos");
+    e.send("go movetime 5000");
+    let (line, _) = e.expect("info string book: ", 5 * SECOND);
+    assert!(line.starts_with(&format!("info string book: {best} ")), "{line}");
+    let (answer, took) = e.expect("bestmove ", 5 * SECOND);
+    assert_eq!(answer, format!("bestmove {best}"));
+    assert!(took < SECOND, "a book move took {took:?}");
+    // Analysis is never answered from the book.
+    e.send("go infinite");
+    e.expect("info depth 1 ", 5 * SECOND);
+    e.send("stop");
+    e.expect("bestmove ", 5 * SECOND);
+    // Beyond the book, the search.
+    e.send("position startpos moves FfEaBcDd");
+    e.send("go depth 3");
+    e.expect("info depth 3 ", 5 * SECOND);
+    e.expect("bestmove ", 5 * SECOND);
+    // OwnBook false: the search, in the book's positions too.
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let mut lines = Vec::new();
+    loop {
+        let (line, _) = e.expect("", 5 * SECOND);
+        if line.starts_with("bestmove") {
+            break;
+        }
+        lines.push(line);
+    }
+    assert!(lines.iter().all(|l| !l.contains("book")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")), "{lines:?}");
+    e.send("setoption name BookMargin value -1");
+    e.expect("info string error: option BookMargin", 5 * SECOND);
+}
+
+#[test]
 fn a_full_game_against_itself_in_every_variant() {
     for variant in Variant::ALL {
         let mut e = Engine::start();

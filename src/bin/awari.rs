@@ -51,9 +51,35 @@ enum Command {
     /// Fit the evaluation's weights to self-play games (the Texel method); prints the weights
     /// as engine options, the data size and the fit's error.
     Tune(TuneArgs),
+    /// The opening book: build it.
+    #[command(subcommand)]
+    Book(BookCommand),
     /// Endgame tables: build them, or look a position up.
     #[command(subcommand)]
     Tables(TablesCommand),
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Score every move of every position up to PLIES plies from the start by a search to
+    /// DEPTH, and write the book (the shipped one is book/oware.txt).
+    Build {
+        /// Rule set.
+        #[arg(long, default_value = "oware")]
+        variant: Variant,
+        /// Plies from the start.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=8))]
+        plies: u32,
+        /// Search depth of each move.
+        #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Threads (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// The file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -188,6 +214,47 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Book(BookCommand::Build {
+            variant,
+            plies,
+            depth,
+            threads,
+            out,
+        })) => {
+            let threads = threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                usize::from,
+            );
+            let started = std::time::Instant::now();
+            let text = awari::engine::book::build(
+                variant,
+                plies as usize,
+                depth,
+                threads,
+                &|done, total| {
+                    if done % 20 == 0 || done == total {
+                        eprintln!("book: {done} of {total} positions");
+                    }
+                },
+            );
+            let tmp = out.with_extension("tmp");
+            match std::fs::write(&tmp, &text).and_then(|()| std::fs::rename(&tmp, &out)) {
+                Ok(()) => {
+                    say(format!(
+                        "book: {} positions, {} bytes, {:.1} s -> {}",
+                        text.lines().filter(|l| !l.starts_with('#')).count(),
+                        text.len(),
+                        started.elapsed().as_secs_f64(),
+                        out.display()
+                    ));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {}: {e}", out.display());
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::Tables(command)) => match run_tables(command) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {

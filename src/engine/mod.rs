@@ -3,9 +3,10 @@
 //!
 //! One file per concept: [`protocol`] (text to commands), [`options`] (the one table),
 //! [`uci`] (the loop: reader and worker threads), [`search`], [`tt`], [`eval`], [`time`],
-//! [`bench`](mod@bench), [`diagram`], [`tune`] (`awari tune`: weights fitted to games).
+//! [`bench`](mod@bench), [`book`] (the opening book), [`diagram`], [`tune`] (`awari tune`: weights fitted to games).
 
 pub mod bench;
+pub mod book;
 pub mod diagram;
 pub mod eval;
 pub mod options;

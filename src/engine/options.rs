@@ -19,8 +19,11 @@ pub struct Settings {
     pub threads: usize,
     /// Milliseconds kept back from the clock for pipes and the GUI (`MoveOverhead`).
     pub move_overhead: u64,
-    /// Accepted for GUIs that send it; there is no opening book (`OwnBook`).
+    /// Whether the opening book chooses the moves it knows (`OwnBook`).
     pub own_book: bool,
+    /// How far below the best book move (centi-seeds) a move may be and still be chosen, at
+    /// random (`BookMargin`).
+    pub book_margin: i32,
     /// Accepted for GUIs that send it; pondering is driven by `go ponder` (`Ponder`).
     pub ponder: bool,
     /// Evaluation weights (`EvalA2` ... `EvalRow`).
@@ -79,6 +82,7 @@ impl Default for Settings {
             threads: 0,
             move_overhead: 0,
             own_book: false,
+            book_margin: 0,
             ponder: false,
             weights: Weights::DEFAULT,
             opponent: Opponent::Engine,
@@ -304,9 +308,22 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "OwnBook",
         kind: Kind::Check { default: false },
-        help: "accepted for GUIs (Aualé sends it); the engine has no opening book",
+        help: "true = play the opening book's moves (oware; Aualé sends true); false = pure search",
         apply: |s, v| {
             s.own_book = *v == Value::Bool(true);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "BookMargin",
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 10_000,
+        },
+        help: "book moves within this many centi-seeds of the best are chosen at random; 0 = the best",
+        apply: |s, v| {
+            s.book_margin = int(v) as i32;
             Effect::None
         },
     },

@@ -12,6 +12,7 @@
 //! each line is flushed at once. A write error (the GUI closed the pipe) ends the loop.
 
 use super::bench::{bench, perft_lines};
+use super::book::Book;
 use super::diagram::diagram;
 use super::eval::{Terms, Weights};
 use super::options::{self, Effect, Opponent, Settings, OPTIONS};
@@ -89,6 +90,8 @@ enum Job {
         overhead: u64,
         tables_path: String,
         threads: usize,
+        /// `OwnBook` on: the book's margin (`BookMargin`).
+        book: Option<i32>,
     },
     /// Open the tables of a path and rule set now, and say what was found.
     OpenTables {
@@ -139,6 +142,9 @@ struct Worker {
     /// Tables directories already reported, per rule set.
     reported: HashSet<(String, Variant)>,
     classic: Player,
+    /// The opening book's random choices, seeded from the clock at start-up so that games
+    /// differ.
+    book_rng: Rng,
 }
 
 fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
@@ -148,6 +154,11 @@ fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
         out,
         reported: HashSet::new(),
         classic: Player::new(Kind::Greedy),
+        book_rng: Rng::new(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+        ),
     };
     // The table is allocated now, before the first `isready` is answered, not at the first
     // search, whose time it would eat.
@@ -169,7 +180,14 @@ impl Worker {
                 overhead,
                 tables_path,
                 threads,
+                book,
             } => {
+                if let Some(margin) = book {
+                    if self.book_move(&game, margin, &limits) {
+                        control.answered.store(true, Ordering::Release);
+                        return;
+                    }
+                }
                 let size = self.size;
                 let table = self.table.get_or_insert_with(|| Table::new(size));
                 let tables = open_tables(
@@ -249,6 +267,25 @@ impl Worker {
                 }
             }
         }
+    }
+
+    /// Plays the book's move for `game`, if it has one and the search is not an analysis
+    /// (`infinite`, `ponder`): `info string book: ...`, then `bestmove`. Returns whether it did.
+    fn book_move(&mut self, game: &Game, margin: i32, limits: &Limits) -> bool {
+        if limits.infinite || limits.ponder {
+            return false;
+        }
+        let Some(book) = Book::shipped(game.board().variant()) else {
+            return false;
+        };
+        let Some((m, score, choices)) = book.choose(game, margin, Some(&mut self.book_rng)) else {
+            return false;
+        };
+        self.out.line(&format!(
+            "info string book: {m} (score {score} cp, one of {choices} within {margin} cp of the best)"
+        ));
+        self.out.line(&format!("bestmove {m}"));
+        true
     }
 
     /// A table of `mb` MiB. The old one is freed first, so that two are never resident at
@@ -817,6 +854,7 @@ impl Engine {
                 overhead,
                 tables_path: self.settings.tables_path.clone(),
                 threads: self.settings.threads,
+                book: self.settings.own_book.then_some(self.settings.book_margin),
             },
         });
     }
