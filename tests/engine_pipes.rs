@@ -523,7 +523,10 @@ fn the_opening_book_answers_what_it_knows_and_only_that() {
     e.send("position startpos");
     e.send("go movetime 5000");
     let (line, _) = e.expect("info string book: ", 5 * SECOND);
-    assert!(line.starts_with(&format!("info string book: {best} ")), "{line}");
+    assert!(
+        line.starts_with(&format!("info string book: {best} ")),
+        "{line}"
+    );
     let (answer, took) = e.expect("bestmove ", 5 * SECOND);
     assert_eq!(answer, format!("bestmove {best}"));
     assert!(took < SECOND, "a book move took {took:?}");
@@ -550,7 +553,10 @@ fn the_opening_book_answers_what_it_knows_and_only_that() {
         lines.push(line);
     }
     assert!(lines.iter().all(|l| !l.contains("book")), "{lines:?}");
-    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
     e.send("setoption name BookMargin value -1");
     e.expect("info string error: option BookMargin", 5 * SECOND);
 }

@@ -65,9 +65,7 @@ impl Book {
                 let (m, score) = w
                     .split_once(':')
                     .ok_or_else(|| format!("line {}: expected MOVE:SCORE, got {w}", n + 1))?;
-                let m: Move = m
-                    .parse()
-                    .map_err(|e| format!("line {}: {m}: {e}", n + 1))?;
+                let m: Move = m.parse().map_err(|e| format!("line {}: {m}: {e}", n + 1))?;
                 if !board.legal_moves().contains(m) {
                     return Err(format!("line {}: {m} is not legal in {position}", n + 1));
                 }
@@ -194,8 +192,8 @@ pub fn build(
                                     tables: None,
                                 };
                                 let found = search::search(&child, setup, &mut |_| {});
-                                let same_side = child.board().side_to_move()
-                                    == game.board().side_to_move();
+                                let same_side =
+                                    child.board().side_to_move() == game.board().side_to_move();
                                 if same_side {
                                     found.score
                                 } else {
@@ -211,7 +209,10 @@ pub fn build(
                 for (m, s) in scored {
                     let _ = write!(line, " {m}:{s}");
                 }
-                progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
+                progress(
+                    done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+                    total,
+                );
                 line
             })
             .collect()
