@@ -174,22 +174,8 @@ fn main() -> ExitCode {
                         std::thread::sleep(Duration::from_secs(3600));
                     },
                     Mode::Garbage => vec!["bestmove ???".to_string()],
-                    _ if book_over => {
-                        let legal = game.legal_moves();
-                        let bad = (0..12)
-                            .filter_map(Move::new)
-                            .find(|m| !legal.contains(*m))
-                            .map_or("0000".to_string(), |m| m.to_string());
-                        vec![format!("bestmove {bad}")]
-                    }
-                    Mode::Illegal => {
-                        let legal = game.legal_moves();
-                        let bad = (0..12)
-                            .filter_map(Move::new)
-                            .find(|m| !legal.contains(*m))
-                            .map_or("0000".to_string(), |m| m.to_string());
-                        vec![format!("bestmove {bad}")]
-                    }
+                    _ if book_over => vec![format!("bestmove {}", illegal_move(&game))],
+                    Mode::Illegal => vec![format!("bestmove {}", illegal_move(&game))],
                     Mode::Flood => loop {
                         if writeln!(out, "info string flooding the referee").is_err() {
                             return ExitCode::SUCCESS;
@@ -247,4 +233,13 @@ fn zombie_children(parent: u32) -> usize {
             fields.first() == Some(&"Z") && fields.get(1) == Some(&parent.to_string().as_str())
         })
         .count()
+}
+
+/// A move the game does not allow (a house of the wrong side, or an empty one), or `0000`.
+fn illegal_move(game: &Game) -> String {
+    let legal = game.legal_moves();
+    (0..12)
+        .filter_map(Move::new)
+        .find(|m| !legal.contains(*m))
+        .map_or("0000".to_string(), |m| m.to_string())
 }
