@@ -156,7 +156,7 @@ fn engine_move(game: &Game, depth: u32, table: &mut Table) -> Option<Move> {
         tt: table,
         threads: 1,
         control: &control,
-        weights: EvalWeights::DEFAULT,
+        weights: EvalWeights::of(game.board().variant()),
         limits: &limits,
         overhead: 0,
         tables: None,

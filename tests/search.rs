@@ -31,7 +31,7 @@ fn think_with(game: &Game, limits: &Limits, threads: usize) -> Found {
         tt: &mut table,
         threads,
         control: &control,
-        weights: Weights::DEFAULT,
+        weights: Weights::OWARE,
         limits,
         overhead: 0,
         tables: None,

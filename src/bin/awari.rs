@@ -305,8 +305,8 @@ fn setup(args: &PerftArgs) -> Result<Game, String> {
 }
 
 fn run_tune(args: &TuneArgs) {
-    use awari::engine::eval::Weights;
-    use awari::engine::tune::{fit, self_play, TuneOptions, FITTED};
+    use awari::engine::eval::{Weights, WEIGHTS};
+    use awari::engine::tune::{fit, fitted, self_play, TuneOptions};
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
@@ -324,7 +324,8 @@ fn run_tune(args: &TuneArgs) {
         args.variant, args.games, args.depth, args.opening_plies, args.seed
     ));
     let started = std::time::Instant::now();
-    let samples = self_play(&options, &Weights::DEFAULT);
+    let shipped = Weights::of(args.variant);
+    let samples = self_play(&options, &shipped);
     let results = |r: f64| samples.iter().filter(|s| s.result == r).count();
     say(format!(
         "positions {} (labelled: {} won, {} drawn, {} lost by the side to move) in {:.1} s",
@@ -334,15 +335,16 @@ fn run_tune(args: &TuneArgs) {
         results(0.0),
         started.elapsed().as_secs_f64()
     ));
-    let found = fit(&samples, &Weights::DEFAULT, args.steps as usize);
+    let found = fit(&samples, &shipped, args.steps as usize);
     say(format!(
         "K {:.4}; mean squared error {:.6} with the defaults, {:.6} fitted",
         found.k, found.error_before, found.error_after
     ));
-    let w = found.weights;
-    let values = [w.a2, w.a3, w.b2, w.b3, w.mobility, w.kroo, w.tempo];
-    for (name, value) in FITTED.iter().zip(values) {
-        say(format!("setoption name {name} value {value}"));
+    for (weight, fitted) in WEIGHTS.iter().zip(fitted(&samples)) {
+        if fitted {
+            let value = (weight.get)(&found.weights);
+            say(format!("setoption name {} value {value}", weight.option));
+        }
     }
 }
 

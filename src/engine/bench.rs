@@ -73,7 +73,7 @@ pub fn bench(
             tt: &mut table,
             threads,
             control,
-            weights: Weights::DEFAULT,
+            weights: Weights::of(variant),
             limits: &limits,
             overhead: 0,
             tables: opened.as_deref(),

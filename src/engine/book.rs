@@ -186,7 +186,7 @@ pub fn build(
                                     tt: &mut table,
                                     threads: 1,
                                     control: &control,
-                                    weights: Weights::DEFAULT,
+                                    weights: Weights::of(variant),
                                     limits: &limits,
                                     overhead: 0,
                                     tables: None,

@@ -1,48 +1,156 @@
 //! The static evaluation: what a position is worth to the side to move, in centipawn-like
 //! units where 100 = one seed of store difference (the protocol's `score cp`).
 //!
-//! Beyond the stores, the terms are those of the evolved-player paper (houses exposed to a
-//! capture of 2 or 3 seeds on the next move, for each side) plus a row term for the rule sets
-//! that give each side the seeds left on its row at the end. The weights live in [`Weights`],
-//! one place, and each is an engine option so they can be tuned without a rebuild.
+//! Beyond the stores, each rule set has the terms that fit its captures. Oware and awari: the
+//! terms of the evolved-player paper (houses exposed to a capture of 2 or 3 seeds on the next
+//! move, for each side), mobility, kroos and tempo. Kalah and ahl, whose captures take the
+//! house facing a lone last seed and whose sowings can end in the own store: the most seeds
+//! each side could capture with one move, the moves that end in the own store (a move again),
+//! mobility, kroos and tempo. Ayoayo, whose relay sowings cannot be foreseen cheaply:
+//! mobility and tempo. The rule sets that give each side the seeds left on its row at the end
+//! also count the rows. Every rule set has its own fitted weights ([`Weights::of`]); each
+//! weight is also an engine option, which overrides it in every rule set.
 
 use crate::classic::evolved::exposed;
-use crate::rules::{Board, Variant};
+use crate::rules::{Board, Side, Variant};
 
 /// The evaluation weights, in score units (100 = one seed). Each is an engine option
-/// (`Eval...`); see [`Weights::DEFAULT`] for the values and why.
+/// (`Eval...`, listed in [`WEIGHTS`]); see [`Weights::of`] for the values and where they
+/// come from. A weight whose term a rule set does not have is not used there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Per opponent house holding 1 seed that a move of the side to move ends in (a capture
-    /// of 2 is on): the paper's `a2`.
+    /// of 2 is on): the paper's `a2` (oware, awari).
     pub a2: i32,
     /// Per opponent house holding 2 seeds that a move of the side to move ends in (a capture
-    /// of 3 is on): the paper's `a3`.
+    /// of 3 is on): the paper's `a3` (oware, awari).
     pub a3: i32,
     /// Per own house holding 1 seed that an opponent's move ends in: the paper's `b2`
-    /// (counted against the side to move, so a positive weight is a penalty).
+    /// (counted against the side to move, so a positive weight is a penalty) (oware, awari).
     pub b2: i32,
     /// Per own house holding 2 seeds that an opponent's move ends in: the paper's `b3`.
     pub b3: i32,
     /// Per seed on the side to move's row minus the opponent's, in the rule sets where each
     /// side collects its own row at the end (oware, kalah, ayoayo).
     pub row: i32,
-    /// Per own house holding seeds minus the opponent's (oware, awari): a measure of the moves
-    /// each side has, and of how far it is from running out of them.
+    /// Per own house holding seeds minus the opponent's: a measure of the moves each side
+    /// has, and of how far it is from running out of them (every rule set).
     pub mobility: i32,
-    /// Per own house of 12 seeds or more (a "kroo", which laps the board and can capture in
-    /// the opponent's row on its second pass) minus the opponent's (oware, awari).
+    /// Per own house holding enough seeds to lap the board (a "kroo", which can capture on its
+    /// second pass) minus the opponent's: 12 seeds in oware and awari, 13 in kalah, 14 in ahl.
     pub kroo: i32,
-    /// For being the side to move (oware, awari).
+    /// For being the side to move (every rule set).
     pub tempo: i32,
+    /// Per seed of the largest capture one move of the side to move would make (kalah, ahl).
+    pub capture: i32,
+    /// Per seed of the largest capture one move of the opponent would make if it were its
+    /// turn (counted against the side to move: a positive weight is a penalty) (kalah, ahl).
+    pub threat: i32,
+    /// Per own move ending in the own store (which moves again) minus the opponent's (kalah,
+    /// ahl).
+    pub free: i32,
 }
 
+/// One weight: its option name, its field, and its term.
+pub struct Weight {
+    /// The engine option that sets it.
+    pub option: &'static str,
+    /// Its term, as `eval` shows it.
+    pub label: &'static str,
+    /// Reads it.
+    pub get: fn(&Weights) -> i32,
+    /// Writes it.
+    pub set: fn(&mut Weights, i32),
+    /// The term it multiplies.
+    pub term: fn(&Terms) -> i32,
+    /// 1, or -1 for a term counted against the side to move (a positive weight a penalty).
+    pub sign: i32,
+}
+
+macro_rules! weight {
+    ($option:literal, $field:ident, $sign:literal, $label:literal) => {
+        Weight {
+            option: $option,
+            label: $label,
+            get: |w| w.$field,
+            set: |w, v| w.$field = v,
+            term: |t| t.$field,
+            sign: $sign,
+        }
+    };
+}
+
+/// Every weight, in the order `uci` lists their options and `awari tune` prints them.
+pub const WEIGHTS: [Weight; 11] = [
+    weight!(
+        "EvalA2",
+        a2,
+        1,
+        "a2 (opponent houses open to a capture of 2)"
+    ),
+    weight!(
+        "EvalA3",
+        a3,
+        1,
+        "a3 (opponent houses open to a capture of 3)"
+    ),
+    weight!("EvalB2", b2, -1, "b2 (own houses open to a capture of 2)"),
+    weight!("EvalB3", b3, -1, "b3 (own houses open to a capture of 3)"),
+    weight!("EvalRow", row, 1, "row (own row - opponent's row)"),
+    weight!(
+        "EvalMobility",
+        mobility,
+        1,
+        "mobility (own houses with seeds - opponent's)"
+    ),
+    weight!(
+        "EvalKroo",
+        kroo,
+        1,
+        "kroo (own houses that lap the board - opponent's)"
+    ),
+    weight!("EvalTempo", tempo, 1, "tempo (the side to move)"),
+    weight!(
+        "EvalCapture",
+        capture,
+        1,
+        "capture (seeds of the best capture)"
+    ),
+    weight!(
+        "EvalThreat",
+        threat,
+        -1,
+        "threat (seeds of the opponent's best)"
+    ),
+    weight!(
+        "EvalFree",
+        free,
+        1,
+        "free (moves ending in the own store - opponent's)"
+    ),
+];
+
+/// No weight at all: the stores alone.
+const ZERO: Weights = Weights {
+    a2: 0,
+    a3: 0,
+    b2: 0,
+    b3: 0,
+    row: 0,
+    mobility: 0,
+    kroo: 0,
+    tempo: 0,
+    capture: 0,
+    threat: 0,
+    free: 0,
+};
+
 impl Weights {
-    /// The defaults: `row` as first chosen (a seed on one's own row is a fraction of a stored
-    /// seed, as it may yet be sown away); the others fitted by `awari tune` in two rounds
-    /// (README, "Fitted evaluation"), each round's games played with the weights of the round
-    /// before, each adopted after an SPRT against them (tournament/README.md).
-    pub const DEFAULT: Weights = Weights {
+    /// Oware's weights: `row` as first chosen (a seed on one's own row is a fraction of a
+    /// stored seed, as it may yet be sown away); the others fitted by `awari tune` in two
+    /// rounds (README, "Fitted evaluation"), each round's games played with the weights of the
+    /// round before, each adopted after an SPRT against them (tournament/README.md).
+    pub const OWARE: Weights = Weights {
         a2: 130,
         a3: 148,
         b2: 68,
@@ -51,16 +159,35 @@ impl Weights {
         mobility: 89,
         kroo: 25,
         tempo: -27,
+        ..ZERO
     };
-}
 
-impl Default for Weights {
-    fn default() -> Weights {
-        Weights::DEFAULT
+    /// Awari's weights: oware's (its captures are oware's; its rows are not collected).
+    pub const AWARI: Weights = Weights::OWARE;
+
+    /// Kalah's weights.
+    pub const KALAH: Weights = Weights { row: 10, ..ZERO };
+
+    /// Ahl's weights.
+    pub const AHL: Weights = ZERO;
+
+    /// Ayoayo's weights.
+    pub const AYOAYO: Weights = Weights { row: 10, ..ZERO };
+
+    /// The shipped weights of `variant`.
+    pub const fn of(variant: Variant) -> Weights {
+        match variant {
+            Variant::Oware => Weights::OWARE,
+            Variant::Awari => Weights::AWARI,
+            Variant::Kalah => Weights::KALAH,
+            Variant::Ahl => Weights::AHL,
+            Variant::Ayoayo => Weights::AYOAYO,
+        }
     }
 }
 
-/// The terms of one position, each counted from the side to move's point of view.
+/// The terms of one position, each counted from the side to move's point of view; a term its
+/// rule set does not have is 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Terms {
     /// Own store minus opponent's store, in seeds.
@@ -75,12 +202,18 @@ pub struct Terms {
     pub b3: i32,
     /// Seeds on the own row minus the opponent's (0 where rows are not collected at the end).
     pub row: i32,
-    /// Own houses holding seeds minus the opponent's (oware, awari).
+    /// Own houses holding seeds minus the opponent's.
     pub mobility: i32,
-    /// Own houses of 12 seeds or more minus the opponent's (oware, awari).
+    /// Own houses that lap the board minus the opponent's.
     pub kroo: i32,
-    /// 1 for the side to move (oware, awari).
+    /// 1 for the side to move.
     pub tempo: i32,
+    /// Seeds of the largest capture one move of the side to move makes.
+    pub capture: i32,
+    /// Seeds of the largest capture one move of the opponent would make.
+    pub threat: i32,
+    /// Own moves ending in the own store minus the opponent's.
+    pub free: i32,
 }
 
 impl Terms {
@@ -88,30 +221,29 @@ impl Terms {
     pub fn of(board: &Board) -> Terms {
         let me = board.side_to_move();
         let you = me.opponent();
-        let stores = i32::from(board.store(me)) - i32::from(board.store(you));
-        let (mut terms, collects) = match board.variant() {
-            Variant::Oware | Variant::Awari => {
-                let houses = board.houses();
-                let (a2, a3) = exposed(&houses, me);
-                let (b2, b3) = exposed(&houses, you);
-                let (mobility, kroo) = houses_and_kroos(&houses, me);
-                let terms = Terms {
-                    a2,
-                    a3,
-                    b2,
-                    b3,
-                    mobility,
-                    kroo,
-                    tempo: 1,
-                    ..Terms::default()
-                };
-                (terms, board.variant() == Variant::Oware)
-            }
-            Variant::Kalah | Variant::Ayoayo => (Terms::default(), true),
-            Variant::Ahl => (Terms::default(), false),
+        let variant = board.variant();
+        let houses = board.houses();
+        let mut terms = Terms {
+            stores: i32::from(board.store(me)) - i32::from(board.store(you)),
+            tempo: 1,
+            ..Terms::default()
         };
-        terms.stores = stores;
-        if collects {
+        match variant {
+            Variant::Oware | Variant::Awari => {
+                (terms.a2, terms.a3) = exposed(&houses, me);
+                (terms.b2, terms.b3) = exposed(&houses, you);
+            }
+            Variant::Kalah | Variant::Ahl => {
+                let (capture, free) = prospects(&houses, me, variant);
+                let (threat, their_free) = prospects(&houses, you, variant);
+                terms.capture = capture;
+                terms.threat = threat;
+                terms.free = free - their_free;
+            }
+            Variant::Ayoayo => {}
+        }
+        (terms.mobility, terms.kroo) = houses_and_kroos(&houses, me, variant);
+        if collects_rows(variant) {
             terms.row = board.row_seeds(me) as i32 - board.row_seeds(you) as i32;
         }
         terms
@@ -120,12 +252,17 @@ impl Terms {
     /// The score of these terms under `w`.
     #[inline]
     pub fn score(&self, w: &Weights) -> i32 {
-        100 * self.stores + w.a2 * self.a2 + w.a3 * self.a3 - w.b2 * self.b2 - w.b3 * self.b3
-            + w.row * self.row
-            + w.mobility * self.mobility
-            + w.kroo * self.kroo
-            + w.tempo * self.tempo
+        100 * self.stores
+            + WEIGHTS
+                .iter()
+                .map(|x| x.sign * (x.get)(w) * (x.term)(self))
+                .sum::<i32>()
     }
+}
+
+/// Whether each side collects the seeds left on its row when the game ends.
+const fn collects_rows(variant: Variant) -> bool {
+    matches!(variant, Variant::Oware | Variant::Kalah | Variant::Ayoayo)
 }
 
 /// The static evaluation of `board` for the side to move: [`Terms::score`] of
@@ -135,28 +272,41 @@ pub fn evaluate(board: &Board, w: &Weights) -> i32 {
     let me = board.side_to_move();
     let you = me.opponent();
     let stores = board.stores();
-    let mut score = 100 * (i32::from(stores[me.index()]) - i32::from(stores[you.index()]));
     let variant = board.variant();
-    if matches!(variant, Variant::Oware | Variant::Awari) {
-        let houses = board.houses();
-        let (a2, a3) = exposed(&houses, me);
-        let (b2, b3) = exposed(&houses, you);
-        let (mobility, kroo) = houses_and_kroos(&houses, me);
-        score += w.a2 * a2 + w.a3 * a3 - w.b2 * b2 - w.b3 * b3
-            + w.mobility * mobility
-            + w.kroo * kroo
-            + w.tempo;
+    let houses = board.houses();
+    let mut score = 100 * (i32::from(stores[me.index()]) - i32::from(stores[you.index()]));
+    match variant {
+        Variant::Oware | Variant::Awari => {
+            let (a2, a3) = exposed(&houses, me);
+            let (b2, b3) = exposed(&houses, you);
+            score += w.a2 * a2 + w.a3 * a3 - w.b2 * b2 - w.b3 * b3;
+        }
+        Variant::Kalah | Variant::Ahl => {
+            let (capture, free) = prospects(&houses, me, variant);
+            let (threat, their_free) = prospects(&houses, you, variant);
+            score += w.capture * capture - w.threat * threat + w.free * (free - their_free);
+        }
+        Variant::Ayoayo => {}
     }
-    if variant != Variant::Awari && variant != Variant::Ahl {
+    let (mobility, kroo) = houses_and_kroos(&houses, me, variant);
+    score += w.mobility * mobility + w.kroo * kroo + w.tempo;
+    if collects_rows(variant) {
         score += w.row * (board.row_seeds(me) as i32 - board.row_seeds(you) as i32);
     }
     score
 }
 
-/// Own houses holding seeds minus the opponent's, and own houses of 12 seeds or more minus
-/// the opponent's, for `me`.
+/// Own houses holding seeds minus the opponent's, and own houses that lap the board minus
+/// the opponent's (none in ayoayo, whose relays make a lap mean nothing in particular), for
+/// `me`.
 #[inline]
-fn houses_and_kroos(houses: &[u8; 12], me: crate::rules::Side) -> (i32, i32) {
+fn houses_and_kroos(houses: &[u8; 12], me: Side, variant: Variant) -> (i32, i32) {
+    let lap = match variant {
+        Variant::Oware | Variant::Awari => 12,
+        Variant::Kalah => 13,
+        Variant::Ahl => 14,
+        Variant::Ayoayo => u8::MAX,
+    };
     let first = me.first_house();
     let (mut mobility, mut kroo) = (0, 0);
     for (h, &n) in houses.iter().enumerate() {
@@ -166,9 +316,58 @@ fn houses_and_kroos(houses: &[u8; 12], me: crate::rules::Side) -> (i32, i32) {
             -1
         };
         mobility += sign * i32::from(n > 0);
-        kroo += sign * i32::from(n >= 12);
+        kroo += sign * i32::from(n >= lap);
     }
     (mobility, kroo)
+}
+
+/// Kalah and ahl: for `side`'s moves that sow less than a lap, the seeds of the largest
+/// capture one of them makes, and how many end in `side`'s own store.
+///
+/// The sowing path seen from `side`: its houses at places 0-5, its store at 6, the
+/// opponent's houses at 7-12 and, in ahl only, the opponent's store at 13. A sowing of fewer
+/// seeds than the path's length drops at most one seed in each place, so where it ends, and
+/// what the house facing the end holds then, follow from the counts without sowing. (An ahl
+/// bonus move that cannot earn another is still counted as ending in the store: a term, not a
+/// rule.)
+#[inline]
+fn prospects(houses: &[u8; 12], side: Side, variant: Variant) -> (i32, i32) {
+    let path = if variant == Variant::Ahl { 14 } else { 13 };
+    let first = side.first_house();
+    let other = side.opponent().first_house();
+    let (mut best, mut free) = (0, 0);
+    for i in 0..6 {
+        let n = usize::from(houses[first + i]);
+        if n == 0 || n >= path {
+            continue;
+        }
+        let end = (i + n) % path;
+        let (last, facing_after) = if end < 6 {
+            // An own house: reached directly (the facing house not passed) or after a pass
+            // over the whole opponent row (one seed more in the facing house).
+            let facing = 11 - (first + end);
+            (first + end, houses[facing] + u8::from(end < i))
+        } else if end == 6 {
+            free += 1;
+            continue;
+        } else if variant == Variant::Ahl && end < 13 {
+            // An opponent's house (ahl captures there too); a sowing that gets there never
+            // wrapped, so the own houses after the origin got a seed and the origin none.
+            let facing_own = 5 - (end - 7);
+            let after = if facing_own == i {
+                0
+            } else {
+                houses[first + facing_own] + u8::from(facing_own > i)
+            };
+            (other + end - 7, after)
+        } else {
+            continue;
+        };
+        if houses[last] == 0 && facing_after > 0 {
+            best = best.max(i32::from(facing_after) + 1);
+        }
+    }
+    (best, free)
 }
 
 #[cfg(test)]
@@ -194,10 +393,7 @@ mod tests {
             let board = Board::from_notation(Variant::Oware, text).unwrap();
             let t = Terms::of(&board);
             assert_eq!((t.a2, t.a3, t.b2, t.b3), (a2, a3, b2, b3), "{text}");
-            assert_eq!(
-                evaluate(&board, &Weights::DEFAULT),
-                t.score(&Weights::DEFAULT)
-            );
+            assert_eq!(evaluate(&board, &Weights::OWARE), t.score(&Weights::OWARE));
         }
     }
 
@@ -216,6 +412,9 @@ mod tests {
             mobility: 17,
             kroo: 19,
             tempo: 23,
+            capture: 29,
+            threat: 31,
+            free: 37,
         };
         for variant in Variant::ALL {
             for _ in 0..50 {
@@ -235,5 +434,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Kalah and ahl: the largest capture and the moves ending in the own store that the
+    /// terms foresee are those that playing every move of less than a lap finds, on the
+    /// positions of random games (the side to move's own moves; bonus moves left out, as
+    /// they cannot earn another in ahl).
+    #[test]
+    fn prospects_agree_with_playing_the_moves() {
+        use crate::rng::Rng;
+        use crate::rules::{Game, Move};
+        let mut rng = Rng::new(5);
+        let mut checked = [0usize; 2];
+        for (v, variant) in [Variant::Kalah, Variant::Ahl].into_iter().enumerate() {
+            let path = if variant == Variant::Ahl { 14 } else { 13 };
+            for _ in 0..300 {
+                let mut game = Game::new(Board::start(variant));
+                loop {
+                    let board = *game.board();
+                    let moves: Vec<_> = game.legal_moves().collect();
+                    if moves.is_empty() || game.moves().len() > 300 {
+                        break;
+                    }
+                    let me = board.side_to_move();
+                    let first = me.first_house();
+                    let (mut best, mut free, mut clean) = (0, 0, !board.bonus_pending());
+                    for i in 0..6 {
+                        let n = usize::from(board.house(first + i));
+                        if n == 0 || n >= path {
+                            continue;
+                        }
+                        let after = board.play(Move::new(first + i).unwrap());
+                        if after.outcome().is_some() {
+                            clean = false;
+                            continue;
+                        }
+                        if after.side_to_move() == me {
+                            free += 1;
+                            continue;
+                        }
+                        let sown_in_store = i32::from(i + n >= 6);
+                        let gained = i32::from(after.store(me)) - i32::from(board.store(me));
+                        best = best.max(gained - sown_in_store);
+                    }
+                    if clean {
+                        let (capture, f) = prospects(&board.houses(), me, variant);
+                        assert_eq!((capture, f), (best, free), "{variant} {board}");
+                        checked[v] += 1;
+                    }
+                    game.play(moves[rng.below(moves.len() as u64) as usize])
+                        .unwrap();
+                }
+            }
+        }
+        assert!(checked.iter().all(|&n| n > 1000), "{checked:?}");
     }
 }

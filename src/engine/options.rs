@@ -1,7 +1,7 @@
 //! The engine's options, declared once in [`OPTIONS`]: that one table drives both the `uci`
 //! listing and `setoption`, so an option cannot be listed and not settable, or the reverse.
 
-use super::eval::Weights;
+use super::eval::{Weights, WEIGHTS};
 use crate::classic::player::Kind as Classic;
 use crate::rules::Variant;
 use std::fmt;
@@ -26,8 +26,9 @@ pub struct Settings {
     pub book_margin: i32,
     /// Accepted for GUIs that send it; pondering is driven by `go ponder` (`Ponder`).
     pub ponder: bool,
-    /// Evaluation weights (`EvalA2` ... `EvalRow`).
-    pub weights: Weights,
+    /// Evaluation weights set by option (`EvalA2` ... `EvalFree`), in [`WEIGHTS`]' order;
+    /// `None` keeps the rule set's own ([`Settings::weights`]).
+    pub weight_overrides: [Option<i32>; WEIGHTS.len()],
     /// Who chooses the moves (`Opponent`).
     pub opponent: Opponent,
     /// Seed for random tie breaks of `greedy`; 0 = none (`Randomness`).
@@ -42,6 +43,9 @@ pub struct Settings {
     /// empty for none (`TablesPath`).
     pub tables_path: String,
 }
+
+/// An evaluation weight's default: the fitted value of the rule set in play.
+pub const VARIANT_WEIGHT: &str = "<variant>";
 
 /// `TablesPath`'s default: the directory `awari tables build` writes to when given none.
 pub const DEFAULT_TABLES: &str = "<default>";
@@ -84,7 +88,7 @@ impl Default for Settings {
             own_book: false,
             book_margin: 0,
             ponder: false,
-            weights: Weights::DEFAULT,
+            weight_overrides: [None; WEIGHTS.len()],
             opponent: Opponent::Engine,
             randomness: 0,
             learn_file: String::new(),
@@ -99,11 +103,26 @@ impl Default for Settings {
                 Kind::Combo { default, .. } | Kind::Text { default } => {
                     Value::Text(default.to_string())
                 }
+                Kind::Weight { .. } => Value::Text(VARIANT_WEIGHT.to_string()),
                 Kind::Button => continue,
             };
             (spec.apply)(&mut settings, &value);
         }
         settings
+    }
+}
+
+impl Settings {
+    /// The evaluation weights in force: the rule set's own, each overridden by its option
+    /// where one was set.
+    pub fn weights(&self) -> Weights {
+        let mut weights = Weights::of(self.variant);
+        for (w, value) in WEIGHTS.iter().zip(self.weight_overrides) {
+            if let Some(v) = value {
+                (w.set)(&mut weights, v);
+            }
+        }
+        weights
     }
 }
 
@@ -133,6 +152,14 @@ pub enum Kind {
     },
     /// An action with no value.
     Button,
+    /// An evaluation weight: an integer in `min..=max`, or [`VARIANT_WEIGHT`] for the rule
+    /// set's own. Listed as a string, since its default differs by rule set.
+    Weight {
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
     /// Any text (a file name); empty by default is shown as `<empty>`.
     Text {
         /// The default.
@@ -198,24 +225,22 @@ fn text(v: &Value) -> String {
     }
 }
 
-fn weight(v: &Value) -> i32 {
-    int(v).clamp(-10_000, 10_000) as i32
-}
-
-/// An evaluation weight option: a spin over `Weights::$field`, defaulting to
-/// `Weights::DEFAULT`.
+/// An evaluation weight option over `WEIGHTS[$index]`, whose option name it must carry
+/// (a unit test checks): `<variant>` (the default) for the rule set's own value.
 macro_rules! weight {
-    ($name:literal, $field:ident, $help:literal) => {
+    ($name:literal, $index:literal, $help:literal) => {
         Spec {
             name: $name,
-            kind: Kind::Spin {
-                default: Weights::DEFAULT.$field as i64,
+            kind: Kind::Weight {
                 min: -10_000,
                 max: 10_000,
             },
             help: $help,
             apply: |s, v| {
-                s.weights.$field = weight(v);
+                s.weight_overrides[$index] = match v {
+                    Value::Int(n) => Some(*n as i32),
+                    _ => None,
+                };
                 Effect::None
             },
         }
@@ -329,43 +354,54 @@ pub const OPTIONS: &[Spec] = &[
     },
     weight!(
         "EvalA2",
-        a2,
-        "score per opponent house the side to move can capture 2 seeds from"
+        0,
+        "score per opponent house the side to move can capture 2 seeds from (oware, awari)"
     ),
     weight!(
         "EvalA3",
-        a3,
-        "score per opponent house the side to move can capture 3 seeds from"
+        1,
+        "score per opponent house the side to move can capture 3 seeds from (oware, awari)"
     ),
     weight!(
         "EvalB2",
-        b2,
-        "penalty per own house the opponent could capture 2 seeds from"
+        2,
+        "penalty per own house the opponent could capture 2 seeds from (oware, awari)"
     ),
     weight!(
         "EvalB3",
-        b3,
-        "penalty per own house the opponent could capture 3 seeds from"
+        3,
+        "penalty per own house the opponent could capture 3 seeds from (oware, awari)"
     ),
     weight!(
         "EvalRow",
-        row,
+        4,
         "score per seed on the own row minus the opponent's (oware, kalah, ayoayo)"
     ),
     weight!(
         "EvalMobility",
-        mobility,
-        "score per own house holding seeds minus the opponent's (oware, awari)"
+        5,
+        "score per own house holding seeds minus the opponent's"
     ),
     weight!(
         "EvalKroo",
-        kroo,
-        "score per own house of 12 seeds or more minus the opponent's (oware, awari)"
+        6,
+        "score per own house that laps the board minus the opponent's (not ayoayo)"
+    ),
+    weight!("EvalTempo", 7, "score for being the side to move"),
+    weight!(
+        "EvalCapture",
+        8,
+        "score per seed of the largest capture the side to move has (kalah, ahl)"
     ),
     weight!(
-        "EvalTempo",
-        tempo,
-        "score for being the side to move (oware, awari)"
+        "EvalThreat",
+        9,
+        "penalty per seed of the largest capture the opponent would have (kalah, ahl)"
+    ),
+    weight!(
+        "EvalFree",
+        10,
+        "score per own move ending in the own store minus the opponent's (kalah, ahl)"
     ),
     Spec {
         name: "Opponent",
@@ -521,6 +557,14 @@ pub fn set(
             Ok(n) if (min..=max).contains(&n) => Value::Int(n),
             _ => return Err(bad(spec, v, format!("an integer from {min} to {max}"))),
         },
+        (Kind::Weight { min, max }, Some(v)) => match v.parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Value::Int(n),
+            _ if v.eq_ignore_ascii_case(VARIANT_WEIGHT) => Value::Text(VARIANT_WEIGHT.into()),
+            _ => {
+                let expected = format!("an integer from {min} to {max} or {VARIANT_WEIGHT}");
+                return Err(bad(spec, v, expected));
+            }
+        },
         (Kind::Combo { values, .. }, Some(v)) => {
             match values.iter().find(|x| x.eq_ignore_ascii_case(v)) {
                 Some(x) => Value::Text(x.to_string()),
@@ -552,6 +596,7 @@ pub fn uci_line(spec: &Spec) -> String {
             format!("option name {name} type combo default {default}{vars}")
         }
         Kind::Button => format!("option name {name} type button"),
+        Kind::Weight { .. } => format!("option name {name} type string default {VARIANT_WEIGHT}"),
         Kind::Text { default } => {
             let shown = if default.is_empty() {
                 "<empty>"
@@ -573,7 +618,7 @@ mod tests {
         assert_eq!(s.variant, Variant::Oware);
         assert_eq!(s.hash_mb, 16);
         assert_eq!(s.move_overhead, 10);
-        assert_eq!(s.weights, Weights::DEFAULT);
+        assert_eq!(s.weights(), Weights::OWARE);
     }
 
     #[test]
@@ -628,8 +673,42 @@ mod tests {
         let mut s = Settings::default();
         set(&mut s, "UCI_Variant", Some("KALAH")).unwrap();
         assert_eq!(s.variant, Variant::Kalah);
+        assert_eq!(s.weights(), Weights::KALAH);
         set(&mut s, "EvalA2", Some("-7")).unwrap();
-        assert_eq!(s.weights.a2, -7);
+        assert_eq!(s.weights().a2, -7);
+        set(&mut s, "UCI_Variant", Some("oware")).unwrap();
+        assert_eq!(
+            s.weights().a2,
+            -7,
+            "an option overrides every rule set's weight"
+        );
+        assert_eq!(s.weights().b2, Weights::OWARE.b2);
+        set(&mut s, "EvalA2", Some("<VARIANT>")).unwrap();
+        assert_eq!(s.weights(), Weights::OWARE);
+        let refused = set(&mut s, "EvalA2", Some("10001")).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "option EvalA2: '10001' is not an integer from -10000 to 10000 or <variant>"
+        );
+    }
+
+    /// Each weight option sets the weight `WEIGHTS` names it for, and lists as a string
+    /// defaulting to the rule set's own.
+    #[test]
+    fn weight_options_match_the_weights_table() {
+        for (i, w) in WEIGHTS.iter().enumerate() {
+            let spec = find(w.option).expect("an option per weight");
+            let mut s = Settings::default();
+            set(&mut s, w.option, Some("4321")).unwrap();
+            let mut expected = Weights::OWARE;
+            (w.set)(&mut expected, 4321);
+            assert_eq!(s.weights(), expected, "{}", w.option);
+            assert_eq!(s.weight_overrides[i], Some(4321));
+            assert_eq!(
+                uci_line(spec),
+                format!("option name {} type string default <variant>", w.option)
+            );
+        }
     }
 
     #[test]

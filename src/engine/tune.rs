@@ -8,10 +8,10 @@
 //! `p = 1 / (1 + e^(-K·eval/100))`: first `K` is fitted with the weights the games were played
 //! with, then the weights, by gradient descent (Adam) on the mean squared error between `p` and
 //! the result. The evaluation is linear in its terms, so each position's terms are computed
-//! once. The store weight (100 per seed) fixes the scale and `row` is left as it is (it also
-//! weighs in kalah and ayoayo, which these games do not see).
+//! once. The store weight (100 per seed) fixes the scale; every weight whose term the rule
+//! set has is fitted, the others are left as they are.
 
-use super::eval::{Terms, Weights};
+use super::eval::{Terms, Weights, WEIGHTS};
 use super::search::{self, Control, Setup};
 use super::time::Limits;
 use super::tt::Table;
@@ -45,44 +45,16 @@ pub struct Sample {
     pub result: f64,
 }
 
-/// The weights `awari tune` fits, by option name.
-pub const FITTED: [&str; 7] = [
-    "EvalA2",
-    "EvalA3",
-    "EvalB2",
-    "EvalB3",
-    "EvalMobility",
-    "EvalKroo",
-    "EvalTempo",
-];
-
-/// The fitted weights' values and their terms, in [`FITTED`]'s order (`b2`, `b3` count
-/// against the side to move, so their terms enter negated).
-fn fitted_terms(t: &Terms) -> [f64; 7] {
-    [
-        f64::from(t.a2),
-        f64::from(t.a3),
-        -f64::from(t.b2),
-        -f64::from(t.b3),
-        f64::from(t.mobility),
-        f64::from(t.kroo),
-        f64::from(t.tempo),
-    ]
+/// Each weight's term in a position, with the sign it enters the score with ([`WEIGHTS`]'
+/// order).
+fn features(t: &Terms) -> [f64; WEIGHTS.len()] {
+    std::array::from_fn(|i| f64::from(WEIGHTS[i].sign * (WEIGHTS[i].term)(t)))
 }
 
-fn get(w: &Weights) -> [f64; 7] {
-    [w.a2, w.a3, w.b2, w.b3, w.mobility, w.kroo, w.tempo].map(f64::from)
-}
-
-fn set(w: &mut Weights, v: &[f64; 7]) {
-    let r = |x: f64| x.round().clamp(-10_000.0, 10_000.0) as i32;
-    w.a2 = r(v[0]);
-    w.a3 = r(v[1]);
-    w.b2 = r(v[2]);
-    w.b3 = r(v[3]);
-    w.mobility = r(v[4]);
-    w.kroo = r(v[5]);
-    w.tempo = r(v[6]);
+/// Which weights the samples can fit: those whose term is not always 0 (a rule set's own
+/// terms), in [`WEIGHTS`]' order.
+pub fn fitted(samples: &[Sample]) -> [bool; WEIGHTS.len()] {
+    std::array::from_fn(|i| samples.iter().any(|s| (WEIGHTS[i].term)(&s.terms) != 0))
 }
 
 /// Plays `options.games` games with `weights` and returns their positions, labelled.
@@ -177,7 +149,8 @@ fn error(samples: &[Sample], evals: &[f64], k: f64) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
-/// Fits `K` with `start`, then the weights of [`FITTED`] by `steps` steps of Adam.
+/// Fits `K` with `start`, then every weight whose term the samples have ([`fitted`]) by
+/// `steps` steps of Adam; the others keep `start`'s values (their gradient is 0).
 pub fn fit(samples: &[Sample], start: &Weights, steps: usize) -> Fit {
     let evals: Vec<f64> = samples
         .iter()
@@ -197,18 +170,18 @@ pub fn fit(samples: &[Sample], start: &Weights, steps: usize) -> Fit {
     }
     let k = (lo + hi) / 2.0;
     let error_before = error(samples, &evals, k);
-    // The parts of each evaluation that do not move: the stores and the row.
+    // The stores' weight (100 per seed) fixes the scale and does not move.
     let fixed: Vec<f64> = samples
         .iter()
-        .map(|s| f64::from(100 * s.terms.stores + start.row * s.terms.row))
+        .map(|s| f64::from(100 * s.terms.stores))
         .collect();
-    let features: Vec<[f64; 7]> = samples.iter().map(|s| fitted_terms(&s.terms)).collect();
-    let mut w = get(start);
-    let (mut m, mut v) = ([0.0; 7], [0.0; 7]);
+    let features: Vec<[f64; WEIGHTS.len()]> = samples.iter().map(|s| features(&s.terms)).collect();
+    let mut w: [f64; WEIGHTS.len()] = std::array::from_fn(|i| f64::from((WEIGHTS[i].get)(start)));
+    let (mut m, mut v) = ([0.0; WEIGHTS.len()], [0.0; WEIGHTS.len()]);
     let (rate, b1, b2, eps) = (1.0, 0.9, 0.999, 1e-8);
     let n = samples.len().max(1) as f64;
     for step in 1..=steps {
-        let mut grad = [0.0; 7];
+        let mut grad = [0.0; WEIGHTS.len()];
         for ((s, f), &base) in samples.iter().zip(&features).zip(&fixed) {
             let e = base + f.iter().zip(&w).map(|(x, y)| x * y).sum::<f64>();
             let p = sigmoid(k * e / 100.0);
@@ -217,7 +190,7 @@ pub fn fit(samples: &[Sample], start: &Weights, steps: usize) -> Fit {
                 *g += d * x / n;
             }
         }
-        for i in 0..7 {
+        for i in 0..WEIGHTS.len() {
             m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
             v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
             let mh = m[i] / (1.0 - b1.powi(step as i32));
@@ -226,7 +199,12 @@ pub fn fit(samples: &[Sample], start: &Weights, steps: usize) -> Fit {
         }
     }
     let mut weights = *start;
-    set(&mut weights, &w);
+    for (x, value) in WEIGHTS.iter().zip(w) {
+        (x.set)(
+            &mut weights,
+            value.round().clamp(-10_000.0, 10_000.0) as i32,
+        );
+    }
     let evals: Vec<f64> = samples
         .iter()
         .map(|s| f64::from(s.terms.score(&weights)))
@@ -268,7 +246,7 @@ mod tests {
             .collect();
         let start = Weights {
             mobility: 0,
-            ..Weights::DEFAULT
+            ..Weights::OWARE
         };
         let fit = fit(&samples, &start, 300);
         assert!(fit.error_after < fit.error_before, "{fit:?}");
@@ -289,8 +267,8 @@ mod tests {
             seed: 1,
             threads: 2,
         };
-        let a = self_play(&options, &Weights::DEFAULT);
-        let b = self_play(&options, &Weights::DEFAULT);
+        let a = self_play(&options, &Weights::OWARE);
+        let b = self_play(&options, &Weights::OWARE);
         assert!(!a.is_empty());
         assert_eq!(a.len(), b.len());
         assert!(a.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));

@@ -14,7 +14,7 @@
 use super::bench::{bench, perft_lines};
 use super::book::Book;
 use super::diagram::diagram;
-use super::eval::{Terms, Weights};
+use super::eval::{Terms, Weights, WEIGHTS};
 use super::options::{self, Effect, Opponent, Settings, OPTIONS};
 use super::protocol::{parse, Command, Go, Start};
 use super::search::{self, Control, Report, Score, Setup};
@@ -718,7 +718,7 @@ impl Engine {
                 self.out.lines(&lines);
             }
             Command::Eval => {
-                let mut lines = eval_lines(self.game.board(), &self.settings.weights);
+                let mut lines = eval_lines(self.game.board(), &self.settings.weights());
                 lines.extend(self.table_line());
                 self.out.lines(&lines);
             }
@@ -850,7 +850,7 @@ impl Engine {
                 game,
                 limits,
                 control,
-                weights: self.settings.weights,
+                weights: self.settings.weights(),
                 overhead,
                 tables_path: self.settings.tables_path.clone(),
                 threads: self.settings.threads,
@@ -863,21 +863,13 @@ impl Engine {
 /// `eval`'s lines: each term, its weight and its share, from the side to move's view.
 fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
     let t = Terms::of(board);
-    let rows = [
-        ("stores (own - opponent's)", t.stores, 100),
-        ("a2 (opponent houses open to a capture of 2)", t.a2, w.a2),
-        ("a3 (opponent houses open to a capture of 3)", t.a3, w.a3),
-        ("b2 (own houses open to a capture of 2)", t.b2, -w.b2),
-        ("b3 (own houses open to a capture of 3)", t.b3, -w.b3),
-        ("row (own row - opponent's row)", t.row, w.row),
-        (
-            "mobility (own houses with seeds - opponent's)",
-            t.mobility,
-            w.mobility,
-        ),
-        ("kroo (own houses of 12+ - opponent's)", t.kroo, w.kroo),
-        ("tempo (the side to move)", t.tempo, w.tempo),
-    ];
+    // The terms of this rule set (or weighed by an option), with the weight's sign.
+    let rows = std::iter::once(("stores (own - opponent's)", t.stores, 100)).chain(
+        WEIGHTS
+            .iter()
+            .map(|x| (x.label, (x.term)(&t), x.sign * (x.get)(w)))
+            .filter(|&(_, value, weight)| value != 0 || weight != 0),
+    );
     let mut lines = vec![format!(
         "eval of {board} for {} (100 = one seed):",
         board.side_to_move().name()
