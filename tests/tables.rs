@@ -725,3 +725,96 @@ fn a_result_the_search_proves_through_the_tables_is_true() {
         "only {proofs} positions were proven: the test checks too little"
     );
 }
+
+/// The final margin (own seeds minus the opponent's, stores included) that perfect play
+/// gives kalah's side to move: a plain search of the whole tree (kalah has no cycles).
+fn kalah_margin(board: &Board) -> i32 {
+    let me = board.side_to_move();
+    if let Some(outcome) = board.outcome() {
+        let [s, n] = outcome.stores.map(i32::from);
+        return if me == Side::South { s - n } else { n - s };
+    }
+    board
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let child = board.play(m);
+            let v = kalah_margin(&child);
+            if child.side_to_move() == me {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .expect("a game not over has a move")
+}
+
+/// `awari tune --tables`: a game ends at the first position the tables know exactly, with
+/// the result perfect play gives from there (checked against a search of the whole tree on
+/// random kalah boards), and its positions from there on are not samples.
+#[test]
+fn tune_takes_the_result_of_a_settled_game_from_the_tables() {
+    use awari::engine::eval::Weights;
+    use awari::engine::tune::{self_play, settled, TuneOptions};
+    let dir = scratch("tune");
+    build_into(&dir, Variant::Kalah, 7);
+    let tables = Tables::open(&dir, Variant::Kalah);
+    let mut rng = Rng::new(17);
+    let mut results = [0; 3];
+    for _ in 0..400 {
+        let n = 1 + rng.below(7) as usize;
+        let houses = random_houses(&mut rng, n);
+        // Stores close to each other, so that draws are common too.
+        let low = rng.below(20) as u8;
+        let stores = [low, low + rng.below(3) as u8];
+        let Ok(board) = Board::from_parts(
+            Variant::Kalah,
+            houses,
+            stores,
+            random_side(&mut rng),
+            false,
+            0,
+        ) else {
+            continue;
+        };
+        if board.outcome().is_some() {
+            continue;
+        }
+        let margin = kalah_margin(&board);
+        let me = board.side_to_move();
+        let for_me = match margin.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+        let south = if me == Side::South {
+            for_me
+        } else {
+            1.0 - for_me
+        };
+        assert_eq!(settled(&tables, &board), Some(south), "{board}");
+        results[(south * 2.0) as usize] += 1;
+    }
+    assert!(
+        results.iter().all(|&r| r > 10),
+        "wins, draws and losses: {results:?}"
+    );
+    // Self-play with the tables stops games earlier, so it keeps fewer positions.
+    let options = TuneOptions {
+        variant: Variant::Kalah,
+        games: 60,
+        depth: 3,
+        opening_plies: 4,
+        seed: 3,
+        threads: 2,
+    };
+    let without = self_play(&options, &Weights::KALAH, None);
+    let with = self_play(&options, &Weights::KALAH, Some(&tables));
+    assert!(
+        !with.is_empty() && with.len() < without.len(),
+        "{} {}",
+        with.len(),
+        without.len()
+    );
+}

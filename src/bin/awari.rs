@@ -172,6 +172,10 @@ struct TuneArgs {
     /// Steps of gradient descent.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     steps: u32,
+    /// Endgame tables (oware, kalah) for the games' searches; a game then ends, with the
+    /// tables' result, at its first position they know exactly.
+    #[arg(long)]
+    tables: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -203,10 +207,13 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Tune(args)) => {
-            run_tune(&args);
-            ExitCode::SUCCESS
-        }
+        Some(Command::Tune(args)) => match run_tune(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Play(args)) => match run_play(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -304,7 +311,7 @@ fn setup(args: &PerftArgs) -> Result<Game, String> {
     Ok(game)
 }
 
-fn run_tune(args: &TuneArgs) {
+fn run_tune(args: &TuneArgs) -> Result<(), String> {
     use awari::engine::eval::{Weights, WEIGHTS};
     use awari::engine::tune::{fit, fitted, self_play, TuneOptions};
     let threads = args.threads.map_or_else(
@@ -324,8 +331,33 @@ fn run_tune(args: &TuneArgs) {
         args.variant, args.games, args.depth, args.opening_plies, args.seed
     ));
     let started = std::time::Instant::now();
+    let tables = match &args.tables {
+        None => None,
+        Some(_) if !awari::tables::probe::supported(args.variant) => {
+            return Err(format!(
+                "--tables: there are endgame tables for oware and kalah only, not {}",
+                args.variant
+            ));
+        }
+        Some(dir) => {
+            let tables = awari::tables::Tables::open(dir, args.variant);
+            for problem in tables.problems() {
+                say(format!("warning: tables: {problem}"));
+            }
+            let reach = tables.reach().ok_or_else(|| {
+                format!(
+                    "--tables {}: no {} tables there (awari tables build --variant {} --dir ...)",
+                    dir.display(),
+                    args.variant,
+                    args.variant
+                )
+            })?;
+            say(format!("tables to {reach} seeds from {}", dir.display()));
+            Some(tables)
+        }
+    };
     let shipped = Weights::of(args.variant);
-    let samples = self_play(&options, &shipped);
+    let samples = self_play(&options, &shipped, tables.as_ref());
     let results = |r: f64| samples.iter().filter(|s| s.result == r).count();
     say(format!(
         "positions {} (labelled: {} won, {} drawn, {} lost by the side to move) in {:.1} s",
@@ -346,6 +378,7 @@ fn run_tune(args: &TuneArgs) {
             say(format!("setoption name {} value {value}", weight.option));
         }
     }
+    Ok(())
 }
 
 fn run_perft(args: &PerftArgs) -> Result<(), String> {

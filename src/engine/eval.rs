@@ -162,17 +162,53 @@ impl Weights {
         ..ZERO
     };
 
-    /// Awari's weights: oware's (its captures are oware's; its rows are not collected).
-    pub const AWARI: Weights = Weights::OWARE;
+    /// Awari's weights (oware's terms, without `row`: its rows are not collected), fitted by
+    /// `awari tune --variant awari` on games played with oware's weights, adopted after an
+    /// SPRT against them (tournament/README.md).
+    pub const AWARI: Weights = Weights {
+        a2: 137,
+        a3: 149,
+        b2: 78,
+        b3: 46,
+        mobility: 133,
+        kroo: 143,
+        tempo: -32,
+        ..ZERO
+    };
 
-    /// Kalah's weights.
-    pub const KALAH: Weights = Weights { row: 10, ..ZERO };
+    /// Kalah's weights, fitted by `awari tune --variant kalah` on games played with the
+    /// stores and `row` 10 alone, adopted after an SPRT against them (tournament/README.md).
+    pub const KALAH: Weights = Weights {
+        row: -2,
+        mobility: 159,
+        kroo: 354,
+        tempo: 54,
+        capture: 68,
+        threat: 29,
+        free: 91,
+        ..ZERO
+    };
 
-    /// Ahl's weights.
-    pub const AHL: Weights = ZERO;
+    /// Ahl's weights, fitted by `awari tune --variant ahl` on games played with the stores
+    /// alone, adopted after an SPRT against them (tournament/README.md).
+    pub const AHL: Weights = Weights {
+        mobility: 93,
+        kroo: 269,
+        tempo: 10,
+        capture: 69,
+        threat: 25,
+        free: 103,
+        ..ZERO
+    };
 
-    /// Ayoayo's weights.
-    pub const AYOAYO: Weights = Weights { row: 10, ..ZERO };
+    /// Ayoayo's weights, fitted by `awari tune --variant ayoayo` on games played with the
+    /// stores and `row` 10 alone, adopted after an SPRT against them (tournament/README.md).
+    pub const AYOAYO: Weights = Weights {
+        row: -1,
+        mobility: 41,
+        tempo: 34,
+        ..ZERO
+    };
 
     /// The shipped weights of `variant`.
     pub const fn of(variant: Variant) -> Weights {

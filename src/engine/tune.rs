@@ -16,7 +16,8 @@ use super::search::{self, Control, Setup};
 use super::time::Limits;
 use super::tt::Table;
 use crate::rng::Rng;
-use crate::rules::{Board, Game, Variant};
+use crate::rules::{Board, Game, Side, Variant};
+use crate::tables::Tables;
 use rayon::prelude::*;
 
 /// What `awari tune` does.
@@ -59,7 +60,12 @@ pub fn fitted(samples: &[Sample]) -> [bool; WEIGHTS.len()] {
 
 /// Plays `options.games` games with `weights` and returns their positions, labelled.
 /// Deterministic for a given seed (each game has its own seed and its own table).
-pub fn self_play(options: &TuneOptions, weights: &Weights) -> Vec<Sample> {
+///
+/// With endgame `tables`, the searches probe them as the engine does, and a game ends at its
+/// first position the tables know exactly: its result is then the tables' (perfect play from
+/// there), not that of the moves a fixed-depth search would have made, and the positions from
+/// there on are not samples (the search never evaluates them).
+pub fn self_play(options: &TuneOptions, weights: &Weights, tables: Option<&Tables>) -> Vec<Sample> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
@@ -67,12 +73,17 @@ pub fn self_play(options: &TuneOptions, weights: &Weights) -> Vec<Sample> {
     pool.install(|| {
         (0..options.games)
             .into_par_iter()
-            .flat_map_iter(|i| one_game(options, weights, i as u64))
+            .flat_map_iter(|i| one_game(options, weights, tables, i as u64))
             .collect()
     })
 }
 
-fn one_game(options: &TuneOptions, weights: &Weights, index: u64) -> Vec<Sample> {
+fn one_game(
+    options: &TuneOptions,
+    weights: &Weights,
+    tables: Option<&Tables>,
+    index: u64,
+) -> Vec<Sample> {
     let mut rng = Rng::new(options.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut game = Game::new(Board::start(options.variant));
     for _ in 0..options.opening_plies {
@@ -89,8 +100,14 @@ fn one_game(options: &TuneOptions, weights: &Weights, index: u64) -> Vec<Sample>
         ..Limits::default()
     };
     let mut seen = Vec::new();
-    while game.outcome().is_none() && game.moves().len() < 600 {
+    // The result for South: from the end of the game, or from the tables.
+    let mut south = game.outcome().map(|o| result_for(o.winner, Side::South));
+    while south.is_none() && game.moves().len() < 600 {
         let board = *game.board();
+        if let Some(settled) = tables.and_then(|t| settled(t, &board)) {
+            south = Some(settled);
+            break;
+        }
         seen.push((board.side_to_move(), Terms::of(&board)));
         let control = Control::new(false);
         let setup = Setup {
@@ -100,26 +117,53 @@ fn one_game(options: &TuneOptions, weights: &Weights, index: u64) -> Vec<Sample>
             weights: *weights,
             limits: &limits,
             overhead: 0,
-            tables: None,
+            tables,
         };
         let Some(m) = search::search(&game, setup, &mut |_| {}).best else {
             break;
         };
         game.play(m).expect("the search plays legal moves");
+        south = game.outcome().map(|o| result_for(o.winner, Side::South));
     }
-    let Some(outcome) = game.outcome() else {
+    let Some(south) = south else {
         return Vec::new();
     };
     seen.into_iter()
         .map(|(side, terms)| Sample {
             terms,
-            result: match outcome.winner {
-                None => 0.5,
-                Some(w) if w == side => 1.0,
-                Some(_) => 0.0,
+            result: if side == Side::South {
+                south
+            } else {
+                1.0 - south
             },
         })
         .collect()
+}
+
+/// 1 won, ½ drawn, 0 lost, for `side`, when `winner` won.
+fn result_for(winner: Option<Side>, side: Side) -> f64 {
+    match winner {
+        None => 0.5,
+        Some(w) if w == side => 1.0,
+        Some(_) => 0.0,
+    }
+}
+
+/// The result for South of `board` when the tables know its value exactly: the side to move
+/// ends with that many of the board's seeds, the opponent with the rest, each added to its
+/// store. `None` when the tables do not reach it or give only bounds.
+pub fn settled(tables: &Tables, board: &Board) -> Option<f64> {
+    let own = i32::from(tables.probe(board)?.exact()?);
+    let me = board.side_to_move();
+    let on_board: i32 = board.houses().iter().map(|&h| i32::from(h)).sum();
+    let margin =
+        i32::from(board.store(me)) + own - i32::from(board.store(me.opponent())) - (on_board - own);
+    let winner = match margin.signum() {
+        1 => Some(me),
+        -1 => Some(me.opponent()),
+        _ => None,
+    };
+    Some(result_for(winner, Side::South))
 }
 
 /// A fit: the weights, the curve's `K`, and the mean squared error before and after.
@@ -267,8 +311,8 @@ mod tests {
             seed: 1,
             threads: 2,
         };
-        let a = self_play(&options, &Weights::OWARE);
-        let b = self_play(&options, &Weights::OWARE);
+        let a = self_play(&options, &Weights::OWARE, None);
+        let b = self_play(&options, &Weights::OWARE, None);
         assert!(!a.is_empty());
         assert_eq!(a.len(), b.len());
         assert!(a.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
