@@ -291,8 +291,14 @@ fn ten_thousand_move_lists() {
 fn eval_and_bench_print_their_figures() {
     let lines = session("position startpos moves FfEa\neval\nbench 4\n");
     let total = lines.iter().find(|l| l.starts_with("total ")).unwrap();
-    // Row -4 x 10, tempo 1 x -27 (both sides have five houses with seeds, nothing exposed).
-    assert_eq!(total.split_whitespace().last(), Some("-67"), "{lines:#?}");
+    // Row -4 and tempo 1 (both sides have five houses with seeds, nothing exposed).
+    let w = awari::engine::eval::Weights::OWARE;
+    let expected = (-4 * w.row + w.tempo).to_string();
+    assert_eq!(
+        total.split_whitespace().last(),
+        Some(&*expected),
+        "{lines:#?}"
+    );
     assert!(lines
         .iter()
         .any(|l| l.starts_with("mobility (own houses with seeds - opponent's)")));

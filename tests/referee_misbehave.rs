@@ -104,7 +104,7 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
     )
     .unwrap();
     let status = referee.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(status.code(), Some(130), "{status:?}");
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert_eq!(running(&engine), 0, "an engine outlived the referee");
     let _ = std::fs::remove_dir_all(&dir);

@@ -146,19 +146,20 @@ const ZERO: Weights = Weights {
 };
 
 impl Weights {
-    /// Oware's weights: `row` as first chosen (a seed on one's own row is a fraction of a
-    /// stored seed, as it may yet be sown away); the others fitted by `awari tune` in two
-    /// rounds (README, "Fitted evaluation"), each round's games played with the weights of the
-    /// round before, each adopted after an SPRT against them (tournament/README.md).
+    /// Oware's weights, fitted by `awari tune` in three rounds (README, "Fitted evaluation"),
+    /// each round's games played with the weights of the round before, each adopted after an
+    /// SPRT against them (tournament/README.md). The third round's games were played with the
+    /// endgame tables to 18 seeds, each ending with the tables' result where they know it, and
+    /// its match was played with those tables, as the engine plays once they are built.
     pub const OWARE: Weights = Weights {
-        a2: 130,
-        a3: 148,
-        b2: 68,
-        b3: 41,
-        row: 10,
-        mobility: 89,
-        kroo: 25,
-        tempo: -27,
+        a2: 155,
+        a3: 142,
+        b2: 106,
+        b3: 44,
+        row: 0,
+        mobility: 119,
+        kroo: 142,
+        tempo: -25,
         ..ZERO
     };
 
@@ -368,38 +369,55 @@ fn houses_and_kroos(houses: &[u8; 12], me: Side, variant: Variant) -> (i32, i32)
 /// rule.)
 #[inline]
 fn prospects(houses: &[u8; 12], side: Side, variant: Variant) -> (i32, i32) {
-    let path = if variant == Variant::Ahl { 14 } else { 13 };
-    let first = side.first_house();
-    let other = side.opponent().first_house();
+    // The houses from `side`'s view: its own at 0-5, the opponent's at 6-11, each in sowing
+    // order, so house `j` faces `11 - j` and the code below needs no side.
+    let seen = match side {
+        Side::South => *houses,
+        Side::North => std::array::from_fn(|j| houses[(j + 6) % 12]),
+    };
+    if variant == Variant::Ahl {
+        prospects_on::<true>(&seen)
+    } else {
+        prospects_on::<false>(&seen)
+    }
+}
+
+/// [`prospects`] on houses seen from the side whose moves they are; `AHL` for ahl's path
+/// (both stores, captures on either row), otherwise kalah's.
+#[inline]
+fn prospects_on<const AHL: bool>(seen: &[u8; 12]) -> (i32, i32) {
+    let path = if AHL { 14 } else { 13 };
     let (mut best, mut free) = (0, 0);
     for i in 0..6 {
-        let n = usize::from(houses[first + i]);
+        let n = usize::from(seen[i]);
         if n == 0 || n >= path {
             continue;
         }
-        let end = (i + n) % path;
+        let mut end = i + n;
+        if end >= path {
+            end -= path;
+        }
         let (last, facing_after) = if end < 6 {
             // An own house: reached directly (the facing house not passed) or after a pass
             // over the whole opponent row (one seed more in the facing house).
-            let facing = 11 - (first + end);
-            (first + end, houses[facing] + u8::from(end < i))
+            (end, seen[11 - end] + u8::from(end < i))
         } else if end == 6 {
             free += 1;
             continue;
-        } else if variant == Variant::Ahl && end < 13 {
+        } else if AHL && end < 13 {
             // An opponent's house (ahl captures there too); a sowing that gets there never
             // wrapped, so the own houses after the origin got a seed and the origin none.
-            let facing_own = 5 - (end - 7);
+            let facing_own = 12 - end;
             let after = if facing_own == i {
                 0
             } else {
-                houses[first + facing_own] + u8::from(facing_own > i)
+                seen[facing_own] + u8::from(facing_own > i)
             };
-            (other + end - 7, after)
+            (end - 1, after)
         } else {
             continue;
         };
-        if houses[last] == 0 && facing_after > 0 {
+        if seen[last] == 0 && facing_after > 0 {
             best = best.max(i32::from(facing_after) + 1);
         }
     }

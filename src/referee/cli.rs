@@ -205,7 +205,13 @@ pub fn main() -> ExitCode {
         .get_occurrences::<String>("engine")
         .map(|groups| groups.map(|g| g.cloned().collect()).collect())
         .unwrap_or_default();
-    match run(cli, engines) {
+    let result = run(cli, engines);
+    // The games fail once an interrupt kills their engines, and the match may end before the
+    // interrupt thread has finished its cleanup: it ends the process itself, with status 130.
+    while super::process::interrupted() {
+        std::thread::park();
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Error::Usage(e)) => {
             eprintln!("error: {e}");

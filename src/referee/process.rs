@@ -460,6 +460,12 @@ pub fn install_interrupt_handler() {
         });
 }
 
+/// Whether an interrupt is being handled: then the interrupt thread is killing the engines
+/// and will end the process with status 130, which no other exit may overtake.
+pub fn interrupted() -> bool {
+    registry().closing
+}
+
 /// Linux: makes the calling process a "child subreaper", so that the orphaned descendants of
 /// an engine become our children, to be ended and reaped by [`sweep`] rather than left for
 /// an init that may not reap them. Elsewhere it does nothing.
