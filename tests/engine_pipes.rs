@@ -516,7 +516,7 @@ fn the_opening_book_answers_what_it_knows_and_only_that() {
     use awari::engine::book::Book;
     use awari::rules::Board;
     let book = Book::shipped(Variant::Oware).expect("a shipped oware book");
-    let best = book.moves(&Board::start(Variant::Oware)).unwrap()[0].0;
+    let best = book.moves(&Board::start(Variant::Oware)).unwrap()[0].mv;
     let mut e = Engine::start();
     e.send("setoption name OwnBook value true");
     e.send("setoption name BookMargin value 0");

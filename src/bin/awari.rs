@@ -23,7 +23,9 @@ use std::process::ExitCode;
                   Examples: awari play; awari bench; awari bench --threads 2;\n  \
                   awari perft --variant oware --depth 11;\n  \
                   awari tables build (endgame tables; the engine then finds them by itself);\n  \
-                  awari tune --games 10000 --depth 8 (refit the evaluation's weights)"
+                  awari tune --variant kalah --games 10000 --depth 8 (refit a rule set's weights;\n  \
+                  add --tables DIR to end the games with the endgame tables' results);\n  \
+                  awari book build --plies 3 --depth 22 --games 4000 --out book.txt"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -62,7 +64,8 @@ enum Command {
 #[derive(Subcommand)]
 enum BookCommand {
     /// Score every move of every position up to PLIES plies from the start by a search to
-    /// DEPTH, and write the book (the shipped one is book/oware.txt).
+    /// DEPTH, play GAMES self-play games for each move's record (wins/draws/losses), and write
+    /// the book (the shipped one is book/oware.txt).
     Build {
         /// Rule set.
         #[arg(long, default_value = "oware")]
@@ -73,6 +76,19 @@ enum BookCommand {
         /// Search depth of each move.
         #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
+        /// Self-play games from the start for the moves' records (0: none).
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
+        games: u32,
+        /// Search depth of the games' moves after the book.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
+        game_depth: u32,
+        /// In the games, book moves within this many centi-seeds of the best are chosen at
+        /// random.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(i32).range(0..=10_000))]
+        explore: i32,
+        /// Seed of the games' random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         /// Threads (default: every core).
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
         threads: Option<u16>,
@@ -225,6 +241,10 @@ fn main() -> ExitCode {
             variant,
             plies,
             depth,
+            games,
+            game_depth,
+            explore,
+            seed,
             threads,
             out,
         })) => {
@@ -233,7 +253,7 @@ fn main() -> ExitCode {
                 usize::from,
             );
             let started = std::time::Instant::now();
-            let text = awari::engine::book::build(
+            let mut book = awari::engine::book::build(
                 variant,
                 plies as usize,
                 depth,
@@ -244,6 +264,17 @@ fn main() -> ExitCode {
                     }
                 },
             );
+            eprintln!(
+                "book: searched in {:.1} s; {games} self-play games at depth {game_depth}",
+                started.elapsed().as_secs_f64()
+            );
+            book.play_games(games as usize, game_depth, explore, seed, threads);
+            let text = book.to_text(&format!(
+                "awari opening book v2: {variant}, every position up to {plies} plies, each move \
+                 searched to depth {depth} (score for the side to move, 100 = one seed); \
+                 {games} self-play games (book moves within {explore} of the best at random, then \
+                 depth {game_depth}, seed {seed}): wins/draws/losses of the side to move"
+            ));
             let tmp = out.with_extension("tmp");
             match std::fs::write(&tmp, &text).and_then(|()| std::fs::rename(&tmp, &out)) {
                 Ok(()) => {

@@ -3,27 +3,58 @@
 //! once and, choosing at random among the moves within `BookMargin` of the best, not always
 //! the same way.
 //!
-//! `awari book build` makes it: every position up to a number of plies from the start, each
-//! move searched to a fixed depth. The file is text, one position a line: its notation, then
-//! each move with its score for the side to move (`F:-12`), best first. The shipped book
-//! (`book/oware.txt`) is compiled in; it is held in a hash map keyed by the position's Zobrist
-//! key (`ahash`: the keys are already random, and a fast hash suits them).
+//! `awari book build` makes it in two steps. First every position up to a number of plies
+//! from the start, each move searched to a fixed depth: the move's score. Then self-play games
+//! from the start, each choosing at random among the book's moves within a margin of the best
+//! while it is in the book and searching to a fixed depth after it: each book move's record
+//! (wins, draws, losses of the side that played it). The score says which moves are good
+//! enough to play (within `BookMargin` of the best); among those, the record weighs the
+//! random choice, so that a move whose games went better comes more often.
+//!
+//! The file is text, one position a line: its notation, then each move with its score for the
+//! side to move and, when games were played, its record (`F:-12:40/7/33`), best score first.
+//! The shipped book (`book/oware.txt`) is compiled in; it is held in a hash map keyed by the
+//! position's Zobrist key (`ahash`: the keys are already random, and a fast hash suits them).
 
 use super::eval::Weights;
 use super::search::{self, Control, Setup, MATE};
 use super::time::Limits;
 use super::tt::Table;
 use crate::rng::Rng;
-use crate::rules::{Board, Game, Move, Variant};
+use crate::rules::{Board, Game, Move, Side, Variant};
 use ahash::AHashMap;
 use once_cell::sync::Lazy;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 
-/// A book: for each position, its moves and their scores, best first.
+/// One move of a book position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The move.
+    pub mv: Move,
+    /// Its score by the book's search, for the side that plays it (100 = one seed).
+    pub score: i32,
+    /// The self-play games through it: wins, draws, losses of the side that played it.
+    pub record: [u32; 3],
+}
+
+impl Entry {
+    /// The weight of the random choice: the record's score with one win and one loss added
+    /// (Laplace's rule), so a move with no games weighs ½ and a few games move it only a
+    /// little; in thousandths.
+    fn weight(&self) -> u64 {
+        let [w, d, l] = self.record.map(u64::from);
+        (1000 * (2 * w + d + 1)) / (2 * (w + d + l + 2))
+    }
+}
+
+/// A book: for each position, its moves, best score first; positions in the order they were
+/// built or read (so that writing a book back gives the same file), found by Zobrist key.
 #[derive(Clone, Debug, Default)]
 pub struct Book {
-    entries: AHashMap<u64, Vec<(Move, i32)>>,
+    variant: Variant,
+    lines: Vec<(Board, Vec<Entry>)>,
+    index: AHashMap<u64, usize>,
 }
 
 /// The shipped oware book.
@@ -40,80 +71,273 @@ impl Book {
 
     /// Positions in the book.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.lines.len()
     }
 
     /// Whether the book is empty.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.lines.is_empty()
     }
 
     /// Reads a book's text; an error names the line.
     pub fn parse(variant: Variant, text: &str) -> Result<Book, String> {
-        let mut entries = AHashMap::new();
+        let mut lines = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
+            let at = |e: String| format!("line {}: {e}", n + 1);
             let mut words = line.split_whitespace();
             let position = words.next().unwrap_or_default();
-            let board = Board::from_notation(variant, position)
-                .map_err(|e| format!("line {}: {e}", n + 1))?;
+            let board = Board::from_notation(variant, position).map_err(|e| at(e.to_string()))?;
             let mut moves = Vec::new();
             for w in words {
-                let (m, score) = w
-                    .split_once(':')
-                    .ok_or_else(|| format!("line {}: expected MOVE:SCORE, got {w}", n + 1))?;
-                let m: Move = m.parse().map_err(|e| format!("line {}: {m}: {e}", n + 1))?;
-                if !board.legal_moves().contains(m) {
-                    return Err(format!("line {}: {m} is not legal in {position}", n + 1));
-                }
-                let score: i32 = score
-                    .parse()
-                    .map_err(|_| format!("line {}: {score} is not a score", n + 1))?;
-                moves.push((m, score));
+                moves.push(parse_entry(&board, w).map_err(at)?);
             }
             if moves.is_empty() {
-                return Err(format!("line {}: no moves", n + 1));
+                return Err(at("no moves".to_string()));
             }
-            moves.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-            entries.insert(board.key(), moves);
+            moves.sort_by_key(|e| std::cmp::Reverse(e.score));
+            lines.push((board, moves));
         }
-        Ok(Book { entries })
+        Ok(Book::new(variant, lines))
+    }
+
+    /// A book of these positions (a later line for the same position replaces the earlier).
+    fn new(variant: Variant, lines: Vec<(Board, Vec<Entry>)>) -> Book {
+        let mut book = Book {
+            variant,
+            lines: Vec::with_capacity(lines.len()),
+            index: AHashMap::with_capacity(lines.len()),
+        };
+        for (board, moves) in lines {
+            match book.index.get(&board.key()) {
+                Some(&i) => book.lines[i] = (board, moves),
+                None => {
+                    book.index.insert(board.key(), book.lines.len());
+                    book.lines.push((board, moves));
+                }
+            }
+        }
+        book
     }
 
     /// The book's moves for `board`, best first.
-    pub fn moves(&self, board: &Board) -> Option<&[(Move, i32)]> {
-        self.entries.get(&board.key()).map(Vec::as_slice)
+    pub fn moves(&self, board: &Board) -> Option<&[Entry]> {
+        self.index
+            .get(&board.key())
+            .map(|&i| self.lines[i].1.as_slice())
     }
 
-    /// A move for `board`: one of those within `margin` of the best, at random with `rng`,
-    /// else the best. Only moves that `game` allows (its repetition rule).
+    /// A move for `board`: with `rng`, one of those within `margin` of the best score, at
+    /// random, each as likely as its self-play record says ([`Entry`]'s weight); without, the
+    /// best. Only moves that `game` allows (its repetition rule). Also returns how many moves
+    /// were within the margin.
     pub fn choose(
         &self,
         game: &Game,
         margin: i32,
         rng: Option<&mut Rng>,
-    ) -> Option<(Move, i32, usize)> {
+    ) -> Option<(Entry, usize)> {
         let legal = game.legal_moves();
-        let moves: Vec<(Move, i32)> = self
+        let moves: Vec<Entry> = self
             .moves(game.board())?
             .iter()
             .copied()
-            .filter(|&(m, _)| legal.contains(m))
+            .filter(|e| legal.contains(e.mv))
             .collect();
-        let best = moves.first()?.1;
-        let near: Vec<(Move, i32)> = moves
+        let best = moves.first()?.score;
+        let near: Vec<Entry> = moves
             .into_iter()
-            .filter(|&(_, s)| s >= best - margin.max(0))
+            .filter(|e| e.score >= best - margin.max(0))
             .collect();
         let pick = match rng {
-            Some(rng) => near[rng.below(near.len() as u64) as usize],
+            Some(rng) => {
+                let total: u64 = near.iter().map(Entry::weight).sum();
+                let mut x = rng.below(total.max(1));
+                *near
+                    .iter()
+                    .find(|e| {
+                        let w = e.weight();
+                        let here = x < w;
+                        x = x.saturating_sub(w);
+                        here
+                    })
+                    .unwrap_or(&near[0])
+            }
             None => near[0],
         };
-        Some((pick.0, pick.1, near.len()))
+        Some((pick, near.len()))
     }
+
+    /// The book as text, `header` (one line, without `#`) first.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut text = format!("# {header}\n");
+        for (board, moves) in &self.lines {
+            text.push_str(&board.to_string());
+            for e in moves {
+                let _ = write!(text, " {}:{}", e.mv, e.score);
+                if e.record != [0; 3] {
+                    let [w, d, l] = e.record;
+                    let _ = write!(text, ":{w}/{d}/{l}");
+                }
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    /// Plays `games` self-play games from the start and adds each book move's record. Each
+    /// game has a side that plays as the engine would: in the book, a random move within
+    /// `explore` of the best score (so that every move the engine may choose gets games); the
+    /// other side plays any book move, at random, as an opponent may (so that the positions
+    /// the engine can meet get games). After the book both search to `depth`. Games that have
+    /// not ended after 600 plies count for nothing. Deterministic for a given `seed`.
+    pub fn play_games(
+        &mut self,
+        games: usize,
+        depth: u32,
+        explore: i32,
+        seed: u64,
+        threads: usize,
+    ) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .expect("a thread pool");
+        let book = &*self;
+        let played: Vec<Vec<(u64, Move, f64)>> = pool.install(|| {
+            (0..games)
+                .into_par_iter()
+                .map(|i| {
+                    book.one_game(
+                        depth,
+                        explore,
+                        seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    )
+                })
+                .collect()
+        });
+        for (key, mv, result) in played.into_iter().flatten() {
+            if let Some(&i) = self.index.get(&key) {
+                let moves = &mut self.lines[i].1;
+                if let Some(e) = moves.iter_mut().find(|e| e.mv == mv) {
+                    e.record[if result == 1.0 {
+                        0
+                    } else if result == 0.5 {
+                        1
+                    } else {
+                        2
+                    }] += 1;
+                }
+            }
+        }
+    }
+
+    /// One game of [`Book::play_games`]: the book moves it made (position key, move, result
+    /// for the side that made it).
+    fn one_game(&self, depth: u32, explore: i32, seed: u64) -> Vec<(u64, Move, f64)> {
+        let mut rng = Rng::new(seed);
+        let engine = if rng.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let mut game = Game::new(Board::start(self.variant));
+        let mut made = Vec::new();
+        let mut table = Table::new(1);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        while game.outcome().is_none() && game.moves().len() < 600 {
+            let board = *game.board();
+            let in_book = self.moves(&board).and_then(|moves| {
+                let best = moves.first()?.score;
+                let engine_to_move = board.side_to_move() == engine;
+                let near: Vec<Move> = moves
+                    .iter()
+                    .filter(|e| {
+                        let near = !engine_to_move || e.score >= best - explore;
+                        near && game.legal_moves().contains(e.mv)
+                    })
+                    .map(|e| e.mv)
+                    .collect();
+                (!near.is_empty()).then(|| near[rng.below(near.len() as u64) as usize])
+            });
+            let m = match in_book {
+                Some(m) => {
+                    made.push((board.key(), m, board.side_to_move()));
+                    m
+                }
+                None => {
+                    let control = Control::new(false);
+                    let setup = Setup {
+                        tt: &mut table,
+                        threads: 1,
+                        control: &control,
+                        weights: Weights::of(self.variant),
+                        limits: &limits,
+                        overhead: 0,
+                        tables: None,
+                    };
+                    match search::search(&game, setup, &mut |_| {}).best {
+                        Some(m) => m,
+                        None => break,
+                    }
+                }
+            };
+            game.play(m).expect("book and search moves are legal");
+        }
+        let Some(outcome) = game.outcome() else {
+            return Vec::new();
+        };
+        made.into_iter()
+            .map(|(key, m, side)| {
+                let result = match outcome.winner {
+                    None => 0.5,
+                    Some(w) if w == side => 1.0,
+                    Some(_) => 0.0,
+                };
+                (key, m, result)
+            })
+            .collect()
+    }
+}
+
+/// One `MOVE:SCORE` or `MOVE:SCORE:W/D/L` word of `board`'s line.
+fn parse_entry(board: &Board, word: &str) -> Result<Entry, String> {
+    let mut parts = word.split(':');
+    let (Some(m), Some(score)) = (parts.next(), parts.next()) else {
+        return Err(format!(
+            "expected MOVE:SCORE or MOVE:SCORE:W/D/L, got {word}"
+        ));
+    };
+    let mv: Move = m.parse().map_err(|e| format!("{m}: {e}"))?;
+    if !board.legal_moves().contains(mv) {
+        return Err(format!("{mv} is not legal in {board}"));
+    }
+    let score: i32 = score
+        .parse()
+        .map_err(|_| format!("{score} is not a score"))?;
+    let record = match parts.next() {
+        None => [0; 3],
+        Some(r) => {
+            let counts: Vec<u32> = r
+                .split('/')
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("{r} is not a record W/D/L"))?;
+            <[u32; 3]>::try_from(counts).map_err(|_| format!("{r} is not a record W/D/L"))?
+        }
+    };
+    if parts.next().is_some() {
+        return Err(format!(
+            "expected MOVE:SCORE or MOVE:SCORE:W/D/L, got {word}"
+        ));
+    }
+    Ok(Entry { mv, score, record })
 }
 
 /// Every position up to `plies` plies from `variant`'s start, each once, in the order found.
@@ -142,15 +366,15 @@ fn positions(variant: Variant, plies: usize) -> Vec<Game> {
 }
 
 /// Builds a book: every position up to `plies` plies, each legal move searched to `depth`
-/// (its position after the move, to `depth - 1`), on `threads` threads. Returns the book's
-/// text; `progress` is told of each position done.
+/// (its position after the move, to `depth - 1`), on `threads` threads, no records yet
+/// ([`Book::play_games`] adds them); `progress` is told of each position done.
 pub fn build(
     variant: Variant,
     plies: usize,
     depth: u32,
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> String {
+) -> Book {
     let games = positions(variant, plies);
     let total = games.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
@@ -158,7 +382,7 @@ pub fn build(
         .num_threads(threads.max(1))
         .build()
         .expect("a thread pool");
-    let lines: Vec<String> = pool.install(|| {
+    let scored: Vec<(Board, Vec<Entry>)> = pool.install(|| {
         games
             .par_iter()
             .map(|game| {
@@ -205,27 +429,23 @@ pub fn build(
                     })
                     .collect();
                 scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-                let mut line = game.board().to_string();
-                for (m, s) in scored {
-                    let _ = write!(line, " {m}:{s}");
-                }
                 progress(
                     done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
                     total,
                 );
-                line
+                let moves = scored
+                    .into_iter()
+                    .map(|(mv, score)| Entry {
+                        mv,
+                        score,
+                        record: [0; 3],
+                    })
+                    .collect();
+                (*game.board(), moves)
             })
             .collect()
     });
-    let mut text = format!(
-        "# awari opening book v1: {variant}, every position up to {plies} plies, each move \
-         searched to depth {depth}; scores for the side to move (100 = one seed)\n"
-    );
-    for line in lines {
-        text.push_str(&line);
-        text.push('\n');
-    }
-    text
+    Book::new(variant, scored)
 }
 
 #[cfg(test)]
@@ -234,25 +454,105 @@ mod tests {
 
     #[test]
     fn a_small_book_reads_back_and_chooses_within_the_margin() {
-        let text = build(Variant::Oware, 1, 4, 2, &|_, _| {});
+        let book = build(Variant::Oware, 1, 4, 2, &|_, _| {});
+        let text = book.to_text("test");
         let book = Book::parse(Variant::Oware, &text).unwrap();
+        assert_eq!(
+            book.to_text("test"),
+            text,
+            "the text reads back to the same book"
+        );
         // The start and its six children.
         assert_eq!(book.len(), 7);
         let game = Game::new(Board::start(Variant::Oware));
         let moves = book.moves(game.board()).unwrap();
         assert_eq!(moves.len(), 6);
-        assert!(moves.windows(2).all(|w| w[0].1 >= w[1].1));
-        let (best, score, _) = book.choose(&game, 0, None).unwrap();
-        assert_eq!((best, score), moves[0]);
+        assert!(moves.windows(2).all(|w| w[0].score >= w[1].score));
+        let (best, _) = book.choose(&game, 0, None).unwrap();
+        assert_eq!(best, moves[0]);
         // With a margin as wide as every score, every move can come.
         let mut rng = Rng::new(3);
-        let wide = moves[0].1 - moves[5].1;
+        let wide = moves[0].score - moves[5].score;
         let picked: std::collections::HashSet<Move> = (0..200)
-            .map(|_| book.choose(&game, wide, Some(&mut rng)).unwrap().0)
+            .map(|_| book.choose(&game, wide, Some(&mut rng)).unwrap().0.mv)
             .collect();
         assert_eq!(picked.len(), 6);
-        assert!(Book::parse(Variant::Oware, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S G:5").is_err());
-        assert!(Book::parse(Variant::Oware, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S a:5").is_err());
+    }
+
+    #[test]
+    fn bad_lines_are_refused_with_their_line_number() {
+        let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+        for word in [
+            "G:5",
+            "a:5",
+            "F",
+            "F:x",
+            "F:5:1/2",
+            "F:5:a/b/c",
+            "F:5:1/2/3:4",
+        ] {
+            let text = format!("# header\n{start} {word}\n");
+            let error = Book::parse(Variant::Oware, &text).unwrap_err();
+            assert!(error.starts_with("line 2: "), "{word}: {error}");
+        }
+        let book = Book::parse(Variant::Oware, &format!("{start} F:5:1/2/3 A:4")).unwrap();
+        let moves = book.moves(&Board::start(Variant::Oware)).unwrap();
+        assert_eq!((moves[0].record, moves[1].record), ([1, 2, 3], [0; 3]));
+    }
+
+    /// Every game goes through the start and one of its children, so the records add up: the
+    /// start's moves hold every game once, and each child's moves hold the games of the move
+    /// that led there, seen from the other side.
+    #[test]
+    fn self_play_records_add_up() {
+        let mut book = build(Variant::Oware, 1, 3, 2, &|_, _| {});
+        book.play_games(60, 2, 10_000, 5, 2);
+        let start = Game::new(Board::start(Variant::Oware));
+        let total: u32 = book
+            .moves(start.board())
+            .unwrap()
+            .iter()
+            .map(|e| e.record.iter().sum::<u32>())
+            .sum();
+        assert_eq!(total, 60, "every game ended and went through the start");
+        for e in book.moves(start.board()).unwrap() {
+            let mut child = start.clone();
+            child.play(e.mv).unwrap();
+            let sum = book
+                .moves(child.board())
+                .unwrap()
+                .iter()
+                .fold([0; 3], |acc, c| {
+                    [
+                        acc[0] + c.record[0],
+                        acc[1] + c.record[1],
+                        acc[2] + c.record[2],
+                    ]
+                });
+            assert_eq!(sum, [e.record[2], e.record[1], e.record[0]], "{}", e.mv);
+        }
+    }
+
+    /// Among moves within the margin, a better record is chosen more often, as its weight says.
+    #[test]
+    fn the_record_weighs_the_choice() {
+        let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+        let book =
+            Book::parse(Variant::Oware, &format!("{start} F:0:90/0/10 E:0:10/0/90")).unwrap();
+        let game = Game::new(Board::start(Variant::Oware));
+        let mut rng = Rng::new(9);
+        let f = (0..2000)
+            .filter(|_| {
+                book.choose(&game, 0, Some(&mut rng))
+                    .unwrap()
+                    .0
+                    .mv
+                    .to_char()
+                    == 'F'
+            })
+            .count();
+        // Weights 181/204 and 21/204: F comes 89.6% of the time.
+        assert!((1700..1880).contains(&f), "F chosen {f} times of 2000");
     }
 
     #[test]

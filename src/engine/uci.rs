@@ -278,11 +278,13 @@ impl Worker {
         let Some(book) = Book::shipped(game.board().variant()) else {
             return false;
         };
-        let Some((m, score, choices)) = book.choose(game, margin, Some(&mut self.book_rng)) else {
+        let Some((entry, choices)) = book.choose(game, margin, Some(&mut self.book_rng)) else {
             return false;
         };
+        let (m, score) = (entry.mv, entry.score);
+        let [w, d, l] = entry.record;
         self.out.line(&format!(
-            "info string book: {m} (score {score} cp, one of {choices} within {margin} cp of the best)"
+            "info string book: {m} (score {score} cp, self-play {w}/{d}/{l}, one of {choices} within {margin} cp of the best)"
         ));
         self.out.line(&format!("bestmove {m}"));
         true
