@@ -20,6 +20,7 @@ use super::eval::Weights;
 use super::search::{self, Control, Setup, MATE};
 use super::time::Limits;
 use super::tt::Table;
+use super::tune::result_for;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
 use ahash::AHashMap;
@@ -294,14 +295,7 @@ impl Book {
             return Vec::new();
         };
         made.into_iter()
-            .map(|(key, m, side)| {
-                let result = match outcome.winner {
-                    None => 0.5,
-                    Some(w) if w == side => 1.0,
-                    Some(_) => 0.0,
-                };
-                (key, m, result)
-            })
+            .map(|(key, m, side)| (key, m, result_for(outcome.winner, side)))
             .collect()
     }
 }

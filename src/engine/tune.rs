@@ -141,7 +141,7 @@ fn one_game(
 }
 
 /// 1 won, ½ drawn, 0 lost, for `side`, when `winner` won.
-fn result_for(winner: Option<Side>, side: Side) -> f64 {
+pub(crate) fn result_for(winner: Option<Side>, side: Side) -> f64 {
     match winner {
         None => 0.5,
         Some(w) if w == side => 1.0,

@@ -877,17 +877,17 @@ fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
         board.side_to_move().name()
     )];
     lines.push(format!(
-        "{:<46} {:>6} {:>7} {:>7}",
+        "{:<50} {:>6} {:>7} {:>7}",
         "term", "value", "weight", "score"
     ));
     for (name, value, weight) in rows {
         lines.push(format!(
-            "{name:<46} {value:>6} {weight:>7} {:>7}",
+            "{name:<50} {value:>6} {weight:>7} {:>7}",
             value * weight
         ));
     }
     lines.push(format!(
-        "{:<46} {:>6} {:>7} {:>7}",
+        "{:<50} {:>6} {:>7} {:>7}",
         "total",
         "",
         "",
