@@ -370,11 +370,15 @@ fn houses_and_kroos(houses: &[u8; 12], me: Side, variant: Variant) -> (i32, i32)
 #[inline]
 fn prospects(houses: &[u8; 12], side: Side, variant: Variant) -> (i32, i32) {
     // The houses from `side`'s view: its own at 0-5, the opponent's at 6-11, each in sowing
-    // order, so house `j` faces `11 - j` and the code below needs no side.
-    let seen = match side {
-        Side::South => *houses,
-        Side::North => std::array::from_fn(|j| houses[(j + 6) % 12]),
+    // order, so house `j` faces `11 - j` and the code below needs no side; 12-15 stay empty
+    // so that every index below can be masked into range instead of checked.
+    let mut seen = [0u8; 16];
+    let (own, theirs) = match side {
+        Side::South => (&houses[..6], &houses[6..]),
+        Side::North => (&houses[6..], &houses[..6]),
     };
+    seen[..6].copy_from_slice(own);
+    seen[6..12].copy_from_slice(theirs);
     if variant == Variant::Ahl {
         prospects_on::<true>(&seen)
     } else {
@@ -383,45 +387,43 @@ fn prospects(houses: &[u8; 12], side: Side, variant: Variant) -> (i32, i32) {
 }
 
 /// [`prospects`] on houses seen from the side whose moves they are; `AHL` for ahl's path
-/// (both stores, captures on either row), otherwise kalah's.
+/// (both stores, captures on either row), otherwise kalah's. Written as arithmetic on 0/1
+/// flags, without branches on the counts: this runs twice at every leaf, and which move
+/// captures is what a processor cannot predict.
 #[inline]
-fn prospects_on<const AHL: bool>(seen: &[u8; 12]) -> (i32, i32) {
+fn prospects_on<const AHL: bool>(seen: &[u8; 16]) -> (i32, i32) {
     let path = if AHL { 14 } else { 13 };
-    let (mut best, mut free) = (0, 0);
+    let (mut best, mut free) = (0u8, 0u8);
     for i in 0..6 {
         let n = usize::from(seen[i]);
-        if n == 0 || n >= path {
-            continue;
-        }
+        // A sowing of 1 to path - 1 seeds: at most one seed per place.
+        let sows = u8::from(n.wrapping_sub(1) < path - 1);
         let mut end = i + n;
         if end >= path {
             end -= path;
         }
-        let (last, facing_after) = if end < 6 {
-            // An own house: reached directly (the facing house not passed) or after a pass
-            // over the whole opponent row (one seed more in the facing house).
-            (end, seen[11 - end] + u8::from(end < i))
-        } else if end == 6 {
-            free += 1;
-            continue;
-        } else if AHL && end < 13 {
-            // An opponent's house (ahl captures there too); a sowing that gets there never
-            // wrapped, so the own houses after the origin got a seed and the origin none.
-            let facing_own = 12 - end;
-            let after = if facing_own == i {
-                0
-            } else {
-                seen[facing_own] + u8::from(facing_own > i)
-            };
-            (end - 1, after)
-        } else {
-            continue;
-        };
-        if seen[last] == 0 && facing_after > 0 {
-            best = best.max(i32::from(facing_after) + 1);
+        free += sows & u8::from(end == 6);
+        // Ending in an own house: reached directly (the facing house not passed) or after a
+        // pass over the whole opponent row (one seed more in the facing house).
+        let own = sows & u8::from(end < 6);
+        let after = seen[11usize.wrapping_sub(end) & 15] + u8::from(end < i);
+        let captures = own & u8::from(seen[end & 15] == 0) & u8::from(after != 0);
+        best = best.max((after + 1) * captures);
+        if AHL {
+            // Ending in an opponent's house (ahl captures there too): a sowing that gets
+            // there never wrapped, so the own houses after the origin got a seed and the
+            // origin none (its facing house then holds nothing to take).
+            let theirs = sows & u8::from((7..13).contains(&end));
+            let facing = 12usize.wrapping_sub(end) & 15;
+            let after = seen[facing] + u8::from(facing > i);
+            let captures = theirs
+                & u8::from(facing != i)
+                & u8::from(seen[end.wrapping_sub(1) & 15] == 0)
+                & u8::from(after != 0);
+            best = best.max((after + 1) * captures);
         }
     }
-    (best, free)
+    (i32::from(best), i32::from(free))
 }
 
 #[cfg(test)]

@@ -656,6 +656,8 @@ impl<'a> Searcher<'a> {
             mv: Move::new(0).expect("house 0"),
             board: *board,
         }; 6];
+        // The children's indices, in the order they are searched.
+        let mut rank = [0u8; 6];
         let (mut n, mut pending) = match tt_move {
             Some(m) => {
                 let mut first = MoveList::EMPTY;
@@ -663,12 +665,12 @@ impl<'a> Searcher<'a> {
                 let mut rest = moves;
                 rest.remove(m);
                 (
-                    self.children(board, first, ply, depth, &mut children, 0),
+                    self.children(board, first, ply, depth, &mut children, &mut rank, 0),
                     rest,
                 )
             }
             None => (
-                self.children(board, moves, ply, depth, &mut children, 0),
+                self.children(board, moves, ply, depth, &mut children, &mut rank, 0),
                 MoveList::EMPTY,
             ),
         };
@@ -683,10 +685,10 @@ impl<'a> Searcher<'a> {
                 if pending.is_empty() {
                     break;
                 }
-                n = self.children(board, pending, ply, depth, &mut children, n);
+                n = self.children(board, pending, ply, depth, &mut children, &mut rank, n);
                 pending = MoveList::EMPTY;
             }
-            let child = &children[i];
+            let child = &children[usize::from(rank[i])];
             let same = child.board.side_to_move() == me;
             // A capture starts a new repetition window.
             let child_since = if child.board.stores() == board.stores() {
@@ -789,9 +791,12 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Plays `moves` out into `children[start..]`, sorted: captures (largest first), killers,
-    /// then by history. Returns the new length. (The table move never comes here: it is
-    /// searched before the rest are generated.)
+    /// Plays `moves` out into `children[start..]` and puts their indices into `rank[start..]`
+    /// in the order they are to be searched: captures (largest first), killers, then by
+    /// history, ties in the order of the moves. Returns the new length. (The table move never
+    /// comes here: it is searched before the rest are generated.) Sorting one-byte indices
+    /// rather than the children spares moving whole boards about.
+    #[allow(clippy::too_many_arguments)]
     fn children(
         &self,
         board: &Board,
@@ -799,15 +804,24 @@ impl<'a> Searcher<'a> {
         ply: usize,
         depth: i32,
         children: &mut [Child; 6],
+        rank: &mut [u8; 6],
         start: usize,
     ) -> usize {
         let me = board.side_to_move();
         let mut n = start;
+        // Each child's sort key: its order (never negative), then its index reversed, so
+        // that sorting the keys in descending order keeps equal orders in move order.
+        let mut keys = [0u64; 6];
         for m in moves {
-            let next = board.play_unchecked(m);
+            if n == children.len() {
+                break;
+            }
+            let next = &mut children[n].board;
+            *next = *board;
+            next.make_unchecked(m);
             if depth > 1 {
                 // Children at depth 0 are evaluated, never probed.
-                self.tt.prefetch(self.table_key(&next));
+                self.tt.prefetch(self.table_key(next));
             }
             let gain = i32::from(next.store(me)) - i32::from(board.store(me));
             let house = m.house() as u8 + 1;
@@ -820,17 +834,16 @@ impl<'a> Searcher<'a> {
             } else {
                 self.history[m.house()]
             };
-            if n < children.len() {
-                children[n] = Child {
-                    order,
-                    gain,
-                    mv: m,
-                    board: next,
-                };
-                n += 1;
-            }
+            let child = &mut children[n];
+            (child.order, child.gain, child.mv) = (order, gain, m);
+            keys[n] = (u64::from(order.unsigned_abs()) << 8) | (255 - n as u64);
+            n += 1;
         }
-        children[start..n].sort_unstable_by_key(|c| std::cmp::Reverse(c.order));
+        let keys = &mut keys[start..n];
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        for (r, k) in rank[start..n].iter_mut().zip(keys) {
+            *r = 255 - (*k & 0xff) as u8;
+        }
         n
     }
 
