@@ -145,28 +145,48 @@ impl Stop<'_> {
 /// not per move: two moves ending in the same house expose it once. A sowing of `n` seeds from
 /// house `h` skips `h`, so its last seed lands at `h + n + (n - 1) / 11` and that house gets
 /// `1 + (n - 1) / 11` seeds.
+///
+/// The search's leaves run this twice each, so it works on bit sets: a sowing of at most 11
+/// seeds from the attacker's house `c` (counted from its first house) ends `c + n` houses on,
+/// which is the opponent's house `c + n - 6` when that is 0 to 5. Sowings of a lap or more
+/// (rare) are looked at one by one.
 pub fn exposed(houses: &[u8; 12], attacker: Side) -> (i32, i32) {
     let first = attacker.first_house();
     let target_first = attacker.opponent().first_house();
-    let mut twos = 0u16;
-    let mut threes = 0u16;
-    // Without branches on the counts, but for the rare lap (the search's leaves run this
-    // twice each, and where a sowing ends is what a processor cannot predict).
-    for h in first..first + 6 {
-        let n = usize::from(houses[h]);
-        let (laps, last) = if n <= 11 {
-            let end = h + n;
-            (0, if end >= 12 { end - 12 } else { end })
-        } else {
-            let laps = (n - 1) / 11;
-            (laps, (h + n + laps) % 12)
-        };
-        let hits = n != 0 && (target_first..target_first + 6).contains(&last);
-        let made = usize::from(houses[last]) + 1 + laps;
-        twos |= u16::from(hits && made == 2) << last;
-        threes |= u16::from(hits && made == 3) << last;
+    let mut reach = 0u32;
+    let mut lapping = false;
+    for c in 0..6 {
+        let n = u32::from(houses[first + c]);
+        // An empty house sets a bit below 6, which is never looked at.
+        reach |= if n <= 11 { 1 << (n + c as u32) } else { 0 };
+        lapping |= n > 11;
     }
-    (twos.count_ones() as i32, threes.count_ones() as i32)
+    let (mut ones, mut twos) = (0u32, 0u32);
+    for t in 0..6 {
+        let n = houses[target_first + t];
+        ones |= u32::from(n == 1) << t;
+        twos |= u32::from(n == 2) << t;
+    }
+    let hits = (reach >> 6) & 0x3f;
+    let (mut capture2, mut capture3) = (hits & ones, hits & twos);
+    if lapping {
+        for h in first..first + 6 {
+            let n = usize::from(houses[h]);
+            if n <= 11 {
+                continue;
+            }
+            let laps = (n - 1) / 11;
+            let last = (h + n + laps) % 12;
+            if (target_first..target_first + 6).contains(&last) {
+                match usize::from(houses[last]) + 1 + laps {
+                    2 => capture2 |= 1 << (last - target_first),
+                    3 => capture3 |= 1 << (last - target_first),
+                    _ => {}
+                }
+            }
+        }
+    }
+    (capture2.count_ones() as i32, capture3.count_ones() as i32)
 }
 
 /// The move the evolved player makes, searching `depth` plies; `None` when the game is over.

@@ -387,40 +387,51 @@ fn prospects(houses: &[u8; 12], side: Side, variant: Variant) -> (i32, i32) {
 }
 
 /// [`prospects`] on houses seen from the side whose moves they are; `AHL` for ahl's path
-/// (both stores, captures on either row), otherwise kalah's. Written as arithmetic on 0/1
-/// flags, without branches on the counts: this runs twice at every leaf, and which move
-/// captures is what a processor cannot predict.
+/// (both stores, captures on either row), otherwise kalah's.
+///
+/// This runs twice at every leaf, so captures on the own row work on bit sets: a sowing of
+/// `n` seeds (less than a lap) from the own house `c` ends `c + n` places on, in the own house
+/// `c + n` (below 6), or, having passed the opponent's row, in the own house `c + n - path`.
+/// Either was empty, the first only if its facing house holds seeds (the second passed that
+/// house and left one). Ahl's captures on the opponent's row are looked at move by move.
 #[inline]
 fn prospects_on<const AHL: bool>(seen: &[u8; 16]) -> (i32, i32) {
     let path = if AHL { 14 } else { 13 };
-    let (mut best, mut free) = (0u8, 0u8);
-    for i in 0..6 {
-        let n = usize::from(seen[i]);
-        // A sowing of 1 to path - 1 seeds: at most one seed per place.
-        let sows = u8::from(n.wrapping_sub(1) < path - 1);
-        let mut end = i + n;
-        if end >= path {
-            end -= path;
-        }
-        free += sows & u8::from(end == 6);
-        // Ending in an own house: reached directly (the facing house not passed) or after a
-        // pass over the whole opponent row (one seed more in the facing house).
-        let own = sows & u8::from(end < 6);
-        let after = seen[11usize.wrapping_sub(end) & 15] + u8::from(end < i);
-        let captures = own & u8::from(seen[end & 15] == 0) & u8::from(after != 0);
-        best = best.max((after + 1) * captures);
-        if AHL {
-            // Ending in an opponent's house (ahl captures there too): a sowing that gets
-            // there never wrapped, so the own houses after the origin got a seed and the
-            // origin none (its facing house then holds nothing to take).
-            let theirs = sows & u8::from((7..13).contains(&end));
-            let facing = 12usize.wrapping_sub(end) & 15;
-            let after = seen[facing] + u8::from(facing > i);
-            let captures = theirs
-                & u8::from(facing != i)
-                & u8::from(seen[end.wrapping_sub(1) & 15] == 0)
-                & u8::from(after != 0);
-            best = best.max((after + 1) * captures);
+    let (mut reach, mut free, mut empty, mut fed) = (0u32, 0u8, 0u32, 0u32);
+    for c in 0..6 {
+        let n = u32::from(seen[c]);
+        let sows = n.wrapping_sub(1) < path - 1;
+        reach |= if sows { 1 << (n + c as u32) } else { 0 };
+        free += u8::from(n + c as u32 == 6);
+        empty |= u32::from(n == 0) << c;
+        fed |= u32::from(seen[11 - c] != 0) << c;
+    }
+    let mut best = 0u8;
+    let mut direct = reach & empty & fed & 0x3f;
+    while direct != 0 {
+        let e = direct.trailing_zeros() as usize;
+        direct &= direct - 1;
+        best = best.max(seen[11 - e] + 1);
+    }
+    let mut wrapped = (reach >> path) & empty;
+    while wrapped != 0 {
+        let e = wrapped.trailing_zeros() as usize;
+        wrapped &= wrapped - 1;
+        best = best.max(seen[11 - e] + 2);
+    }
+    if AHL {
+        for c in 0..6 {
+            // Ending in an opponent's house: a sowing that gets there never wrapped, so the
+            // own houses after the origin got a seed and the origin none (its facing house
+            // then holds nothing to take).
+            let end = c + usize::from(seen[c]);
+            if (7..13).contains(&end) && seen[end - 1] == 0 {
+                let facing = 12 - end;
+                let after = seen[facing] + u8::from(facing > c);
+                if facing != c && after != 0 {
+                    best = best.max(after + 1);
+                }
+            }
         }
     }
     (i32::from(best), i32::from(free))
