@@ -327,7 +327,8 @@ pub fn evaluate(board: &Board, w: &Weights) -> i32 {
     }
     let (mobility, kroo) = houses_and_kroos(&houses, me, variant);
     score += w.mobility * mobility + w.kroo * kroo + w.tempo;
-    if collects_rows(variant) {
+    // Oware's fitted weight for the rows is 0: no need to count them at every leaf.
+    if w.row != 0 && collects_rows(variant) {
         score += w.row * (board.row_seeds(me) as i32 - board.row_seeds(you) as i32);
     }
     score
@@ -344,16 +345,14 @@ fn houses_and_kroos(houses: &[u8; 12], me: Side, variant: Variant) -> (i32, i32)
         Variant::Ahl => 14,
         Variant::Ayoayo => u8::MAX,
     };
-    let first = me.first_house();
+    let (own, theirs) = match me {
+        Side::South => (&houses[..6], &houses[6..]),
+        Side::North => (&houses[6..], &houses[..6]),
+    };
     let (mut mobility, mut kroo) = (0, 0);
-    for (h, &n) in houses.iter().enumerate() {
-        let sign = if (first..first + 6).contains(&h) {
-            1
-        } else {
-            -1
-        };
-        mobility += sign * i32::from(n > 0);
-        kroo += sign * i32::from(n >= lap);
+    for (&m, &t) in own.iter().zip(theirs) {
+        mobility += i32::from(m > 0) - i32::from(t > 0);
+        kroo += i32::from(m >= lap) - i32::from(t >= lap);
     }
     (mobility, kroo)
 }
