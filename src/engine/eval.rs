@@ -368,25 +368,23 @@ fn houses_and_kroos(houses: &[u8; 12], me: Side, variant: Variant) -> (i32, i32)
 /// rule.)
 #[inline]
 fn prospects(houses: &[u8; 12], side: Side, variant: Variant) -> (i32, i32) {
-    // The houses from `side`'s view: its own at 0-5, the opponent's at 6-11, each in sowing
-    // order, so house `j` faces `11 - j` and the code below needs no side; 12-15 stay empty
-    // so that every index below can be masked into range instead of checked.
-    let mut seen = [0u8; 16];
+    // The two rows, each in sowing order: own house `c` faces the opponent's house `5 - c`.
+    let (south, north) = houses.split_at(6);
     let (own, theirs) = match side {
-        Side::South => (&houses[..6], &houses[6..]),
-        Side::North => (&houses[6..], &houses[..6]),
+        Side::South => (south, north),
+        Side::North => (north, south),
     };
-    seen[..6].copy_from_slice(own);
-    seen[6..12].copy_from_slice(theirs);
+    let own: &[u8; 6] = own.try_into().expect("six houses");
+    let theirs: &[u8; 6] = theirs.try_into().expect("six houses");
     if variant == Variant::Ahl {
-        prospects_on::<true>(&seen)
+        prospects_on::<true>(own, theirs)
     } else {
-        prospects_on::<false>(&seen)
+        prospects_on::<false>(own, theirs)
     }
 }
 
-/// [`prospects`] on houses seen from the side whose moves they are; `AHL` for ahl's path
-/// (both stores, captures on either row), otherwise kalah's.
+/// [`prospects`] on the rows of the side whose moves they are and of its opponent; `AHL` for
+/// ahl's path (both stores, captures on either row), otherwise kalah's.
 ///
 /// This runs twice at every leaf, so captures on the own row work on bit sets: a sowing of
 /// `n` seeds (less than a lap) from the own house `c` ends `c + n` places on, in the own house
@@ -394,39 +392,39 @@ fn prospects(houses: &[u8; 12], side: Side, variant: Variant) -> (i32, i32) {
 /// Either was empty, the first only if its facing house holds seeds (the second passed that
 /// house and left one). Ahl's captures on the opponent's row are looked at move by move.
 #[inline]
-fn prospects_on<const AHL: bool>(seen: &[u8; 16]) -> (i32, i32) {
+fn prospects_on<const AHL: bool>(own: &[u8; 6], theirs: &[u8; 6]) -> (i32, i32) {
     let path = if AHL { 14 } else { 13 };
     let (mut reach, mut free, mut empty, mut fed) = (0u32, 0u8, 0u32, 0u32);
     for c in 0..6 {
-        let n = u32::from(seen[c]);
+        let n = u32::from(own[c]);
         let sows = n.wrapping_sub(1) < path - 1;
         reach |= if sows { 1 << (n + c as u32) } else { 0 };
         free += u8::from(n + c as u32 == 6);
         empty |= u32::from(n == 0) << c;
-        fed |= u32::from(seen[11 - c] != 0) << c;
+        fed |= u32::from(theirs[5 - c] != 0) << c;
     }
     let mut best = 0u8;
     let mut direct = reach & empty & fed & 0x3f;
     while direct != 0 {
         let e = direct.trailing_zeros() as usize;
         direct &= direct - 1;
-        best = best.max(seen[11 - e] + 1);
+        best = best.max(theirs[5 - e] + 1);
     }
     let mut wrapped = (reach >> path) & empty;
     while wrapped != 0 {
         let e = wrapped.trailing_zeros() as usize;
         wrapped &= wrapped - 1;
-        best = best.max(seen[11 - e] + 2);
+        best = best.max(theirs[5 - e] + 2);
     }
     if AHL {
         for c in 0..6 {
-            // Ending in an opponent's house: a sowing that gets there never wrapped, so the
-            // own houses after the origin got a seed and the origin none (its facing house
-            // then holds nothing to take).
-            let end = c + usize::from(seen[c]);
-            if (7..13).contains(&end) && seen[end - 1] == 0 {
+            // Ending in the opponent's house `end - 7`: a sowing that gets there never
+            // wrapped, so the own houses after the origin got a seed and the origin none (its
+            // facing house then holds nothing to take).
+            let end = c + usize::from(own[c]);
+            if (7..13).contains(&end) && theirs[end - 7] == 0 {
                 let facing = 12 - end;
-                let after = seen[facing] + u8::from(facing > c);
+                let after = own[facing] + u8::from(facing > c);
                 if facing != c && after != 0 {
                     best = best.max(after + 1);
                 }
