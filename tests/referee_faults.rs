@@ -3,22 +3,19 @@
 //! `misbehave` in its modes.
 
 use awari::referee::records::GameRecord;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::running;
+use common::{running, scratch, Scratch};
 
 fn referee() -> Command {
     Command::new(env!("CARGO_BIN_EXE_referee"))
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("awari-faults-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp(name: &str) -> Scratch {
+    scratch("faults", name)
 }
 
 fn awari_engine(name: &str) -> [String; 3] {

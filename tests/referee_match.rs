@@ -3,20 +3,20 @@
 //! JSON lines without losing or replaying a finished game, and ends with the same totals.
 
 use awari::referee::records::GameRecord;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
+
+mod common;
+use common::{scratch, Scratch};
 
 fn referee() -> Command {
     Command::new(env!("CARGO_BIN_EXE_referee"))
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("awari-referee-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp(name: &str) -> Scratch {
+    scratch("referee", name)
 }
 
 fn last_line(stdout: &[u8], prefix: &str) -> String {

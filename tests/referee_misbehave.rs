@@ -5,15 +5,15 @@ use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
-use common::running;
+use common::{running, scratch, Scratch};
 
-/// A copy of `misbehave` under a unique path, so that its processes can be found afterwards.
-fn private_copy(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("awari-misbehave-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A copy of `misbehave` under a unique path, so that its processes can be found afterwards;
+/// the directory holding it goes when the first is dropped.
+fn private_copy(tag: &str) -> (Scratch, PathBuf) {
+    let dir = scratch("misbehave", tag);
     let path = dir.join("misbehave");
     std::fs::copy(env!("CARGO_BIN_EXE_misbehave"), &path).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
@@ -48,7 +48,7 @@ fn every_kind_of_misbehaviour() {
         (&["ignore-quit"], &["--depth", "2"], 0, "2 games"),
     ];
     for (i, (mode, extra, forfeits, words)) in rows.iter().enumerate() {
-        let engine = private_copy(&i.to_string());
+        let (_dir, engine) = private_copy(&i.to_string());
         let mut b = vec![
             "--engine".to_string(),
             format!("cmd={}", engine.display()),
@@ -76,14 +76,12 @@ fn every_kind_of_misbehaviour() {
         };
         assert!(counted, "{mode:?}: {stdout}");
         assert_eq!(running(&engine), 0, "{mode:?}: a misbehave process is left");
-        let _ = std::fs::remove_dir_all(engine.parent().unwrap());
     }
 }
 
 #[test]
 fn ctrl_c_ends_the_referee_and_every_engine() {
-    let dir = std::env::temp_dir().join(format!("awari-ctrl-c-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("ctrl-c", "engine");
     let engine = dir.join("awari");
     std::fs::copy(env!("CARGO_BIN_EXE_awari"), &engine).unwrap();
     let cmd = format!("cmd={}", engine.display());
@@ -107,5 +105,4 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
     assert_eq!(status.code(), Some(130), "{status:?}");
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert_eq!(running(&engine), 0, "an engine outlived the referee");
-    let _ = std::fs::remove_dir_all(&dir);
 }

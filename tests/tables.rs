@@ -13,33 +13,17 @@ use awari::tables::index::{
 use awari::tables::solve::{moves, Moves, Step};
 use awari::tables::{Tables, Value};
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const AWARI: &str = env!("CARGO_BIN_EXE_awari");
 
-/// A fresh directory, removed when the test ends (also when it fails).
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
+mod common;
+use common::Scratch;
 
 fn scratch(tag: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("awari-tables-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+    common::scratch("tables", tag)
 }
 
 fn build_into(dir: &Path, variant: Variant, seeds: usize) {

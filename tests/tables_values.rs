@@ -37,31 +37,23 @@ use awari::tables::solve::{solve_layer, Lower, Quiet};
 use awari::tables::{Tables, Value};
 use std::cmp::Reverse;
 use std::collections::HashMap;
-use std::path::PathBuf;
 
-/// A directory removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::{scratch, Scratch};
 
 fn tables(variant: Variant, seeds: usize, tag: &str) -> (Scratch, Tables) {
-    let dir = std::env::temp_dir().join(format!("awari-values-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("values", tag);
     let options = BuildOptions {
         variant,
         seeds,
         threads: 2,
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         bars: false,
     };
     build(&options, &mut std::io::sink()).unwrap();
     let tables = Tables::open(&dir, variant);
     assert!(tables.problems().is_empty());
-    (Scratch(dir), tables)
+    (dir, tables)
 }
 
 /// A position with empty stores, `side` to move.
