@@ -809,9 +809,6 @@ impl<'a> Searcher<'a> {
     ) -> usize {
         let me = board.side_to_move();
         let mut n = start;
-        // Each child's sort key: its order (never negative), then its index reversed, so
-        // that sorting the keys in descending order keeps equal orders in move order.
-        let mut keys = [0u64; 6];
         for m in moves {
             if n == children.len() {
                 break;
@@ -836,14 +833,11 @@ impl<'a> Searcher<'a> {
             };
             let child = &mut children[n];
             (child.order, child.gain, child.mv) = (order, gain, m);
-            keys[n] = (u64::from(order.unsigned_abs()) << 8) | (255 - n as u64);
+            rank[n] = n as u8;
             n += 1;
         }
-        let keys = &mut keys[start..n];
-        keys.sort_unstable_by(|a, b| b.cmp(a));
-        for (r, k) in rank[start..n].iter_mut().zip(keys) {
-            *r = 255 - (*k & 0xff) as u8;
-        }
+        // A stable sort: equal orders stay in move order.
+        rank[start..n].sort_by_key(|&i| std::cmp::Reverse(children[usize::from(i)].order));
         n
     }
 
