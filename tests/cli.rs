@@ -1,10 +1,12 @@
 //! The real `awari` and `referee` binaries, run as a user would: output, exit codes, and clear
 //! errors (never a panic) for bad arguments.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn run(binary: &str, args: &[&str]) -> Output {
-    Command::new(binary)
+    common::hermetic(binary)
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("run {binary}: {e}"))

@@ -1,8 +1,10 @@
 //! The protocol loop run in-process: scripted input, captured output. Each script ends at the
 //! end of its input, which lets a bounded search finish and stops an unbounded one.
 
+mod common;
+
 use awari::engine::options::OPTIONS;
-use awari::engine::run;
+use awari::engine::run_with_tables;
 use awari::rng::Rng;
 use awari::rules::{format_move_list, Board, Game, Move, Variant};
 use std::io::{Cursor, Write};
@@ -19,6 +21,13 @@ impl Write for Shared {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+/// The engine loop, with the tests' empty data directory in place of the user's: no test reads
+/// the user's tables.
+fn run(input: impl std::io::BufRead, output: Shared) -> std::io::Result<()> {
+    let tables = common::home().join("data/awari/tables");
+    run_with_tables(input, output, Some(tables))
 }
 
 /// Runs a script; returns the output lines.

@@ -2,9 +2,11 @@
 //! full games in every variant, answers during a deep search, `quit` and end of input
 //! mid-search, pondering, clocks.
 
+mod common;
+
 use awari::rules::{parse_move_list, Board, Game, Variant};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -17,7 +19,7 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_awari"))
+        let mut child = common::hermetic(env!("CARGO_BIN_EXE_awari"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -416,7 +418,7 @@ fn file_options_never_block_the_engine_or_exhaust_its_memory() {
     let dir = std::env::temp_dir().join(format!("awari-fifo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("fifo");
-    let status = Command::new("mkfifo")
+    let status = common::hermetic("mkfifo")
         .arg(&fifo)
         .status()
         .expect("mkfifo runs");
@@ -474,6 +476,33 @@ fn a_proven_result_shows_its_seed_margin_as_cp_beside_mate() {
     e.send("go depth 6");
     let (line, _) = e.expect("info depth 1 ", 5 * SECOND);
     assert!(line.contains(" score mate -1 cp -400 "), "{line}");
+}
+
+#[test]
+fn a_move_that_wins_at_once_by_repetition_is_played_at_depth_1_with_no_ponder_move() {
+    // The positions played before the root count: each of these games has one move that
+    // repeats a position seen since the last capture, which ends the game in the mover's
+    // favour. It is found at depth 1 with a mate score, and no ponder move follows it (the
+    // game is over: a GUI that replays the ponder move stalls on it).
+    let positions = common::repetition_wins();
+    assert!(positions.len() >= 25, "{} positions", positions.len());
+    let mut e = Engine::start();
+    for (position, winning) in &positions {
+        e.send(&format!("position fen {position}"));
+        e.send("go depth 1");
+        let (info, _) = e.expect("info depth 1 ", 5 * SECOND);
+        assert!(info.contains(" score mate 1 "), "{position}: {info}");
+        assert!(
+            info.ends_with(&format!(" pv {winning}")),
+            "{position}: {info}"
+        );
+        let (best, _) = e.expect("bestmove", 5 * SECOND);
+        assert_eq!(best, format!("bestmove {winning}"), "{position}");
+        // Deeper, the same: the game ends there.
+        e.send("go depth 6");
+        let (best, _) = e.expect("bestmove", 5 * SECOND);
+        assert_eq!(best, format!("bestmove {winning}"), "{position}");
+    }
 }
 
 #[test]

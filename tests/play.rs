@@ -1,10 +1,12 @@
 //! `awari play` driven through a pipe, as a person at a terminal would drive it.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn play(args: &[&str], input: &str) -> (bool, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_awari"))
+    let mut child = common::hermetic(env!("CARGO_BIN_EXE_awari"))
         .arg("play")
         .args(args)
         .stdin(Stdio::piped())

@@ -2,8 +2,9 @@
 //! not found when the crate was built (`build.rs`), the test is marked ignored, so the count
 //! of tests run stays honest.
 
+mod common;
+
 use awari::rules::{Board, Game, Move, Variant};
-use std::process::Command;
 
 #[test]
 #[cfg_attr(
@@ -12,7 +13,7 @@ use std::process::Command;
 )]
 fn the_python_example_gets_a_legal_best_move() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/drive.py");
-    let output = Command::new("python3")
+    let output = common::hermetic("python3")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_awari"))
         .output()

@@ -1,9 +1,9 @@
 //! `referee check`: the engine passes every check; misbehaving engines fail the right ones.
 
-use std::process::Command;
+mod common;
 
 fn check(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+    let out = common::hermetic(env!("CARGO_BIN_EXE_referee"))
         .arg("check")
         .args(args)
         .output()

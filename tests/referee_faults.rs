@@ -11,7 +11,7 @@ mod common;
 use common::{running, scratch, Scratch};
 
 fn referee() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
+    common::hermetic(env!("CARGO_BIN_EXE_referee"))
 }
 
 fn temp(name: &str) -> Scratch {
@@ -130,7 +130,7 @@ fn killed_at_any_instant_resume_leaves_every_game_once_in_both_files() {
             break;
         }
         let signal = if attempt % 3 == 2 { "INT" } else { "KILL" };
-        Command::new("kill")
+        common::hermetic("kill")
             .args([&format!("-{signal}"), &child.id().to_string()])
             .status()
             .unwrap();
@@ -497,7 +497,7 @@ fn interrupting_a_hundred_games_at_once_leaves_no_engine() {
     // limit below a high hard one is raised.
     let run_with_limit = |soft: u32, hard: u32| {
         let script = format!("ulimit -Sn {soft} && ulimit -Hn {hard} && exec \"$0\" \"$@\"");
-        Command::new("/bin/sh")
+        common::hermetic("/bin/sh")
             .args(["-c", &script, env!("CARGO_BIN_EXE_referee")])
             .args(engine("a"))
             .args(engine("b"))
@@ -542,7 +542,7 @@ fn interrupting_a_hundred_games_at_once_leaves_no_engine() {
             "only {} engines started",
             running(&sh)
         );
-        Command::new("kill")
+        common::hermetic("kill")
             .args(["-INT", &child.id().to_string()])
             .status()
             .unwrap();
@@ -744,7 +744,7 @@ fn engines_are_kept_between_games_and_restarted_after_a_fault() {
 fn on_a_terminal_a_progress_bar_replaces_the_lines_per_game() {
     // `script` gives the referee a terminal (a pseudo-terminal) for its output.
     let referee = env!("CARGO_BIN_EXE_referee");
-    let out = Command::new("script")
+    let out = common::hermetic("script")
         .args([
             "-qec",
             &format!("{referee} --games 4 --depth 2"),
@@ -760,7 +760,7 @@ fn on_a_terminal_a_progress_bar_replaces_the_lines_per_game() {
     assert!(!stdout.contains("game 1 "), "{stdout}");
     assert!(stdout.contains("awari vs evolved: 4 games"), "{stdout}");
     // Through a pipe, a line per game as before.
-    let out = Command::new(referee)
+    let out = common::hermetic(referee)
         .args(["--games", "4", "--depth", "2"])
         .output()
         .unwrap();

@@ -1,6 +1,8 @@
 //! Single games under the referee: the real engine against itself in every variant, and
 //! against engines that misbehave in each way the referee must survive.
 
+mod common;
+
 use awari::referee::game::{adjudicate, play, Limit, Scoring, Setup, Termination};
 use awari::referee::process::{become_subreaper, OutputLimits, Process, Spec};
 use awari::referee::reply::Expect;
@@ -24,7 +26,9 @@ fn start(command: &str, args: &[&str]) -> Process {
 }
 
 fn awari() -> Process {
-    start(env!("CARGO_BIN_EXE_awari"), &[])
+    let (command, args) = common::hermetic_argv(env!("CARGO_BIN_EXE_awari"), &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    start(&command, &args)
 }
 
 /// A shell engine: answers the handshake and `isready`, and runs `on_go` for each `go`.

@@ -12,7 +12,7 @@ mod common;
 use common::{scratch, Scratch};
 
 fn referee() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
+    common::hermetic(env!("CARGO_BIN_EXE_referee"))
 }
 
 fn temp(name: &str) -> Scratch {

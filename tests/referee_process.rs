@@ -3,6 +3,8 @@
 //! crash, flood, send endless lines, ignore `quit` or leave children behind. In every case
 //! the failure is named and no process is left.
 
+mod common;
+
 use awari::referee::process::{
     become_subreaper, group_alive, group_exists, Failure, OutputLimits, Process, Spec,
 };
@@ -41,13 +43,10 @@ fn gone(pgid: u32) -> bool {
 
 #[test]
 fn the_real_engine_handshakes_and_quits_by_itself() {
-    let mut p = Process::start(
-        &spec(env!("CARGO_BIN_EXE_awari"), &[]),
-        OutputLimits::default(),
-        None,
-        None,
-    )
-    .unwrap();
+    let (command, args) = common::hermetic_argv(env!("CARGO_BIN_EXE_awari"), &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut p =
+        Process::start(&spec(&command, &args), OutputLimits::default(), None, None).unwrap();
     p.send("uci").unwrap();
     let mut ids = Vec::new();
     p.wait_for(Expect::UciOk, Duration::from_secs(5), &mut |l| {

@@ -4,17 +4,19 @@
 //! `tables_values.rs`.)
 
 use awari::rng::Rng;
-use awari::rules::{Board, Game, Move, Side, Variant};
+use awari::rules::{Board, EndReason, Game, Move, Side, Variant};
 use awari::tables::build::{build, BuildOptions};
 use awari::tables::file::{layer_path, Layer};
 use awari::tables::index::{
     from_side, layer_size, locate, next, positions_up_to, rank, seeds, unrank,
 };
+use awari::tables::probe::after_move;
 use awari::tables::solve::{moves, Moves, Step};
 use awari::tables::{Tables, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 const AWARI: &str = env!("CARGO_BIN_EXE_awari");
@@ -243,7 +245,7 @@ fn a_build_killed_mid_layer_resumes_to_the_same_bytes() {
     let whole = scratch("resume-whole");
     build_into(&whole, Variant::Oware, top);
     let dir = scratch("resume");
-    let mut child = Command::new(AWARI)
+    let mut child = common::hermetic(AWARI)
         .args([
             "tables",
             "build",
@@ -282,7 +284,7 @@ fn a_build_killed_mid_layer_resumes_to_the_same_bytes() {
     for n in 0..top {
         Layer::open(&dir, Variant::Oware, n).expect("every written layer is whole");
     }
-    let out = Command::new(AWARI)
+    let out = common::hermetic(AWARI)
         .args(["tables", "build", "--seeds", &top.to_string()])
         .arg("--dir")
         .arg(&*dir)
@@ -304,7 +306,7 @@ fn a_build_killed_mid_layer_resumes_to_the_same_bytes() {
 }
 
 fn awari(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(AWARI).args(args).output().unwrap();
+    let out = common::hermetic(AWARI).args(args).output().unwrap();
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -424,7 +426,7 @@ struct Engine {
 
 impl Engine {
     fn start(tables: &Path, variant: Variant) -> Engine {
-        let mut child = Command::new(AWARI)
+        let mut child = common::hermetic(AWARI)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -519,6 +521,79 @@ fn the_engine_reports_table_faults_and_plays_on() {
     e.send("isready");
     let shown = e.until("readyok").join("\n");
     assert!(!shown.contains("tables: value"), "{shown}");
+}
+
+#[test]
+fn at_the_tables_root_a_move_that_wins_by_repetition_is_scored_as_the_end_it_is() {
+    // The tables value a position as if it had no history; a move back to a position played
+    // since the last capture ends the game instead. It is played, with a mate score, when it
+    // ends the game with a margin at least as large as the tables guarantee for the other
+    // moves; otherwise the tables' move is (the conversion guarantee stays).
+    let top = 10;
+    let dir = scratch("repetition-root");
+    build_into(&dir, Variant::Oware, top);
+    let tables = Tables::open(&dir, Variant::Oware);
+    let mut e = Engine::start(&dir, Variant::Oware);
+    let (mut ended, mut declined) = (0, 0);
+    for (position, winning) in common::repetition_wins() {
+        let (fen, moves) = position.split_once(" moves ").unwrap();
+        let mut game = Game::new(Board::from_notation(Variant::Oware, fen).unwrap());
+        game.play_text(moves).unwrap();
+        let board = *game.board();
+        let seeds: i32 = board.houses().iter().map(|&h| i32::from(h)).sum();
+        if seeds as usize > top {
+            continue;
+        }
+        let me = board.side_to_move();
+        let mine = |stores: [u8; 2]| {
+            i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()])
+        };
+        let repetition = Move::from_str(&winning).unwrap();
+        let ending = board.play(repetition).outcome_when(EndReason::Repetition);
+        // The least margin the tables guarantee after each other move.
+        let guaranteed = |m: Move| {
+            let v = after_move(&tables, &board, m).unwrap();
+            mine(board.stores()) + 2 * i32::from(v.lo) - seeds
+        };
+        let others = game.legal_moves().into_iter().filter(|&m| m != repetition);
+        let best_other = others.clone().map(guaranteed).max();
+        e.send(&format!("position fen {position}"));
+        e.send("go depth 1");
+        let lines = e.until("bestmove");
+        let best = lines.last().unwrap();
+        let played = Move::from_str(best.strip_prefix("bestmove ").unwrap()).unwrap();
+        let tie = best_other == Some(mine(ending.stores));
+        if tie && played != repetition {
+            // As good as the tables' guarantee either way: the tables' move, by its rank.
+            assert_eq!(
+                Some(guaranteed(played)),
+                best_other,
+                "{position}: {lines:?}"
+            );
+        } else if best_other.is_none_or(|b| mine(ending.stores) >= b) {
+            ended += 1;
+            assert_eq!(
+                best,
+                &format!("bestmove {winning}"),
+                "{position}: {lines:?}"
+            );
+            assert!(
+                lines.iter().any(|l| l.contains(" score mate 1 ")),
+                "{position}: {lines:?}"
+            );
+        } else {
+            declined += 1;
+            assert_eq!(
+                Some(guaranteed(played)),
+                best_other,
+                "{position}: {lines:?}"
+            );
+        }
+    }
+    assert!(
+        ended >= 10,
+        "only {ended} positions ended by repetition ({declined} declined)"
+    );
 }
 
 /// The final seeds of `side` and how the game ended.

@@ -17,4 +17,4 @@ pub mod tt;
 pub mod tune;
 pub mod uci;
 
-pub use uci::run;
+pub use uci::{run, run_with_tables};

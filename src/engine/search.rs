@@ -31,7 +31,7 @@
 use super::eval::{evaluate, Weights};
 use super::time::{Clock, Limits};
 use super::tt::{Bound, Table};
-use crate::rules::{Board, EndReason, Game, Move, MoveList};
+use crate::rules::{Board, EndReason, Game, Move, MoveList, Side};
 use crate::tables::probe::after_move;
 use crate::tables::{Tables, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -248,6 +248,9 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         pool.done.store(true, Ordering::Release);
         found
     });
+    found.ponder = found
+        .ponder
+        .filter(|&p| ponder_is_legal(game, found.best, p));
     found.nodes += pool.nodes.load(Ordering::Acquire);
     found.tbhits += pool.tbhits.load(Ordering::Acquire);
     found
@@ -291,7 +294,7 @@ fn main_search(game: &Game, shared: Shared<'_>, report: &mut dyn FnMut(&Report))
     if moves.is_empty() {
         return found;
     }
-    if let Some((best, score)) = tables.and_then(|t| table_root(t, &board, moves)) {
+    if let Some((best, score)) = tables.and_then(|t| table_root(t, game, moves)) {
         searcher.tbhits += moves.len() as u64;
         found.best = Some(best);
         found.score = score;
@@ -501,7 +504,8 @@ impl<'a> Searcher<'a> {
             (-INF, INF)
         };
         loop {
-            let score = self.negamax(board, depth, alpha, beta, 0, self.keys.len());
+            // `keys` starts with the game's positions since the last capture: they count.
+            let score = self.negamax(board, depth, alpha, beta, 0, 0);
             if self.aborted {
                 return score;
             }
@@ -894,21 +898,50 @@ fn from_table(score: i32, ply: usize) -> i32 {
 /// the game), else one to the position of least rank, so that every position after it is
 /// nearer an exit or the side's safe core: the play cannot go round (see
 /// [`Solved::ranks`](crate::tables::solve::Solved::ranks)).
-fn table_root(tables: &Tables, board: &Board, moves: MoveList) -> Option<(Move, i32)> {
+///
+/// A move to a position the game has seen since the last capture ends the game by repetition
+/// (oware), whatever the tables say of that position (they value it as if it had no history):
+/// it is compared with the others by its final margin in seeds, so that it is played when it
+/// ends the game at least as well as the tables guarantee, and it scores as a finished game.
+fn table_root(tables: &Tables, game: &Game, moves: MoveList) -> Option<(Move, i32)> {
+    let board = game.board();
     let me = board.side_to_move();
     // Greatest first: the least score, leaving the layer, the least rank, the most score.
     type Preference = (i32, bool, std::cmp::Reverse<u8>, i32);
-    let mut best: Option<(Preference, Move)> = None;
+    let mut best: Option<(Preference, Move, Option<i32>)> = None;
     for m in moves {
-        let v = after_move(tables, board, m)?;
-        let (lower, upper) = table_scores(board, v);
         let child = board.play_unchecked(m);
-        let stays = child.stores() == board.stores() && child.side_to_move() != me;
-        let rank = if stays { tables.rank(&child)? } else { 0 };
-        let key = (lower, !stays, std::cmp::Reverse(rank), upper);
-        if best.as_ref().is_none_or(|(k, _)| key > *k) {
-            best = Some((key, m));
+        let (key, finished) = if ends_by_repetition(game, m) {
+            let [south, north] = child.outcome_when(EndReason::Repetition).stores;
+            let margin = i32::from(south) - i32::from(north);
+            let margin = if me == Side::South { margin } else { -margin };
+            let score = table_score(margin);
+            let finished = -Searcher::finished(&child, EndReason::Repetition, 1);
+            ((score, true, std::cmp::Reverse(0), score), Some(finished))
+        } else {
+            let v = after_move(tables, board, m)?;
+            let (lower, upper) = table_scores(board, v);
+            let stays = child.stores() == board.stores() && child.side_to_move() != me;
+            let rank = if stays { tables.rank(&child)? } else { 0 };
+            ((lower, !stays, std::cmp::Reverse(rank), upper), None)
+        };
+        if best.as_ref().is_none_or(|(k, ..)| key > *k) {
+            best = Some((key, m, finished));
         }
     }
-    best.map(|((lower, ..), m)| (m, lower))
+    best.map(|((lower, ..), m, finished)| (m, finished.unwrap_or(lower)))
+}
+
+/// Whether playing `m` in `game` repeats a position seen since the last capture, which ends
+/// the game (oware).
+fn ends_by_repetition(game: &Game, m: Move) -> bool {
+    let mut after = game.clone();
+    after.play(m).is_ok() && after.is_repetition()
+}
+
+/// Whether `ponder` can be sent after `best`: only a legal reply in a game that goes on. (A
+/// GUI replays `bestmove X ponder Y` and stalls on a `Y` after an `X` that ended the game.)
+fn ponder_is_legal(game: &Game, best: Option<Move>, ponder: Move) -> bool {
+    let mut after = game.clone();
+    best.is_some_and(|b| after.play(b).is_ok()) && after.legal_moves().contains(ponder)
 }

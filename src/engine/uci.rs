@@ -141,18 +141,21 @@ struct Worker {
     table: Option<Table>,
     /// Tables directories already reported, per rule set.
     reported: HashSet<(String, Variant)>,
+    /// The directory `TablesPath`'s default names.
+    default_tables: Option<PathBuf>,
     classic: Player,
     /// The opening book's random choices, seeded from the clock at start-up so that games
     /// differ.
     book_rng: Rng,
 }
 
-fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize) {
+fn worker(jobs: Receiver<Job>, out: Out, hash_mb: usize, default_tables: Option<PathBuf>) {
     let mut w = Worker {
         table: None,
         size: hash_mb,
         out,
         reported: HashSet::new(),
+        default_tables,
         classic: Player::new(Kind::Greedy),
         book_rng: Rng::new(
             std::time::SystemTime::now()
@@ -192,6 +195,7 @@ impl Worker {
                 let table = self.table.get_or_insert_with(|| Table::new(size));
                 let tables = open_tables(
                     &tables_path,
+                    self.default_tables.as_deref(),
                     game.board().variant(),
                     &mut self.reported,
                     out,
@@ -208,7 +212,8 @@ impl Worker {
                 control.answered.store(true, Ordering::Release);
             }
             Job::OpenTables { path, variant } => {
-                open_tables(&path, variant, &mut self.reported, out);
+                let default = self.default_tables.as_deref();
+                open_tables(&path, default, variant, &mut self.reported, out);
             }
             Job::Perft {
                 game,
@@ -310,11 +315,12 @@ impl Worker {
     }
 }
 
-/// The directory `TablesPath` names: `None` when empty (no tables).
-pub fn tables_dir(path: &str) -> Option<PathBuf> {
+/// The directory `TablesPath` names: `None` when empty (no tables); its default stands for
+/// `default`.
+pub fn tables_dir(path: &str, default: Option<&Path>) -> Option<PathBuf> {
     match path {
         "" => None,
-        options::DEFAULT_TABLES => default_dir(),
+        options::DEFAULT_TABLES => default.map(Path::to_path_buf),
         dir => Some(PathBuf::from(dir)),
     }
 }
@@ -323,6 +329,7 @@ pub fn tables_dir(path: &str) -> Option<PathBuf> {
 /// that a named directory holds none, is said once per directory and rule set.
 fn open_tables(
     path: &str,
+    default: Option<&Path>,
     variant: Variant,
     reported: &mut HashSet<(String, Variant)>,
     out: &Out,
@@ -330,7 +337,7 @@ fn open_tables(
     if !supported(variant) {
         return None;
     }
-    let dir = tables_dir(path)?;
+    let dir = tables_dir(path, default)?;
     let tables = Tables::shared(&dir, variant);
     if reported.insert((path.to_string(), variant)) {
         for problem in tables.problems() {
@@ -568,6 +575,8 @@ fn mate_margin(game: &Game, pv: &[crate::rules::Move], plies: i32) -> i32 {
 /// The reader's state: options, the position, and the search in flight.
 struct Engine {
     settings: Settings,
+    /// The directory `TablesPath`'s default names.
+    default_tables: Option<PathBuf>,
     game: Game,
     out: Out,
     jobs: Sender<Job>,
@@ -585,22 +594,34 @@ enum Flow {
 /// Runs the protocol on `input` and `output` until `quit` or the end of the input, then
 /// returns. At the end of the input, a search that would end by itself (a depth, node or time
 /// limit) is allowed to finish and answer; one that only `stop` would end is stopped.
-pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+    run_with_tables(input, output, default_dir())
+}
+
+/// [`run`], with `default_tables` as the directory `TablesPath`'s default names instead of
+/// the user's data directory: tests run the engine with nothing of the user's.
+pub fn run_with_tables(
+    mut input: impl BufRead,
+    output: impl Write + Send + 'static,
+    default_tables: Option<PathBuf>,
+) -> io::Result<()> {
     let out = Out::new(output);
     let settings = Settings::default();
     let (jobs, receiver) = unbounded();
     let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(1);
     let worker_out = out.clone();
     let hash_mb = settings.hash_mb;
+    let worker_tables = default_tables.clone();
     let handle = thread::Builder::new()
         .name("search".to_string())
         .spawn(move || {
-            worker(receiver, worker_out, hash_mb);
+            worker(receiver, worker_out, hash_mb, worker_tables);
             let _ = done_tx.send(());
         })?;
     let mut engine = Engine {
         game: Game::new(Board::start(settings.variant)),
         settings,
+        default_tables,
         out,
         jobs,
         current: None,
@@ -741,7 +762,8 @@ impl Engine {
         if !supported(board.variant()) {
             return None;
         }
-        let tables = Tables::shared(&tables_dir(&self.settings.tables_path)?, board.variant());
+        let dir = tables_dir(&self.settings.tables_path, self.default_tables.as_deref())?;
+        let tables = Tables::shared(&dir, board.variant());
         describe(&tables, board)
     }
 

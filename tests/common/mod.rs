@@ -52,3 +52,58 @@ pub fn running(path: &Path) -> usize {
         })
         .unwrap_or(0)
 }
+
+/// The home and data directory of every program a test starts: an empty directory of the
+/// build's own, never the user's, so that no test reads or writes the user's tables or other
+/// files (`awari` looks for tables in the data directory when `TablesPath` names none).
+pub fn home() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-home");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The variables that give a program [`home`] as its home and data directory (Linux reads
+/// `XDG_DATA_HOME`, then `HOME`; macOS `HOME`).
+pub fn home_env() -> [(&'static str, PathBuf); 2] {
+    let home = home();
+    [("HOME", home.clone()), ("XDG_DATA_HOME", home.join("data"))]
+}
+
+/// `program`, to be run with [`home`] as its home and data directory.
+pub fn hermetic(program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+    let mut command = std::process::Command::new(program);
+    command.envs(home_env());
+    command
+}
+
+/// For a program the library under test starts itself (the referee's engine processes): the
+/// command and arguments that run `program` through `env(1)` with [`home`] as its home and
+/// data directory (`env` execs it: same process, same pid).
+pub fn hermetic_argv(program: &str, args: &[&str]) -> (String, Vec<String>) {
+    let mut argv: Vec<String> = home_env()
+        .iter()
+        .map(|(k, v)| format!("{k}={}", v.display()))
+        .collect();
+    argv.push(program.to_string());
+    argv.extend(args.iter().map(|a| a.to_string()));
+    ("/usr/bin/env".to_string(), argv)
+}
+
+/// `tests/data/repetition-wins.txt`: oware positions from real games, each with the game's
+/// moves since the last capture, in which one move wins at once by repetition: (the position
+/// as `position fen` takes it, that move).
+pub fn repetition_wins() -> Vec<(String, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/repetition-wins.txt"
+    );
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (position, mv) = l.split_once('|').expect("position | move");
+            (position.trim().to_string(), mv.trim().to_string())
+        })
+        .collect()
+}
