@@ -7,14 +7,18 @@
 //! match that shows the whole machinery.
 
 use super::game::{Limit, Scoring};
+use super::merge;
+use super::outdir::{self, Manifest, Union};
 use super::process::{become_subreaper, install_interrupt_handler, Spec};
 use super::records::Sink;
+use super::resume::Schedule;
 use super::runner::{self, Config, Contestant, Opening, Output, Restart, Sprt};
+use super::shard::Shard;
 use super::tournament::{self, Kind, Standings};
 use crate::rules::Variant;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -129,8 +133,18 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = Kind::RoundRobin)]
     tournament: Kind,
     /// Continue the match recorded in --jsonout, skipping the games it holds.
-    #[arg(long, requires = "jsonout")]
+    #[arg(long, requires = "jsonout", conflicts_with = "out_dir")]
     resume: bool,
+    /// A directory for the match's records (shared by all its shards): match.json, then
+    /// shard-K-of-N.jsonl and .pgn; a run started again resumes its own shard's file.
+    /// `referee merge DIR` reports the whole match.
+    #[arg(long = "out-dir", conflicts_with_all = ["jsonout", "pgnout"])]
+    out_dir: Option<PathBuf>,
+    /// Play only one shard of the match, for a cluster: K/N (K from 0 to N-1), auto (a Slurm
+    /// job array: SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT) or
+    /// auto/N (a Kubernetes Indexed Job: JOB_COMPLETION_INDEX of N). Needs --out-dir.
+    #[arg(long, requires = "out_dir", value_name = "K/N|auto|auto/N")]
+    shard: Option<String>,
     /// SPRT on game pairs in normalized Elo: elo0=0 elo1=5 alpha=0.05 beta=0.05.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
@@ -152,6 +166,14 @@ enum Sub {
     /// The evolved player's co-evolution (the paper's defaults): round robins of a population
     /// of weight vectors, the best survive and make mutated children.
     Evolve(EvolveArgs),
+    /// The report of a match (or tournament) played in shards into one --out-dir: the same
+    /// lines the unsharded match prints, and DIR/merged.jsonl and DIR/merged.pgn in round
+    /// order. Exit status 0 when every game is there (or the SPRT decided), 1 when some are
+    /// missing, 2 when the directory holds no match or records of another match.
+    Merge {
+        /// The --out-dir of the match or tournament.
+        dir: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
@@ -199,6 +221,7 @@ pub fn main() -> ExitCode {
     match &cli.sub {
         Some(Sub::Check { variant, command }) => return check(*variant, command),
         Some(Sub::Evolve(args)) => return evolve(args),
+        Some(Sub::Merge { dir }) => return merge(dir),
         None => {}
     }
     let engines: Vec<Vec<String>> = matches
@@ -606,6 +629,10 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         shuffle(&mut openings, cli.seed);
     }
     let sprt = cli.sprt.as_deref().map(parse_sprt).transpose()?;
+    let shard = match &cli.shard {
+        Some(text) => Shard::parse(text, &|k| std::env::var(k).ok())?,
+        None => Shard::WHOLE,
+    };
     super::process::make_room_for(2 * cli.concurrency)
         .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
     if let Some(dir) = &cli.log_dir {
@@ -624,17 +651,32 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         concurrency: cli.concurrency as usize,
         sprt,
         restart: cli.restart,
+        shard,
         event: "awari referee match".to_string(),
         date: super::records::today(),
     };
+    let names: Vec<&str> = engines.iter().map(|e| e.spec.name.as_str()).collect();
+    let dirs = match &cli.out_dir {
+        Some(dir) if pairings.len() > 1 => {
+            tournament::settle(dir, &names, &pairings, cli.tournament)?;
+            pairings
+                .iter()
+                .map(|&p| Some(dir.join(tournament::match_dir(&names, p))))
+                .collect()
+        }
+        dir => vec![dir.clone(); pairings.len()],
+    };
     let mut standings = Standings::new(engines.len());
-    for &(a, b) in &pairings {
+    for (&(a, b), dir) in pairings.iter().zip(dirs) {
         let mut config = base.clone();
         config.engines = [engines[a].clone(), engines[b].clone()];
-        let totals = play_match(&config, &cli)?;
+        let totals = play_match(&config, &cli, dir.as_deref())?;
         standings.add(a, b, &totals);
     }
     if pairings.len() > 1 {
+        if shard != Shard::WHOLE {
+            say!("\nthis shard's games only; `referee merge` counts every shard's");
+        }
         say!("\nstandings ({}):", cli.tournament.name());
         let names: Vec<&str> = engines.iter().map(|e| e.spec.name.as_str()).collect();
         for line in standings.table(&names) {
@@ -645,18 +687,54 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
 }
 
 /// Plays one two-engine match (resumed from `--jsonout` with `--resume`) and prints its
-/// progress and table.
-fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
-    let done = match (&cli.jsonout, cli.resume) {
+/// progress and table. With `dir` (`--out-dir`), the records go there, as the match's shard,
+/// resumed from what the shard's file holds.
+fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::Totals, Error> {
+    let (jsonout, pgnout, resume) = match dir {
+        Some(dir) => {
+            outdir::settle(dir, &Manifest::of(config))?;
+            if let (Some(_), Some(v)) = (config.sprt, outdir::read_verdict(dir)?) {
+                say!(
+                    "{}: the SPRT over all shards has decided ({} accepted): nothing left to play",
+                    dir.display(),
+                    v.accepted
+                );
+                return Ok(runner::Totals::default());
+            }
+            (
+                Some(outdir::shard_path(dir, config.shard, "jsonl")),
+                Some(outdir::shard_path(dir, config.shard, "pgn")),
+                true,
+            )
+        }
+        None => (cli.jsonout.clone(), cli.pgnout.clone(), cli.resume),
+    };
+    let done = match (&jsonout, resume) {
         (Some(json), true) => {
             let resumed = super::resume::read(json, config)?;
             for w in &resumed.warnings {
                 eprintln!("warning: --resume {}: {w}", json.display());
             }
-            super::resume::restore(json, cli.pgnout.as_deref(), &resumed).map_err(Error::Run)?;
+            super::resume::restore(json, pgnout.as_deref(), &resumed).map_err(Error::Run)?;
             resumed.done()
         }
         _ => Default::default(),
+    };
+    let mut union = dir.map(|dir| Union::new(dir, Schedule::of(config)));
+    let mut union_sprt = || {
+        let (Some(union), Some(sprt)) = (union.as_mut(), config.sprt.as_ref()) else {
+            return false;
+        };
+        match union
+            .refresh()
+            .and_then(|()| union.sprt_decided(sprt, config.shard))
+        {
+            Ok(decided) => decided,
+            Err(e) => {
+                eprintln!("warning: the SPRT over all shards: {e}; going on");
+                false
+            }
+        }
     };
     let open = |p: &Option<PathBuf>| -> Result<Option<Sink>, String> {
         p.as_ref()
@@ -667,13 +745,19 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
         config.engines[0].spec.name.clone(),
         config.engines[1].spec.name.clone(),
     ];
+    let mine = config.shard.games_of(config.total_games());
     say!(
-        "{} vs {}, {}, {} games, {} openings{}",
+        "{} vs {}, {}, {} games, {} openings{}{}",
         names[0],
         names[1],
         config.variant,
         config.total_games(),
         config.openings.len(),
+        if config.shard == Shard::WHOLE {
+            String::new()
+        } else {
+            format!("; shard {}: {mine} of the games", config.shard)
+        },
         if done.is_empty() {
             String::new()
         } else {
@@ -683,7 +767,7 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
     // On a terminal a progress bar; for logs and pipes a line per game.
     let bar = std::io::stdout().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::with_draw_target(
-            Some(config.total_games()),
+            Some(mine),
             indicatif::ProgressDrawTarget::stdout(),
         );
         bar.set_style(
@@ -732,10 +816,14 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
     let totals = runner::run(
         config,
         Output {
-            pgn: open(&cli.pgnout)?,
-            json: open(&cli.jsonout)?,
+            pgn: open(&pgnout)?,
+            json: open(&jsonout)?,
             done,
             progress: &mut progress,
+            union_sprt: match (dir, config.sprt) {
+                (Some(_), Some(_)) => Some(&mut union_sprt),
+                _ => None,
+            },
         },
     );
     if let Some(bar) = &bar {
@@ -744,10 +832,80 @@ fn play_match(config: &Config, cli: &Cli) -> Result<runner::Totals, Error> {
     }
     let totals = totals.map_err(Error::Run)?;
     say!();
+    if config.shard != Shard::WHOLE {
+        say!(
+            "shard {}'s games only; `referee merge {}` reports the whole match",
+            config.shard,
+            dir.map_or(String::new(), |d| d.display().to_string())
+        );
+    }
     for line in totals.report([&names[0], &names[1]], config.sprt) {
         say!("{line}");
     }
     Ok(totals)
+}
+
+/// `referee merge DIR`: the report of a match, or of each match of a tournament and its
+/// standings, played into `dir` in any number of shards.
+fn merge(dir: &Path) -> ExitCode {
+    let result = (|| -> Result<bool, String> {
+        let matches = match outdir::read_manifest(dir)? {
+            Some(_) => vec![dir.to_path_buf()],
+            None => tournament::match_dirs(dir)?,
+        };
+        let mut complete = true;
+        let mut standings: Option<(Vec<String>, Standings, Kind)> = tournament::read_settled(dir)?
+            .map(|(names, kind)| {
+                let n = names.len();
+                (names, Standings::new(n), kind)
+            });
+        for (i, match_dir) in matches.iter().enumerate() {
+            let merged = merge::merge_dir(match_dir)?;
+            for w in &merged.warnings {
+                eprintln!("warning: merge {}: {w}", match_dir.display());
+            }
+            if i > 0 {
+                say!();
+            }
+            for line in merged.report() {
+                say!("{line}");
+            }
+            let json = match_dir.join("merged.jsonl");
+            let pgn = match_dir.join("merged.pgn");
+            merged.write(&json, &pgn)?;
+            say!(
+                "{} games written to {} and {}",
+                merged.records.len(),
+                json.display(),
+                pgn.display()
+            );
+            complete &= merged.verdict.is_some()
+                || merged.records.len() as u64 == merged.manifest.schedule.games;
+            if let Some((names, standings, _)) = &mut standings {
+                let s = &merged.manifest.schedule;
+                let index = |name: &str| names.iter().position(|n| n == name);
+                if let (Some(a), Some(b)) = (index(&s.names[0]), index(&s.names[1])) {
+                    standings.add(a, b, &merged.tally().totals);
+                }
+            }
+        }
+        if let Some((names, standings, kind)) = standings {
+            say!("\nstandings ({}):", kind.name());
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            for line in standings.table(&names) {
+                say!("{line}");
+            }
+        }
+        Ok(complete)
+    })();
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: merge: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[cfg(test)]

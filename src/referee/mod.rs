@@ -6,10 +6,13 @@
 pub mod check;
 pub mod cli;
 pub mod game;
+pub mod merge;
+pub mod outdir;
 pub mod process;
 pub mod records;
 pub mod reply;
 pub mod resume;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 pub mod tournament;

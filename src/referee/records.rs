@@ -152,6 +152,14 @@ impl GameRecord {
         }
     }
 
+    /// The side that forfeited, if one did (read from the termination the record was written
+    /// with: `South forfeits: ...`).
+    pub fn forfeited(&self) -> Option<crate::rules::Side> {
+        crate::rules::Side::BOTH
+            .into_iter()
+            .find(|side| self.termination.starts_with(&format!("{side} forfeits: ")))
+    }
+
     /// The JSON line (no line break).
     pub fn json(&self) -> String {
         serde_json::to_string(self).expect("a record serializes")
@@ -322,8 +330,9 @@ pub fn replace(path: &Path, text: &str) -> io::Result<()> {
         let mut f = OpenOptions::new().write(true).open(path)?;
         return f.write_all(text.as_bytes());
     }
+    // One temporary name per process: shards of a match may replace the same file at once.
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".resume-tmp");
+    name.push(format!(".tmp-{}", std::process::id()));
     let temp = path.with_file_name(name);
     let mut f = File::create(&temp)?;
     f.write_all(text.as_bytes())?;

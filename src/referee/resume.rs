@@ -11,6 +11,7 @@
 
 use super::records::{replace, GameRecord, GameResult};
 use super::runner::Config;
+use serde::{Deserialize, Serialize};
 use serde_json::error::Category;
 use std::collections::HashMap;
 use std::path::Path;
@@ -36,10 +37,15 @@ impl Resumed {
 
 /// Reads the records of `path` (none if it does not exist) and checks each against `config`.
 pub fn read(path: &Path, config: &Config) -> Result<Resumed, String> {
+    read_schedule(path, &Schedule::of(config), "--resume")
+}
+
+/// [`read`], against a schedule; errors start with `what` (the flag or command reading).
+pub fn read_schedule(path: &Path, schedule: &Schedule, what: &str) -> Result<Resumed, String> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Resumed::default()),
-        Err(e) => return Err(format!("--resume {}: {e}", path.display())),
+        Err(e) => return Err(format!("{what} {}: {e}", path.display())),
     };
     let mut resumed = Resumed::default();
     let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
@@ -69,7 +75,7 @@ pub fn read(path: &Path, config: &Config) -> Result<Resumed, String> {
             }
             Err(e) => {
                 return Err(format!(
-                    "--resume {}: line {n} is not a game record of this referee: {e}",
+                    "{what} {}: line {n} is not a game record of this referee: {e}",
                     path.display()
                 ))
             }
@@ -81,9 +87,9 @@ pub fn read(path: &Path, config: &Config) -> Result<Resumed, String> {
             ));
             continue;
         }
-        if let Err(e) = belongs(&record, config) {
+        if let Err(e) = schedule.belongs(&record) {
             return Err(format!(
-                "--resume {}: line {n} (round {}) is not of this match: {e}",
+                "{what} {}: line {n} (round {}) is not of this match: {e}",
                 path.display(),
                 record.round
             ));
@@ -102,50 +108,93 @@ pub fn read(path: &Path, config: &Config) -> Result<Resumed, String> {
     Ok(resumed)
 }
 
-/// Whether `record` is a game of the match `config` plays; if not, what differs.
-pub fn belongs(record: &GameRecord, config: &Config) -> Result<(), String> {
-    let total = config.total_games();
-    if record.round == 0 || record.round > total {
-        return Err(format!("this match has rounds 1 to {total}"));
-    }
-    let a_south = record.round % 2 == 1;
-    let [a, b] = &config.engines;
-    let (south, north) = if a_south { (a, b) } else { (b, a) };
-    let differs = |what: &str, file: &str, here: &str| {
-        Err(format!(
-            "{what} is {file:?} in the file, {here:?} in this match"
-        ))
-    };
-    if record.south != south.spec.name {
-        return differs("South", &record.south, &south.spec.name);
-    }
-    if record.north != north.spec.name {
-        return differs("North", &record.north, &north.spec.name);
-    }
-    if record.variant != config.variant.name() {
-        return differs("the variant", &record.variant, config.variant.name());
-    }
-    let tc = [south.limit.tag(), north.limit.tag()];
-    for (side, (file, here)) in ["South's", "North's"]
-        .iter()
-        .zip(record.time_control.iter().zip(&tc))
-    {
-        if file != here {
-            return differs(&format!("{side} time control"), file, here);
+/// What every record of one match shares, round by round: the engines' names and time
+/// controls (engine A is South in odd rounds), the rule set, the number of games and the
+/// openings in the order they are played. A match's records are checked against it (by
+/// `--resume`, a shard's own resume and `referee merge`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Schedule {
+    /// Engine A's name and B's.
+    pub names: [String; 2],
+    /// Engine A's time control and B's, as the records write them.
+    pub time_controls: [String; 2],
+    /// The rule set.
+    pub variant: String,
+    /// Games in the match (whole pairs).
+    pub games: u64,
+    /// The openings in the order pairs play them (repeated as needed), each as its start
+    /// position and its moves, as the records write them.
+    pub openings: Vec<(String, String)>,
+}
+
+impl Schedule {
+    /// The schedule of the match `config` plays.
+    pub fn of(config: &Config) -> Schedule {
+        let [a, b] = &config.engines;
+        let openings = if config.openings.is_empty() {
+            vec![config.opening(1)]
+        } else {
+            config.openings.clone()
+        };
+        Schedule {
+            names: [a.spec.name.clone(), b.spec.name.clone()],
+            time_controls: [a.limit.tag(), b.limit.tag()],
+            variant: config.variant.name().to_string(),
+            games: config.total_games(),
+            openings: openings
+                .iter()
+                .map(|o| {
+                    (
+                        o.start.to_string(),
+                        crate::rules::format_move_list(&o.moves),
+                    )
+                })
+                .collect(),
         }
     }
-    let opening = config.opening(record.round);
-    let (start, moves) = (
-        opening.start.to_string(),
-        crate::rules::format_move_list(&opening.moves),
-    );
-    if record.start != start {
-        return differs("the start position", &record.start, &start);
+
+    /// Whether `record` is a game of this match; if not, what differs.
+    pub fn belongs(&self, record: &GameRecord) -> Result<(), String> {
+        let total = self.games;
+        if record.round == 0 || record.round > total {
+            return Err(format!("this match has rounds 1 to {total}"));
+        }
+        let a_south = record.round % 2 == 1;
+        let (south, north) = if a_south { (0, 1) } else { (1, 0) };
+        let differs = |what: &str, file: &str, here: &str| {
+            Err(format!(
+                "{what} is {file:?} in the file, {here:?} in this match"
+            ))
+        };
+        if record.south != self.names[south] {
+            return differs("South", &record.south, &self.names[south]);
+        }
+        if record.north != self.names[north] {
+            return differs("North", &record.north, &self.names[north]);
+        }
+        if record.variant != self.variant {
+            return differs("the variant", &record.variant, &self.variant);
+        }
+        let tc = [&self.time_controls[south], &self.time_controls[north]];
+        for (side, (file, here)) in ["South's", "North's"]
+            .iter()
+            .zip(record.time_control.iter().zip(tc))
+        {
+            if file != here {
+                return differs(&format!("{side} time control"), file, here);
+            }
+        }
+        let pair = (record.round - 1) / 2;
+        let (start, moves) = &self.openings[(pair % self.openings.len() as u64) as usize];
+        if &record.start != start {
+            return differs("the start position", &record.start, start);
+        }
+        if &record.opening != moves {
+            return differs("the opening", &record.opening, moves);
+        }
+        Ok(())
     }
-    if record.opening != moves {
-        return differs("the opening", &record.opening, &moves);
-    }
-    Ok(())
 }
 
 /// Makes both files hold exactly the records of `resumed`: the JSON lines without the lines

@@ -11,6 +11,7 @@ use super::game::{play, Limit, Record, Scoring, Setup};
 use super::process::{self, OutputLimits, Process, Spec};
 use super::records::{GameRecord, Meta, Sink};
 use super::reply::Expect;
+use super::shard::Shard;
 use super::stats;
 use crate::rules::{parse_move_list, Board, Move, Side, Variant};
 use crossbeam_channel::unbounded;
@@ -141,6 +142,8 @@ pub struct Config {
     /// Where each game's engine stderr and protocol exchange are written, if anywhere:
     /// `game-<round>-<south|north>-<name>.stderr` and `.log`.
     pub log_dir: Option<std::path::PathBuf>,
+    /// The part of the match this run plays ([`Shard::WHOLE`]: all of it).
+    pub shard: Shard,
     /// Event name for the records.
     pub event: String,
     /// Date for the records.
@@ -283,6 +286,46 @@ impl Totals {
             ));
         }
         lines
+    }
+}
+
+/// Totals counted game by game, in any order: a pair counts when its second game does.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// What is counted so far.
+    pub totals: Totals,
+    /// A's half points in the first game seen of each pair whose other game is not.
+    first_of_pair: HashMap<u64, u8>,
+}
+
+impl Tally {
+    /// Counts game `round` (from 1) with A's half points, `None` for no contest.
+    pub fn add(&mut self, round: u64, points: Option<u8>) {
+        let Some(points) = points else {
+            self.totals.no_contest += 1;
+            return;
+        };
+        self.totals.add(points);
+        let pair = (round - 1) / 2;
+        match self.first_of_pair.remove(&pair) {
+            Some(first) => self.totals.pairs[usize::from(first + points)] += 1,
+            None => {
+                self.first_of_pair.insert(pair, points);
+            }
+        }
+    }
+
+    /// Counts a forfeit by engine A (`true`) or B.
+    pub fn forfeit(&mut self, by_a: bool) {
+        self.totals.forfeits[usize::from(!by_a)] += 1;
+    }
+
+    /// Whether an SPRT on the pairs counted has decided.
+    pub fn sprt_decided(&self, s: &Sprt) -> bool {
+        let pairs = &self.totals.pairs;
+        let llr = stats::llr_normalized(s.elo0, s.elo1, pairs);
+        let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+        pairs.iter().sum::<u64>() > 0 && (llr >= upper || llr <= lower)
     }
 }
 
@@ -478,6 +521,9 @@ pub struct Output<'a> {
     pub done: HashMap<u64, Option<u8>>,
     /// Called once per finished game with the totals.
     pub progress: &'a mut dyn FnMut(&Finished, &Totals),
+    /// A shard's SPRT: called after each of its games (its record written), whether the SPRT
+    /// over the records of every shard has decided. `None`: the match's own SPRT.
+    pub union_sprt: Option<&'a mut dyn FnMut() -> bool>,
 }
 
 /// Runs the match; returns the totals (including games resumed from `output.done`). A record
@@ -488,28 +534,14 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
         mut json,
         done,
         progress,
+        mut union_sprt,
     } = output;
     let total = config.total_games();
-    let mut totals = Totals::default();
-    let mut pair_points: HashMap<u64, u8> = HashMap::new();
-    let mut count = |totals: &mut Totals, round: u64, points: Option<u8>| {
-        let Some(points) = points else {
-            totals.no_contest += 1;
-            return;
-        };
-        totals.add(points);
-        let pair = (round - 1) / 2;
-        match pair_points.remove(&pair) {
-            Some(first) => totals.pairs[usize::from(first + points)] += 1,
-            None => {
-                pair_points.insert(pair, points);
-            }
-        }
-    };
+    let mut tally = Tally::default();
     let mut rounds: Vec<_> = done.iter().collect();
     rounds.sort();
     for (&round, &points) in rounds {
-        count(&mut totals, round, points);
+        tally.add(round, points);
     }
     let next = AtomicU64::new(1);
     let stop = AtomicBool::new(false);
@@ -529,7 +561,7 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
                     if round > total {
                         break;
                     }
-                    if done.contains_key(&round) {
+                    if done.contains_key(&round) || !config.shard.owns(round) {
                         continue;
                     }
                     if tx.send(one_game(config, round, &mut kept)).is_err() {
@@ -577,16 +609,18 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
                 stop.store(true, Ordering::Release);
                 break;
             }
-            count(&mut totals, finished.round, finished.half_points());
+            tally.add(finished.round, finished.half_points());
             if let Some(side) = finished.record.forfeited() {
-                let a_failed = (side == Side::South) == finished.a_south;
-                totals.forfeits[usize::from(!a_failed)] += 1;
+                tally.forfeit((side == Side::South) == finished.a_south);
             }
-            progress(&finished, &totals);
-            if let Some(s) = config.sprt {
-                let llr = stats::llr_normalized(s.elo0, s.elo1, &totals.pairs);
-                let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-                if totals.pairs.iter().sum::<u64>() > 0 && (llr >= upper || llr <= lower) {
+            progress(&finished, &tally.totals);
+            if let Some(s) = &config.sprt {
+                // A shard's SPRT is the one over every shard's games, never its own alone.
+                let decided = match &mut union_sprt {
+                    Some(decided) => decided(),
+                    None => tally.sprt_decided(s),
+                };
+                if decided {
                     stop.store(true, Ordering::Release);
                 }
             }
@@ -596,7 +630,7 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
     });
     match failed {
         Some(e) => Err(e),
-        None => Ok(totals),
+        None => Ok(tally.totals),
     }
 }
 

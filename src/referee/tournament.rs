@@ -1,7 +1,113 @@
-//! Tournaments of more than two engines: who plays whom (round-robin or gauntlet), and the
-//! standings built from the matches' totals.
+//! Tournaments of more than two engines: who plays whom (round-robin or gauntlet), the
+//! standings built from the matches' totals, and, with `--out-dir`, the directory that holds
+//! one sub-directory per match (each a match's shared directory, see [`super::outdir`]) and
+//! `tournament.json`, which names the engines and the kind for `referee merge`.
 
 use super::runner::Totals;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// `tournament.json`: the engines in order and how they are paired.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Settled {
+    engines: Vec<String>,
+    kind: String,
+    /// The matches' directories, in the order they are played.
+    matches: Vec<String>,
+}
+
+/// The sub-directory of the match between engines `a` and `b`: `A-vs-B`, with characters
+/// other than letters, digits, `-` and `.` written `_`.
+pub fn match_dir(names: &[&str], (a, b): (usize, usize)) -> String {
+    let clean = |n: &str| -> String {
+        n.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!("{}-vs-{}", clean(names[a]), clean(names[b]))
+}
+
+/// Makes `dir` the directory of this tournament: writes `tournament.json`, or checks the one
+/// there and says what differs.
+pub fn settle(
+    dir: &Path,
+    names: &[&str],
+    pairings: &[(usize, usize)],
+    kind: Kind,
+) -> Result<(), String> {
+    let here = Settled {
+        engines: names.iter().map(|n| n.to_string()).collect(),
+        kind: kind.name().to_string(),
+        matches: pairings.iter().map(|&p| match_dir(names, p)).collect(),
+    };
+    let mut unique = here.matches.clone();
+    unique.sort();
+    unique.dedup();
+    if unique.len() != here.matches.len() {
+        return Err("--out-dir: two engines of the tournament have the same name".to_string());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
+    let path = dir.join("tournament.json");
+    if read(dir)?.is_none() {
+        let text = serde_json::to_string_pretty(&here).expect("serializes") + "\n";
+        super::records::replace(&path, &text)
+            .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
+    }
+    match read(dir)? {
+        Some(there) if there == here => Ok(()),
+        Some(there) => Err(format!(
+            "--out-dir {} holds another tournament ({}): {} ({}) there, {} ({}) here; use another directory",
+            dir.display(),
+            path.display(),
+            there.engines.join(", "),
+            there.kind,
+            here.engines.join(", "),
+            here.kind
+        )),
+        None => Err(format!("--out-dir {}: tournament.json vanished", dir.display())),
+    }
+}
+
+fn read(dir: &Path) -> Result<Option<Settled>, String> {
+    let path = dir.join("tournament.json");
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The engines and kind of the tournament in `dir`, if it holds one.
+pub fn read_settled(dir: &Path) -> Result<Option<(Vec<String>, Kind)>, String> {
+    Ok(read(dir)?.map(|t| {
+        let kind = if t.kind == Kind::Gauntlet.name() {
+            Kind::Gauntlet
+        } else {
+            Kind::RoundRobin
+        };
+        (t.engines, kind)
+    }))
+}
+
+/// The match directories of the tournament in `dir`, in the order they are played.
+pub fn match_dirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    match read(dir)? {
+        Some(t) => Ok(t.matches.iter().map(|m| dir.join(m)).collect()),
+        None => Err(format!(
+            "{}: neither match.json nor tournament.json: not the --out-dir of a referee match",
+            dir.display()
+        )),
+    }
+}
 
 /// How more than two engines are paired.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -1,0 +1,313 @@
+//! Matches played in shards into one `--out-dir`, as on a cluster (without the scheduler:
+//! `tests/slurm.rs` runs them under a real Slurm): the merged report equals the unsharded
+//! match's, a shard killed mid-game and started again goes on where it was, records of
+//! another match are refused, and the SPRT runs over every shard's games at once.
+
+use awari::referee::outdir;
+use awari::referee::records::GameRecord;
+use awari::referee::runner::{Sprt, Tally};
+use std::path::Path;
+use std::process::{Command, Output};
+
+mod common;
+use common::{scratch, Scratch};
+
+const AWARI: &str = env!("CARGO_BIN_EXE_awari");
+
+fn referee() -> Command {
+    common::hermetic(env!("CARGO_BIN_EXE_referee"))
+}
+
+fn temp(name: &str) -> Scratch {
+    scratch("shards", name)
+}
+
+/// A match of `games` games between the engine at depth 2 (A) and at depth 3 (B).
+fn match_args(games: u64) -> Vec<String> {
+    [
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=A",
+        "depth=2",
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=B",
+        "--depth",
+        "3",
+        "--games",
+        &games.to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn run(args: &[String], extra: &[&str]) -> Output {
+    referee().args(args).args(extra).output().unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// `referee merge DIR`: its status and report, less the line naming the files it wrote.
+fn merge(dir: &Path) -> (Option<i32>, Vec<String>) {
+    let out = referee().arg("merge").arg(dir).output().unwrap();
+    let report = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.contains(" written to "))
+        .map(str::to_string)
+        .collect();
+    (out.status.code(), report)
+}
+
+/// The merged records with what varies from run to run (the time each move took) left out.
+fn games(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("merged.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut r = GameRecord::from_json(l.as_bytes()).unwrap();
+            r.info.iter_mut().for_each(|i| i.ms = 0);
+            r.json()
+        })
+        .collect()
+}
+
+#[test]
+fn four_shards_merge_into_the_unsharded_match() {
+    let args = match_args(24);
+    let whole = temp("whole");
+    let out = run(&args, &["--out-dir", &whole.display().to_string()]);
+    assert!(out.status.success(), "{}", text(&out));
+    let sharded = temp("sharded");
+    // The shards run at once, as a job array's tasks would.
+    let shards: Vec<_> = (0..4)
+        .map(|k| {
+            referee()
+                .args(&args)
+                .args(["--shard", &format!("{k}/4"), "--out-dir"])
+                .arg(&*sharded)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for (k, child) in shards.into_iter().enumerate() {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "shard {k}: {}", text(&out));
+        assert!(
+            text(&out).contains(&format!("shard {k}/4: 6 of the games")),
+            "{}",
+            text(&out)
+        );
+    }
+    let (code, report) = merge(&sharded);
+    assert_eq!(code, Some(0), "{report:?}");
+    assert_eq!((code, report.clone()), merge(&whole));
+    assert!(report[2].starts_with("A vs B: 24 games, "), "{report:?}");
+    // The unsharded run printed the same totals itself.
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    for line in &report[2..] {
+        assert!(printed.contains(line.as_str()), "{line} not in {printed}");
+    }
+    let merged = games(&sharded);
+    assert_eq!(merged, games(&whole));
+    let rounds: Vec<u64> = merged
+        .iter()
+        .map(|l| GameRecord::from_json(l.as_bytes()).unwrap().round)
+        .collect();
+    assert_eq!(rounds, (1..=24).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_shard_started_again_goes_on_and_merge_says_what_is_missing() {
+    let args = match_args(16);
+    let dir = temp("resume");
+    let shard = |k: u64| {
+        let out = run(
+            &args,
+            &[
+                "--shard",
+                &format!("{k}/2"),
+                "--out-dir",
+                &dir.display().to_string(),
+            ],
+        );
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    shard(0);
+    // Shard 1 not run yet: the merge reports shard 0's games and what is missing.
+    let (code, report) = merge(&dir);
+    assert_eq!(code, Some(1), "{report:?}");
+    assert!(report[2].starts_with("A vs B: 8 games"), "{report:?}");
+    assert!(
+        report
+            .last()
+            .unwrap()
+            .contains("8 of the 16 games are not in the records yet"),
+        "{report:?}"
+    );
+    // A shard killed while writing: its last record cut short. Started again, it plays that
+    // game again and no other.
+    let file = outdir::shard_path(
+        &dir,
+        awari::referee::shard::Shard { index: 0, count: 2 },
+        "jsonl",
+    );
+    let whole = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    let cut = format!(
+        "{}\n{}",
+        lines[..lines.len() - 1].join("\n"),
+        &lines[lines.len() - 1][..40]
+    );
+    std::fs::write(&file, cut).unwrap();
+    let (_, report) = merge(&dir);
+    assert!(report[2].starts_with("A vs B: 7 games"), "{report:?}");
+    let again = shard(0);
+    assert!(again.contains("7 already played"), "{again}");
+    assert!(again.contains("cut short"), "{again}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 8);
+    shard(1);
+    let (code, report) = merge(&dir);
+    assert_eq!(code, Some(0), "{report:?}");
+    assert!(report[2].starts_with("A vs B: 16 games"), "{report:?}");
+}
+
+#[test]
+fn records_of_another_match_are_refused_with_what_differs() {
+    let dir = temp("foreign");
+    let out = run(
+        &match_args(4),
+        &["--shard", "0/2", "--out-dir", &dir.display().to_string()],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    // Another shard with other settings: refused before it plays, naming the difference.
+    let mut other = match_args(4);
+    other[8] = "4".to_string(); // --depth 4
+    let out = run(
+        &other,
+        &["--shard", "1/2", "--out-dir", &dir.display().to_string()],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("holds another match") && text(&out).contains("time controls"),
+        "{}",
+        text(&out)
+    );
+    // A record of another match put into a shard file: merge refuses it and names it.
+    let elsewhere = temp("foreign-other");
+    let out = run(&other, &["--out-dir", &elsewhere.display().to_string()]);
+    assert!(out.status.success(), "{}", text(&out));
+    let foreign = std::fs::read_to_string(elsewhere.join("shard-0-of-1.jsonl")).unwrap();
+    let foreign = foreign.lines().nth(2).unwrap();
+    std::fs::write(dir.join("shard-1-of-2.jsonl"), format!("{foreign}\n")).unwrap();
+    let (code, report) = merge(&dir);
+    assert_eq!(code, Some(2), "{report:?}");
+    let out = referee().arg("merge").arg(&*dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("shard-1-of-2.jsonl: line 1 (round 3) is not of this match")
+            && err.contains("time control is \"depth=4\" in the file, \"depth=3\""),
+        "{err}"
+    );
+    // Not a match directory at all.
+    let empty = temp("foreign-empty");
+    let (code, _) = merge(&empty);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn the_sprt_counts_every_shards_games_and_stops_them_all() {
+    // Depth 1 against depth 5: decided in a few dozen games of the 2,000.
+    let args: Vec<String> = [
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=weak",
+        "depth=1",
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=strong",
+        "depth=5",
+        "--depth",
+        "3",
+        "--games",
+        "2000",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let dir = temp("sprt");
+    let shards: Vec<_> = (0..3)
+        .map(|k| {
+            referee()
+                .args(&args)
+                .args(["--shard", &format!("{k}/3"), "--out-dir"])
+                .arg(&*dir)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in shards {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let verdict = outdir::read_verdict(&dir)
+        .unwrap()
+        .expect("the SPRT decided");
+    assert_eq!(verdict.accepted, "H0");
+    let (code, report) = merge(&dir);
+    assert_eq!(code, Some(0), "{report:?}");
+    let sprt_line = report.iter().find(|l| l.starts_with("SPRT")).unwrap();
+    assert!(sprt_line.ends_with("H0 accepted"), "{report:?}");
+    let played: usize = outdir::shard_files(&dir)
+        .unwrap()
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap().lines().count())
+        .sum();
+    assert!(played < 300, "{played} games: the shards did not stop");
+    // Every shard stopped within the games it had started: at most two after the verdict.
+    assert!(
+        played <= verdict.rounds.len() + 2 * 3,
+        "{played} games, {} counted",
+        verdict.rounds.len()
+    );
+    // The verdict is the union's: it counts games of more than one shard, and no shard's own
+    // games decided it.
+    let sprt = Sprt {
+        elo0: 0.0,
+        elo1: 50.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    let mut from = std::collections::BTreeSet::new();
+    for k in 0..3 {
+        let mut own = Tally::default();
+        for &round in &verdict.rounds {
+            if ((round - 1) / 2) % 3 == k {
+                from.insert(k);
+                let record = std::fs::read_to_string(dir.join(format!("shard-{k}-of-3.jsonl")))
+                    .unwrap()
+                    .lines()
+                    .map(|l| GameRecord::from_json(l.as_bytes()).unwrap())
+                    .find(|r| r.round == round)
+                    .unwrap();
+                own.add(round, record.result.half_points(round % 2 == 1));
+            }
+        }
+        assert!(!own.sprt_decided(&sprt), "shard {k} alone decided");
+    }
+    assert!(from.len() > 1, "the verdict counts one shard's games only");
+}
