@@ -4,7 +4,8 @@
 //! Module map, each building only on those above it:
 //! - [`rules`]: the game only (board, moves, five rule sets, notation, Zobrist keys, perft).
 //!   Everything else builds on it and it imports nothing from them.
-//! - [`rng`]: a seeded generator for reproducible random play; [`lines`]: reading lines from
+//! - [`rng`]: a seeded generator for reproducible random play; [`shard`]: the part of a heavy
+//!   job (a match, a tuning or book run) one task of a cluster does; [`lines`]: reading lines from
 //!   a pipe without trusting it (the engine's input, the referee's engines).
 //! - [`tables`]: endgame tables for oware and kalah, built by retrograde analysis.
 //! - [`classic`]: the classic opponents (`greedy`, `basic`, `evolved`) behind one
@@ -26,4 +27,5 @@ pub mod lines;
 pub mod referee;
 pub mod rng;
 pub mod rules;
+pub mod shard;
 pub mod tables;

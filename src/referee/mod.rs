@@ -13,6 +13,5 @@ pub mod records;
 pub mod reply;
 pub mod resume;
 pub mod runner;
-pub mod shard;
 pub mod stats;
 pub mod tournament;

@@ -17,7 +17,7 @@
 use super::records::{replace, GameRecord};
 use super::resume::Schedule;
 use super::runner::{Config, Sprt, Tally};
-use super::shard::Shard;
+use crate::shard::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};

@@ -1,5 +1,6 @@
-//! Shards of one match, for a cluster: `--shard K/N` plays only shard `K`'s game pairs (`K`
-//! from 0), `--shard auto` takes `K` and `N` from the workload manager's environment.
+//! Shards of one heavy job, for a cluster: `--shard K/N` does only shard `K`'s part (`K` from
+//! 0), `--shard auto` takes `K` and `N` from the workload manager's environment. A match deals
+//! its game pairs ([`Shard::owns`]); other jobs deal numbered items ([`Shard::owns_item`]).
 //!
 //! Pairs are dealt round-robin: pair `p` (rounds `2p + 1` and `2p + 2`, the same opening with
 //! the colours swapped) belongs to shard `p mod N`. So the `N` shards together play exactly the
@@ -28,6 +29,12 @@ impl Shard {
     /// Whether game `round` (from 1) is this shard's.
     pub fn owns(self, round: u64) -> bool {
         round >= 1 && ((round - 1) / 2) % self.count == self.index
+    }
+
+    /// Whether item `i` (from 0: a game, a position) of a job is this shard's: item `i` goes
+    /// to shard `i mod N`.
+    pub fn owns_item(self, i: u64) -> bool {
+        i % self.count == self.index
     }
 
     /// Games of a match of `total` games (whole pairs) that are this shard's.
