@@ -86,43 +86,91 @@ pub fn play_game(
 /// One generation's result: members with their points, best first.
 pub type Ranking = Vec<(Weights, u32)>;
 
-/// The round robin of one generation: points per member.
-pub fn round_robin(config: &Config, members: &[Weights]) -> Vec<u32> {
-    let n = members.len();
-    let pairs: Vec<(usize, usize)> = (0..n)
+/// The games of a generation's round robin among `n` members, numbered from 0: (South's
+/// member, North's member), every member against every other once per side.
+pub fn games(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
         .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+        .collect()
+}
+
+/// Plays the games of `games(members.len())` whose numbers `wanted` accepts, on
+/// `config.concurrency` threads: (game number, winner) for each, in no particular order.
+pub fn play_games(
+    config: &Config,
+    members: &[Weights],
+    wanted: &(dyn Fn(usize) -> bool + Sync),
+) -> Vec<(usize, Option<Side>)> {
+    let list: Vec<(usize, (usize, usize))> = games(members.len())
+        .into_iter()
+        .enumerate()
+        .filter(|&(k, _)| wanted(k))
         .collect();
-    let points = Mutex::new(vec![0u32; n]);
+    let results = Mutex::new(Vec::with_capacity(list.len()));
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(i, j)) = pairs.get(k) else { break };
+                let Some(&(k, (i, j))) = list.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
                 let winner = play_game(
                     config.variant,
                     [&members[i], &members[j]],
                     config.depth,
                     config.max_plies,
                 );
-                let mut p = points.lock().unwrap_or_else(|e| e.into_inner());
-                match winner {
-                    Some(Side::South) => p[i] += 3,
-                    Some(Side::North) => p[j] += 3,
-                    None => {
-                        p[i] += 1;
-                        p[j] += 1;
-                    }
-                }
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((k, winner));
             });
         }
     });
-    points.into_inner().unwrap_or_else(|e| e.into_inner())
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Points per member (3 a win, 1 a draw) from the results of a generation's games.
+pub fn points(n: usize, results: &[(usize, Option<Side>)]) -> Vec<u32> {
+    let list = games(n);
+    let mut p = vec![0u32; n];
+    for &(k, winner) in results {
+        let (i, j) = list[k];
+        match winner {
+            Some(Side::South) => p[i] += 3,
+            Some(Side::North) => p[j] += 3,
+            None => {
+                p[i] += 1;
+                p[j] += 1;
+            }
+        }
+    }
+    p
+}
+
+/// The round robin of one generation, every game here: points per member.
+pub fn round_robin(config: &Config, members: &[Weights]) -> Vec<u32> {
+    points(members.len(), &play_games(config, members, &|_| true))
 }
 
 /// Runs the evolution, calling `log` with each generation's ranking; returns the last
 /// generation's ranking (its first member is the evolved player).
 pub fn evolve(config: &Config, log: &mut dyn FnMut(usize, &Ranking)) -> Ranking {
+    evolve_with(
+        config,
+        &mut |_, members| Ok(round_robin(config, members)),
+        log,
+    )
+    .expect("the local round robin does not fail")
+}
+
+/// [`evolve`], with each generation's round robin played by `round_robin(generation,
+/// members)` (points per member): on this machine, or spread over a cluster's shards.
+pub fn evolve_with(
+    config: &Config,
+    round_robin: &mut dyn FnMut(usize, &[Weights]) -> Result<Vec<u32>, String>,
+    log: &mut dyn FnMut(usize, &Ranking),
+) -> Result<Ranking, String> {
     let mut rng = Rng::new(config.seed);
     let mut members: Vec<Weights> = (0..config.population.max(2))
         .map(|_| Weights(std::array::from_fn(|_| uniform(&mut rng))))
@@ -131,7 +179,7 @@ pub fn evolve(config: &Config, log: &mut dyn FnMut(usize, &Ranking)) -> Ranking 
     let children = (members.len() - survivors).div_ceil(survivors);
     let mut ranking = Vec::new();
     for generation in 1..=config.generations.max(1) {
-        let points = round_robin(config, &members);
+        let points = round_robin(generation, &members)?;
         let mut order: Vec<usize> = (0..members.len()).collect();
         // Stable: equal points keep the older (lower index) member first.
         order.sort_by_key(|&i| std::cmp::Reverse(points[i]));
@@ -154,7 +202,7 @@ pub fn evolve(config: &Config, log: &mut dyn FnMut(usize, &Ranking)) -> Ranking 
         }
         members = next;
     }
-    ranking
+    Ok(ranking)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 pub mod basic;
 pub mod evolve;
+pub mod evolve_shared;
 pub mod evolved;
 mod files;
 pub mod greedy;

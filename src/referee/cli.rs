@@ -208,6 +208,13 @@ struct EvolveArgs {
     /// Where the best weights are written.
     #[arg(long, default_value = "evolved-weights.txt")]
     out: PathBuf,
+    /// A directory shared by the evolution's shards: each generation's results go there.
+    #[arg(long = "out-dir")]
+    out_dir: Option<PathBuf>,
+    /// Play only one shard of each generation's round robin: K/N, auto or auto/N, as for a
+    /// match; every shard makes the same generations. Needs --out-dir.
+    #[arg(long, requires = "out_dir", value_name = "K/N|auto|auto/N")]
+    shard: Option<String>,
 }
 
 /// The `referee` program.
@@ -260,7 +267,8 @@ impl From<String> for Error {
 }
 
 fn evolve(args: &EvolveArgs) -> ExitCode {
-    use crate::classic::evolve::{evolve, Config as EvolveConfig};
+    use crate::classic::evolve::{evolve, evolve_with, Config as EvolveConfig};
+    use crate::classic::evolve_shared::Shared;
     use std::io::Write as _;
     if !crate::classic::evolved::supports(args.variant) {
         eprintln!(
@@ -311,7 +319,7 @@ fn evolve(args: &EvolveArgs) -> ExitCode {
         let _ = writeln!(f, "{header}");
     }
     let started = std::time::Instant::now();
-    let ranking = evolve(&config, &mut |generation, ranking| {
+    let mut log_generation = |generation: usize, ranking: &crate::classic::evolve::Ranking| {
         let (best, points) = ranking[0];
         let mean = ranking.iter().map(|&(_, p)| f64::from(p)).sum::<f64>() / ranking.len() as f64;
         let line = format!(
@@ -323,13 +331,47 @@ fn evolve(args: &EvolveArgs) -> ExitCode {
         if let Some(f) = &mut log {
             let _ = writeln!(f, "{line}");
         }
-    });
+    };
+    let ranking = match &args.out_dir {
+        None => evolve(&config, &mut log_generation),
+        Some(dir) => {
+            let shard = match &args.shard {
+                Some(text) => match Shard::parse(text, &|k| std::env::var(k).ok()) {
+                    Ok(shard) => shard,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+                None => Shard::WHOLE,
+            };
+            let shared = match Shared::settle(dir, shard, &config) {
+                Ok(shared) => shared,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match evolve_with(
+                &config,
+                &mut |g, members| shared.round_robin(g, members),
+                &mut log_generation,
+            ) {
+                Ok(ranking) => ranking,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+    };
     let best = ranking[0].0;
     let text = format!(
         "# evolved weights w1..w6 (a2 a3 b2 b3 as bs): {}\n{best}\n",
         header.trim_start_matches("# ")
     );
-    if let Err(e) = std::fs::write(&args.out, text) {
+    // Every shard writes the same weights: whole, by rename.
+    if let Err(e) = super::records::replace(&args.out, &text) {
         eprintln!("error: --out {}: {e}", args.out.display());
         return ExitCode::from(2);
     }
