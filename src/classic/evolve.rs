@@ -110,20 +110,19 @@ pub fn play_games(
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
-            scope.spawn(|| loop {
-                let Some(&(k, (i, j))) = list.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let winner = play_game(
-                    config.variant,
-                    [&members[i], &members[j]],
-                    config.depth,
-                    config.max_plies,
-                );
-                results
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((k, winner));
+            scope.spawn(|| {
+                while let Some(&(k, (i, j))) = list.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let winner = play_game(
+                        config.variant,
+                        [&members[i], &members[j]],
+                        config.depth,
+                        config.max_plies,
+                    );
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((k, winner));
+                }
             });
         }
     });
@@ -164,11 +163,14 @@ pub fn evolve(config: &Config, log: &mut dyn FnMut(usize, &Ranking)) -> Ranking 
     .expect("the local round robin does not fail")
 }
 
+/// A generation's round robin: `(generation, members)` to points per member.
+pub type RoundRobin<'a> = dyn FnMut(usize, &[Weights]) -> Result<Vec<u32>, String> + 'a;
+
 /// [`evolve`], with each generation's round robin played by `round_robin(generation,
 /// members)` (points per member): on this machine, or spread over a cluster's shards.
 pub fn evolve_with(
     config: &Config,
-    round_robin: &mut dyn FnMut(usize, &[Weights]) -> Result<Vec<u32>, String>,
+    round_robin: &mut RoundRobin<'_>,
     log: &mut dyn FnMut(usize, &Ranking),
 ) -> Result<Ranking, String> {
     let mut rng = Rng::new(config.seed);
