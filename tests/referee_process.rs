@@ -62,6 +62,35 @@ fn the_real_engine_handshakes_and_quits_by_itself() {
     assert!(gone(pgid));
 }
 
+#[test]
+fn a_fast_engine_answering_many_requests_is_no_flood() {
+    // A few lines per request, hundreds of requests a second: what a shallow search at depth 4
+    // does (it once got an engine forfeited at 20,000 lines a second in a fast match). The
+    // limit counts the lines in answer to one request.
+    let limits = OutputLimits {
+        max_line: 1000,
+        max_lines_per_second: 20,
+    };
+    let spec = sh(
+        "while read -r l; do for i in 1 2 3 4 5; do echo \"info depth $i\"; done; \
+         echo readyok; done",
+    );
+    let mut p = Process::start(&spec, limits, None, None).unwrap();
+    for n in 0..40 {
+        p.send("isready").unwrap();
+        p.wait_for(Expect::ReadyOk, Duration::from_secs(5), &mut |_| {})
+            .unwrap_or_else(|f| panic!("request {n}: {f}"));
+    }
+    // Still a flood: more than the limit in answer to one request.
+    let spec = sh("read -r l; yes 'info string spam'");
+    let mut q = Process::start(&spec, limits, None, None).unwrap();
+    q.send("go").unwrap();
+    let got = q.wait_for(Expect::ReadyOk, Duration::from_secs(5), &mut |_| {});
+    assert!(matches!(got, Err(Failure::Flood(_))), "{got:?}");
+    p.end(Duration::from_millis(100));
+    q.end(Duration::from_millis(100));
+}
+
 /// Whether a failure is the one a row expects.
 type Expected = fn(&Failure) -> bool;
 

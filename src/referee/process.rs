@@ -23,6 +23,7 @@ use std::io::{self, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -162,9 +163,12 @@ impl Process {
         // A small bound: an engine that writes faster than the referee reads waits on the
         // pipe instead of filling the referee's memory.
         let (tx, events) = bounded(256);
+        // Lines written to the engine so far: each starts a new window for the flood count.
+        let written = Arc::new(AtomicU64::new(0));
+        let requests = Arc::clone(&written);
         let reader = thread::Builder::new()
             .name("engine-reader".to_string())
-            .spawn(move || read_output(stdout, limits, tx));
+            .spawn(move || read_output(stdout, limits, &requests, tx));
         // Unbounded: what the referee sends is a few lines per move, and an engine that
         // reads nothing must not block it (the writer thread blocks instead, until the
         // engine is killed and its pipe breaks).
@@ -181,6 +185,7 @@ impl Process {
                     {
                         break;
                     }
+                    written.fetch_add(1, Ordering::Release);
                 }
             });
         let target: Option<StderrTarget> = stderr.map(|f| Arc::new(Mutex::new(Some(f))));
@@ -354,15 +359,23 @@ impl Drop for Process {
 }
 
 /// The reader thread: lines to `tx`, failures (too long, too many, end) as the last event.
-fn read_output(stdout: impl Read, limits: OutputLimits, tx: Sender<Event>) {
+///
+/// A flood is more than `max_lines_per_second` lines within a second in answer to one
+/// request: the window starts again at each line the referee writes (`requests` counts them),
+/// so an engine that answers thousands of shallow searches a second, a few lines each, is not
+/// taken for one; an engine that writes on and on without being asked is.
+fn read_output(stdout: impl Read, limits: OutputLimits, requests: &AtomicU64, tx: Sender<Event>) {
     let mut reader = BufReader::new(stdout);
     let mut buffer = Vec::new();
     let mut window = Instant::now();
     let mut in_window = 0u32;
+    let mut request = requests.load(Ordering::Acquire);
     loop {
         let event = match read_line(&mut reader, &mut buffer, limits.max_line) {
             Ok(Line::Text) => {
-                if window.elapsed() >= Duration::from_secs(1) {
+                let now = requests.load(Ordering::Acquire);
+                if now != request || window.elapsed() >= Duration::from_secs(1) {
+                    request = now;
                     window = Instant::now();
                     in_window = 0;
                 }
