@@ -307,3 +307,79 @@ fn the_sprt_counts_every_shards_games_and_stops_them_all() {
     }
     assert!(from.len() > 1, "the verdict counts one shard's games only");
 }
+
+#[test]
+fn a_sharded_tournament_merges_into_the_standings_of_the_unsharded_one() {
+    let args: Vec<String> = [
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=d1",
+        "depth=1",
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=d2",
+        "depth=2",
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=d3",
+        "--depth",
+        "3",
+        "--games",
+        "8",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let whole = temp("tournament-whole");
+    let whole_out = run(&args, &["--out-dir", &whole.display().to_string()]);
+    assert!(whole_out.status.success(), "{}", text(&whole_out));
+    let sharded = temp("tournament-sharded");
+    let first = run(
+        &args,
+        &[
+            "--shard",
+            "0/2",
+            "--out-dir",
+            &sharded.display().to_string(),
+        ],
+    );
+    assert!(first.status.success(), "{}", text(&first));
+    assert!(
+        text(&first).contains("this shard's games only"),
+        "{}",
+        text(&first)
+    );
+    // Half the games of every match: the merge says each is unfinished.
+    let (code, report) = merge(&sharded);
+    assert_eq!(code, Some(1), "{report:?}");
+    assert_eq!(
+        report
+            .iter()
+            .filter(|l| l.starts_with("unfinished: 4 of the 8 games"))
+            .count(),
+        3,
+        "{report:?}"
+    );
+    let out = run(
+        &args,
+        &[
+            "--shard",
+            "1/2",
+            "--out-dir",
+            &sharded.display().to_string(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let (code, report) = merge(&sharded);
+    assert_eq!(code, Some(0), "{report:?}");
+    assert_eq!((code, report.clone()), merge(&whole));
+    let standings = report
+        .iter()
+        .position(|l| l.starts_with("standings (round-robin)"))
+        .expect("standings");
+    // The unsharded tournament printed the same standings itself.
+    let printed = text(&whole_out);
+    for line in &report[standings..] {
+        assert!(printed.contains(line.as_str()), "{line} not in {printed}");
+    }
+}

@@ -902,12 +902,18 @@ fn merge(dir: &Path) -> ExitCode {
                 (names, Standings::new(n), kind)
             });
         for (i, match_dir) in matches.iter().enumerate() {
+            if i > 0 {
+                say!();
+            }
+            if outdir::read_manifest(match_dir)?.is_none() {
+                // A tournament's match no shard has started yet.
+                say!("{}: not started", match_dir.display());
+                complete = false;
+                continue;
+            }
             let merged = merge::merge_dir(match_dir)?;
             for w in &merged.warnings {
                 eprintln!("warning: merge {}: {w}", match_dir.display());
-            }
-            if i > 0 {
-                say!();
             }
             for line in merged.report() {
                 say!("{line}");
