@@ -14,7 +14,7 @@ use super::reply::Expect;
 use super::stats;
 use crate::rules::{parse_move_list, Board, Move, Side, Variant};
 use crate::shard::Shard;
-use crossbeam_channel::unbounded;
+use crossbeam_channel::{bounded, unbounded, Sender};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -546,7 +546,10 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
     let next = AtomicU64::new(1);
     let stop = AtomicBool::new(false);
     let mut failed = None;
-    let (tx, rx) = unbounded::<Finished>();
+    // Each finished game goes with a way to tell its thread that the game has been counted:
+    // with an SPRT a thread waits for that before its next game, so that once the SPRT has
+    // decided no thread starts another (each finishes only the game it is playing).
+    let (tx, rx) = unbounded::<(Finished, Sender<()>)>();
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
@@ -564,8 +567,16 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
                     if done.contains_key(&round) || !config.shard.owns(round) {
                         continue;
                     }
-                    if tx.send(one_game(config, round, &mut kept)).is_err() {
+                    let (counted, wait) = bounded(1);
+                    if tx
+                        .send((one_game(config, round, &mut kept), counted))
+                        .is_err()
+                    {
                         break;
+                    }
+                    if config.sprt.is_some() {
+                        // Ends when the main thread drops its end, after the SPRT check.
+                        let _ = wait.recv();
                     }
                 }
                 for p in kept.iter_mut().flatten() {
@@ -579,7 +590,7 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
             config.engines[0].spec.name.as_str(),
             config.engines[1].spec.name.as_str(),
         ];
-        for finished in &rx {
+        for (finished, _counted) in &rx {
             let (south, north) = if finished.a_south {
                 (names[0], names[1])
             } else {
