@@ -6,7 +6,8 @@
 //!   Everything else builds on it and it imports nothing from them.
 //! - [`rng`]: a seeded generator for reproducible random play; [`shard`]: the part of a heavy
 //!   job (a match, a tuning or book run) one task of a cluster does; [`lines`]: reading lines from
-//!   a pipe without trusting it (the engine's input, the referee's engines).
+//!   a pipe without trusting it (the engine's input, the referee's engines); [`files`]: opening
+//!   files a user names without blocking on them.
 //! - [`tables`]: endgame tables for oware and kalah, built by retrograde analysis.
 //! - [`classic`]: the classic opponents (`greedy`, `basic`, `evolved`) behind one
 //!   [`classic::player::Player`] type, and the evolution that fits `evolved`'s weights.
@@ -22,6 +23,7 @@
 
 pub mod classic;
 pub mod engine;
+pub mod files;
 pub mod human;
 pub mod lines;
 pub mod referee;

@@ -478,6 +478,79 @@ fn a_proven_result_shows_its_seed_margin_as_cp_beside_mate() {
     assert!(line.contains(" score mate -1 cp -400 "), "{line}");
 }
 
+/// Runs `awari ARGS` and waits at most `limit` for it to end (killing it after): its status
+/// and output, or `None` if it did not end in time.
+fn awari_within(args: &[&str], limit: Duration) -> Option<(bool, String)> {
+    let mut child = common::hermetic(env!("CARGO_BIN_EXE_awari"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some((out.status.success(), text))
+}
+
+#[test]
+fn a_fifo_among_the_table_files_hangs_nothing() {
+    // A FIFO named like a layer blocked open(2) in the worker while it held the tables' lock:
+    // `isready` and `go` went unanswered. Only regular files are opened, without waiting.
+    let dir = common::scratch("pipes", "fifo-tables");
+    let d = dir.display().to_string();
+    let built = awari_within(
+        &["tables", "build", "--seeds", "6", "--dir", &d],
+        60 * SECOND,
+    );
+    assert!(built.is_some_and(|(ok, _)| ok));
+    let layer = dir.join("oware-05.awtb");
+    std::fs::remove_file(&layer).unwrap();
+    let status = common::hermetic("mkfifo").arg(&layer).status().unwrap();
+    assert!(status.success());
+    let mut e = Engine::start();
+    e.send(&format!("setoption name TablesPath value {d}"));
+    e.send("isready");
+    e.send("position fen 0-0-0-1-0-1-0-0-1-0-0-0-22-23-S");
+    e.send("go depth 4");
+    let lines = e.drain(SECOND);
+    assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("oware-05.awtb") && l.contains("not a regular file")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    // The tables' own commands neither: probe says what is wrong, build makes the layer again.
+    let fen = "0-0-0-0-0-1-0-0-1-0-0-0-23-23-S";
+    let probe = awari_within(&["tables", "probe", "--dir", &d, "--fen", fen], 10 * SECOND);
+    let (_, text) = probe.expect("tables probe ends");
+    assert!(text.contains("not a regular file"), "{text}");
+    let build = awari_within(
+        &["tables", "build", "--seeds", "6", "--dir", &d],
+        60 * SECOND,
+    );
+    let (ok, text) = build.expect("tables build ends");
+    assert!(ok && text.contains("1 layers built"), "{text}");
+    assert!(std::fs::metadata(&layer).unwrap().is_file());
+}
+
 #[test]
 fn a_move_that_wins_at_once_by_repetition_is_played_at_depth_1_with_no_ponder_move() {
     // The positions played before the root count: each of these games has one move that

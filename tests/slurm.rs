@@ -51,8 +51,7 @@ fn skip_reason() -> Option<String> {
             missing.join(", ")
         ));
     }
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !nix::unistd::geteuid().is_root() {
         return Some("not running as root (the Slurm daemons run as root here)".to_string());
     }
     None
@@ -152,11 +151,9 @@ fn children() -> Vec<String> {
 /// their subreaper). Called only when no `Command` of this test is running, so that it takes
 /// no exit status that one waits for.
 fn reap() {
-    loop {
-        let mut status = 0;
-        // SAFETY: waitpid with a valid pointer to an int.
-        let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-        if pid <= 0 {
+    use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+    while let Ok(status) = waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+        if status == WaitStatus::StillAlive {
             break;
         }
     }
@@ -174,9 +171,7 @@ impl Cluster {
         // The daemons fork into the background: as a child subreaper this process becomes
         // their parent (and the parent of the job steps slurmd forks off), so it can wait for
         // them when they exit instead of leaving zombies to a PID 1 that may never reap them.
-        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes plain integers.
-        let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
-        assert_eq!(rc, 0, "prctl(PR_SET_CHILD_SUBREAPER)");
+        nix::sys::prctl::set_child_subreaper(true).expect("prctl(PR_SET_CHILD_SUBREAPER)");
         let started = Instant::now();
         let out = common::hermetic("bash")
             .arg(format!("{SCRIPTS}/cluster.sh"))

@@ -1,7 +1,7 @@
 //! Reading the classic players' small files (`basic`'s memory, `evolved`'s weights) so that no
-//! path a user names can block or exhaust the engine: the file is opened without waiting (a
-//! FIFO with no writer does not block the open), must be a regular file (not a FIFO, a device
-//! such as `/dev/zero`, or a directory), and is read up to a limit.
+//! path a user names can block or exhaust the engine: the file is opened as
+//! [`crate::files::open_regular`] opens it (without waiting, regular files only) and is read
+//! up to a limit.
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -13,13 +13,7 @@ pub const MAX_BYTES: u64 = 1 << 20;
 /// The text of `path`, or why not. A missing file is `Err` of kind `NotFound`, so callers can
 /// treat it as empty.
 pub fn read_small(path: &Path) -> io::Result<String> {
-    let file = open_without_waiting(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
+    let file = crate::files::open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_BYTES {
@@ -30,20 +24,6 @@ pub fn read_small(path: &Path) -> io::Result<String> {
     }
     String::from_utf8(bytes)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
-}
-
-#[cfg(unix)]
-fn open_without_waiting(path: &Path) -> io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_without_waiting(path: &Path) -> io::Result<std::fs::File> {
-    std::fs::File::open(path)
 }
 
 #[cfg(test)]

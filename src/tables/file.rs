@@ -148,7 +148,9 @@ impl Layer {
     /// cache.
     pub fn open(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
         let path = layer_path(dir, variant, n);
-        let file = File::open(&path).map_err(|e| FileError::Io(path.clone(), e))?;
+        // Without waiting, regular files only: a FIFO named like a layer must not hang the
+        // engine (its worker opens tables holding the tables' lock).
+        let file = crate::files::open_regular(&path).map_err(|e| FileError::Io(path.clone(), e))?;
         let len = file
             .metadata()
             .map_err(|e| FileError::Io(path.clone(), e))?
