@@ -9,7 +9,7 @@ use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -114,6 +114,13 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
     }
     std::fs::create_dir_all(&options.dir)
         .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", options.dir.display())))?;
+    for stale in remove_stale_temporaries(&options.dir, options.variant) {
+        let _ = writeln!(
+            out,
+            "removed {}: a temporary file of a build that was stopped",
+            stale.display()
+        );
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
@@ -231,4 +238,35 @@ pub fn peak_memory() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// Removes the temporary layer files (`.<variant>-NN.awtb.tmp-PID`, see
+/// [`write_layer`](super::file::write_layer)) that builds which are no longer running left in
+/// `dir` when they were killed; returns their paths. A file whose process is alive (another
+/// build at work, or a process that took the dead one's id) is left alone.
+pub fn remove_stale_temporaries(dir: &Path, variant: Variant) -> Vec<PathBuf> {
+    let prefix = format!(".{}-", variant.name());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(pid) = name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.split_once(".awtb.tmp-"))
+            .and_then(|(_, pid)| pid.parse::<i32>().ok())
+            .filter(|&pid| pid > 0)
+        else {
+            continue;
+        };
+        let alive = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None)
+            .map_or_else(|e| e != nix::errno::Errno::ESRCH, |()| true);
+        if !alive && std::fs::remove_file(entry.path()).is_ok() {
+            removed.push(entry.path());
+        }
+    }
+    removed.sort();
+    removed
 }
