@@ -552,6 +552,34 @@ fn a_fifo_among_the_table_files_hangs_nothing() {
 }
 
 #[test]
+fn a_tables_path_that_is_no_readable_directory_is_said_once() {
+    // It was said once per layer the engine looked for: 32 identical warnings.
+    let dir = common::scratch("pipes", "tables-not-a-dir");
+    let file = dir.join("plain-file");
+    std::fs::write(&file, "not tables").unwrap();
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name TablesPath value {}",
+        file.display()
+    ));
+    e.send("isready");
+    e.send("position fen 0-0-0-1-0-1-0-0-1-0-0-0-22-23-S");
+    e.send("go depth 2");
+    e.send("d");
+    let lines = e.drain(SECOND);
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    let warnings: Vec<&String> = lines.iter().filter(|l| l.contains("tables")).collect();
+    assert_eq!(warnings.len(), 1, "{lines:?}");
+    assert!(
+        warnings[0].contains("not a readable directory") && warnings[0].contains("without tables"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
 fn a_move_that_wins_at_once_by_repetition_is_played_at_depth_1_with_no_ponder_move() {
     // The positions played before the root count: each of these games has one move that
     // repeats a position seen since the last capture, which ends the game in the mover's

@@ -340,6 +340,15 @@ fn open_tables(
     let dir = tables_dir(path, default)?;
     let tables = Tables::shared(&dir, variant);
     if reported.insert((path.to_string(), variant)) {
+        if tables.count() == 0 && !tables.problems().is_empty() {
+            // Nothing usable (a path that is not a readable directory, or only bad files):
+            // what is wrong, once.
+            out.line(&format!(
+                "info string warning: tables: {}; playing on without tables",
+                tables.problems().join("; ")
+            ));
+            return None;
+        }
         for problem in tables.problems() {
             out.line(&format!(
                 "info string warning: tables: {problem}; playing on without that layer"

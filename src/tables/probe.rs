@@ -41,7 +41,16 @@ impl Tables {
         let mut layers = Vec::new();
         let mut problems = Vec::new();
         let mut missing = Vec::new();
-        if supported(variant) {
+        // A path that is not a readable directory is one problem, not one per layer.
+        let listed = match std::fs::read_dir(dir) {
+            Ok(_) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+            Err(e) => {
+                problems.push(format!("{}: not a readable directory ({e})", dir.display()));
+                false
+            }
+        };
+        if supported(variant) && listed {
             for n in 0..=MAX_ENCODED_LAYER {
                 match Layer::open(dir, variant, n) {
                     Ok(layer) => {
