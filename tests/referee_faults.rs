@@ -794,3 +794,77 @@ fn output_closed_early_does_not_stop_the_match_or_lose_records() {
     );
     assert_eq!(records(&json).len(), 4);
 }
+
+/// Issue 23, item 8: an engine that closes its input is noticed at once (the writer's broken
+/// pipe ends the wait), a stall names the whole `--timeout`, and a match in which no game could
+/// be played exits with status 1.
+#[test]
+fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
+    let dir = temp("item8");
+    let closer = dir.join("closer.sh");
+    std::fs::write(
+        &closer,
+        "#!/bin/sh\nread l; echo uciok; exec 0<&-; sleep 30\n",
+    )
+    .unwrap();
+    let mute = dir.join("mute.sh");
+    std::fs::write(
+        &mute,
+        "#!/bin/sh\nwhile read -r l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; esac; done\n",
+    )
+    .unwrap();
+    let json = dir.join("games.jsonl");
+    // (the second engine, the timeout, what every game's termination says)
+    let rows: [(&Path, &str, &str); 2] = [
+        (&closer, "10000", "its input is closed"),
+        (&mute, "1000", "no answer within 1000 ms"),
+    ];
+    for (engine, timeout, says) in rows {
+        let _ = std::fs::remove_file(&json);
+        let child = referee()
+            .args(awari_engine("awari"))
+            .args([
+                "--engine",
+                "cmd=/bin/sh",
+                &format!("arg={}", engine.display()),
+                "name=bad",
+            ])
+            .args([
+                "--games",
+                "2",
+                "--depth",
+                "2",
+                "--timeout",
+                timeout,
+                "--jsonout",
+            ])
+            .arg(&json)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = finish(child, Duration::from_secs(120), says);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let games = records(&json);
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert!(g.termination.contains(says), "{says}: {}", g.termination);
+        }
+    }
+    // No game played at all: exit status 1, and why.
+    let child = referee()
+        .args(["--engine", "cmd=/nonexistent/a", "name=a"])
+        .args(["--engine", "cmd=/nonexistent/b", "name=b"])
+        .args(["--games", "2", "--depth", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = finish(child, Duration::from_secs(60), "no game");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("no game could be played"),
+        "{}",
+        text(&out.stderr)
+    );
+}

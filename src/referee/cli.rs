@@ -709,11 +709,14 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         dir => vec![dir.clone(); pairings.len()],
     };
     let mut standings = Standings::new(engines.len());
+    let (mut counted, mut no_contest) = (0, 0);
     for (&(a, b), dir) in pairings.iter().zip(dirs) {
         let mut config = base.clone();
         config.engines = [engines[a].clone(), engines[b].clone()];
         let totals = play_match(&config, &cli, dir.as_deref())?;
         standings.add(a, b, &totals);
+        counted += totals.games();
+        no_contest += totals.no_contest;
     }
     if pairings.len() > 1 {
         if shard != Shard::WHOLE {
@@ -724,6 +727,11 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         for line in standings.table(&names) {
             say!("{line}");
         }
+    }
+    if counted == 0 && no_contest > 0 {
+        return Err(Error::Run(format!(
+            "no game could be played: all {no_contest} were no contest (the reasons are above)"
+        )));
     }
     Ok(())
 }

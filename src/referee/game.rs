@@ -315,6 +315,8 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             let line = match answer {
                 Ok(line) => line,
                 Err(Failure::Timeout(_)) if timed => break 'turn Err(lost_on_time()),
+                // The whole allowance, not what was left of it after `isready`.
+                Err(Failure::Timeout(_)) => break 'turn Err(Failure::Timeout(allowed).to_string()),
                 Err(f) => break 'turn Err(f.to_string()),
             };
             if let Limit::Clock { .. } = limit {

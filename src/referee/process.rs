@@ -166,6 +166,8 @@ impl Process {
         // Lines written to the engine so far: each starts a new window for the flood count.
         let written = Arc::new(AtomicU64::new(0));
         let requests = Arc::clone(&written);
+        // The writer says when the engine's input is closed, so that a wait ends at once.
+        let broken = tx.clone();
         let reader = thread::Builder::new()
             .name("engine-reader".to_string())
             .spawn(move || read_output(stdout, limits, &requests, tx));
@@ -178,11 +180,12 @@ impl Process {
             .spawn(move || {
                 let mut stdin = stdin;
                 for line in lines {
-                    if stdin
+                    if let Err(e) = stdin
                         .write_all(line.as_bytes())
                         .and_then(|()| stdin.flush())
-                        .is_err()
                     {
+                        let why = format!("its input is closed ({e})");
+                        let _ = broken.send(Event::Failed(Failure::Write(why)));
                         break;
                     }
                     written.fetch_add(1, Ordering::Release);
