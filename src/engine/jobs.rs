@@ -390,9 +390,10 @@ pub fn book_shard(
 ) -> Result<(), String> {
     let manifest = BookManifest::new(options, shard.count);
     outdir::settle(dir, BOOK_MANIFEST, &manifest)?;
-    let total = book::positions(options.variant, options.plies).len();
+    let boards = boards(options);
+    let total = boards.len();
     let path = outdir::part_path(dir, SEARCH_PART, shard);
-    if let Ok(Some(_)) = read_searches(&path, shard, &manifest, options, total) {
+    if let Ok(Some(_)) = read_searches(&path, shard, &manifest, options, &boards) {
         say(format!(
             "book: shard {shard}: the searches are in {} already",
             path.display()
@@ -435,7 +436,7 @@ pub fn book_shard(
         ));
         return Ok(());
     }
-    let (book, missing) = searched_book(dir, &manifest, options, total)?;
+    let (book, missing) = searched_book(dir, &manifest, options, &boards)?;
     if !missing.0.is_empty() {
         say(format!(
             "book: shard {shard}: its games wait for the searches of shard(s) {} of {}: run \
@@ -473,15 +474,25 @@ pub fn book_shard(
     Ok(())
 }
 
+/// The build's positions, in the order [`book::positions`] finds them (position `i` is shard
+/// `i mod N`'s).
+fn boards(options: &BuildOptions) -> Vec<Board> {
+    book::positions(options.variant, options.plies)
+        .iter()
+        .map(|game| *game.board())
+        .collect()
+}
+
 /// Reads shard `shard`'s searches: each position's number and line, in order, checked
-/// against the positions of the build.
+/// against the positions of the build (`boards`).
 fn read_searches(
     path: &Path,
     shard: Shard,
     manifest: &BookManifest,
     options: &BuildOptions,
-    total: usize,
+    boards: &[Board],
 ) -> Result<Option<Vec<Searched>>, String> {
+    let total = boards.len();
     let Some(lines) =
         outdir::read_part::<_, Vec<(u64, String)>>(path, SEARCH_JOB, shard, manifest)?
     else {
@@ -495,7 +506,6 @@ fn read_searches(
             shard.items_of(total as u64)
         )));
     }
-    let positions = book::positions(options.variant, options.plies);
     let mut read = Vec::with_capacity(lines.len());
     let mut last = None;
     for (i, line) in lines {
@@ -507,7 +517,7 @@ fn read_searches(
         last = Some(i);
         let (board, moves) = book::parse_line(options.variant, &line)
             .map_err(|e| damaged(format!("position {i}: {e}")))?;
-        let expected = positions[i as usize].board();
+        let expected = &boards[i as usize];
         if board.key() != expected.key() {
             return Err(damaged(format!(
                 "position {i} is {board}, where the build's is {expected}"
@@ -545,12 +555,12 @@ fn searched_book(
     dir: &Path,
     manifest: &BookManifest,
     options: &BuildOptions,
-    total: usize,
+    boards: &[Board],
 ) -> Result<(Book, (Vec<u64>, String)), String> {
-    let mut lines: Vec<Option<(Board, Vec<Entry>)>> = vec![None; total];
+    let mut lines: Vec<Option<(Board, Vec<Entry>)>> = vec![None; boards.len()];
     let mut found = Vec::new();
     for (shard, path) in outdir::parts(dir, SEARCH_PART, manifest.shards)? {
-        if let Some(read) = read_searches(&path, shard, manifest, options, total)? {
+        if let Some(read) = read_searches(&path, shard, manifest, options, boards)? {
             for (i, board, moves) in read {
                 lines[i] = Some((board, moves));
             }
@@ -567,8 +577,7 @@ fn searched_book(
 /// shard's searches or games are missing, naming them.
 pub fn book_merge(dir: &Path, manifest: &BookManifest) -> Result<Book, String> {
     let options = manifest.options()?;
-    let total = book::positions(options.variant, options.plies).len();
-    let (mut book, missing) = searched_book(dir, manifest, &options, total)?;
+    let (mut book, missing) = searched_book(dir, manifest, &options, &boards(&options))?;
     let n = manifest.shards;
     if !missing.0.is_empty() {
         return Err(format!(
