@@ -5,9 +5,10 @@
 //! - [`rules`]: the game only (board, moves, five rule sets, notation, Zobrist keys, perft).
 //!   Everything else builds on it and it imports nothing from them.
 //! - [`rng`]: a seeded generator for reproducible random play; [`shard`]: the part of a heavy
-//!   job (a match, a tuning or book run) one task of a cluster does; [`lines`]: reading lines from
-//!   a pipe without trusting it (the engine's input, the referee's engines); [`files`]: opening
-//!   files a user names without blocking on them.
+//!   job (a match, a tuning or book run) one task of a cluster does; [`outdir`]: the shared
+//!   directory of a tuning or book run in shards; [`lines`]: reading lines from a pipe without
+//!   trusting it (the engine's input, the referee's engines); [`files`]: opening files a user
+//!   names without blocking on them.
 //! - [`tables`]: endgame tables for oware and kalah, built by retrograde analysis.
 //! - [`classic`]: the classic opponents (`greedy`, `basic`, `evolved`) behind one
 //!   [`classic::player::Player`] type, and the evolution that fits `evolved`'s weights.
@@ -26,6 +27,7 @@ pub mod engine;
 pub mod files;
 pub mod human;
 pub mod lines;
+pub mod outdir;
 pub mod referee;
 pub mod rng;
 pub mod rules;

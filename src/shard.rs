@@ -37,6 +37,11 @@ impl Shard {
         i % self.count == self.index
     }
 
+    /// Items of a job of `total` items (from 0) that are this shard's ([`Shard::owns_item`]).
+    pub fn items_of(self, total: u64) -> u64 {
+        total / self.count + u64::from(total % self.count > self.index)
+    }
+
     /// Games of a match of `total` games (whole pairs) that are this shard's.
     pub fn games_of(self, total: u64) -> u64 {
         let pairs = total.div_ceil(2);
@@ -174,6 +179,20 @@ mod tests {
                     max.unwrap() - min.unwrap() <= 2,
                     "{count} shards of {total}"
                 );
+            }
+        }
+        // Items one by one: as many as owns_item says.
+        for count in [1, 2, 3, 7, 10] {
+            for total in [0, 1, 5, 6, 100] {
+                let dealt: u64 = (0..count)
+                    .map(|index| {
+                        let shard = Shard { index, count };
+                        let n = (0..total).filter(|&i| shard.owns_item(i)).count() as u64;
+                        assert_eq!(n, shard.items_of(total), "{shard} of {total}");
+                        n
+                    })
+                    .sum();
+                assert_eq!(dealt, total);
             }
         }
         // Stable: the dealing depends on the round and the count alone.

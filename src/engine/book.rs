@@ -23,6 +23,7 @@ use super::tt::Table;
 use super::tune::result_for;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
+use crate::shard::Shard;
 use ahash::AHashMap;
 use once_cell::sync::Lazy;
 use rayon::prelude::*;
@@ -46,6 +47,46 @@ impl Entry {
     fn weight(&self) -> u64 {
         let [w, d, l] = self.record.map(u64::from);
         (1000 * (2 * w + d + 1)) / (2 * (w + d + l + 2))
+    }
+}
+
+/// What `awari book build` makes of: the settings that decide the book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// The rule set.
+    pub variant: Variant,
+    /// Positions up to this many plies from the start.
+    pub plies: usize,
+    /// The search depth of each move.
+    pub depth: u32,
+    /// Self-play games for the moves' records (0: none).
+    pub games: usize,
+    /// The games' search depth after the book.
+    pub game_depth: u32,
+    /// In the games, book moves within this many centi-seeds of the best are chosen at random.
+    pub explore: i32,
+    /// The seed of the games' random choices.
+    pub seed: u64,
+}
+
+impl BuildOptions {
+    /// The book file's first line (without its `#`): how the book was made.
+    pub fn header(&self) -> String {
+        let BuildOptions {
+            variant,
+            plies,
+            depth,
+            games,
+            game_depth,
+            explore,
+            seed,
+        } = self;
+        format!(
+            "awari opening book v2: {variant}, every position up to {plies} plies, each move \
+             searched to depth {depth} (score for the side to move, 100 = one seed); \
+             {games} self-play games (book moves within {explore} of the best at random, then \
+             depth {game_depth}, seed {seed}): wins/draws/losses of the side to move"
+        )
     }
 }
 
@@ -88,25 +129,13 @@ impl Book {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let at = |e: String| format!("line {}: {e}", n + 1);
-            let mut words = line.split_whitespace();
-            let position = words.next().unwrap_or_default();
-            let board = Board::from_notation(variant, position).map_err(|e| at(e.to_string()))?;
-            let mut moves = Vec::new();
-            for w in words {
-                moves.push(parse_entry(&board, w).map_err(at)?);
-            }
-            if moves.is_empty() {
-                return Err(at("no moves".to_string()));
-            }
-            moves.sort_by_key(|e| std::cmp::Reverse(e.score));
-            lines.push((board, moves));
+            lines.push(parse_line(variant, line).map_err(|e| format!("line {}: {e}", n + 1))?);
         }
         Ok(Book::new(variant, lines))
     }
 
     /// A book of these positions (a later line for the same position replaces the earlier).
-    fn new(variant: Variant, lines: Vec<(Board, Vec<Entry>)>) -> Book {
+    pub(crate) fn new(variant: Variant, lines: Vec<(Board, Vec<Entry>)>) -> Book {
         let mut book = Book {
             variant,
             lines: Vec::with_capacity(lines.len()),
@@ -176,14 +205,7 @@ impl Book {
     pub fn to_text(&self, header: &str) -> String {
         let mut text = format!("# {header}\n");
         for (board, moves) in &self.lines {
-            text.push_str(&board.to_string());
-            for e in moves {
-                let _ = write!(text, " {}:{}", e.mv, e.score);
-                if e.record != [0; 3] {
-                    let [w, d, l] = e.record;
-                    let _ = write!(text, ":{w}/{d}/{l}");
-                }
-            }
+            text.push_str(&line_text(board, moves));
             text.push('\n');
         }
         text
@@ -203,37 +225,77 @@ impl Book {
         seed: u64,
         threads: usize,
     ) {
+        let records = self.game_records(games, depth, explore, seed, threads, Shard::WHOLE);
+        for (board, mv, record) in records {
+            self.add_record(&board, mv, record)
+                .expect("the games play the book's own moves");
+        }
+    }
+
+    /// The games of [`Book::play_games`] that are `shard`'s (game `i`, from 0, is shard
+    /// `i mod N`'s): the records they give each book move they made, in the book's order. Each
+    /// game's seed comes from `seed` and its number alone, and a game does not look at other
+    /// games' records, so the records of every shard added up are [`Book::play_games`]'.
+    pub fn game_records(
+        &self,
+        games: usize,
+        depth: u32,
+        explore: i32,
+        seed: u64,
+        threads: usize,
+        shard: Shard,
+    ) -> Vec<(Board, Move, [u32; 3])> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
             .expect("a thread pool");
-        let book = &*self;
+        let mine: Vec<u64> = (0..games as u64).filter(|&i| shard.owns_item(i)).collect();
         let played: Vec<Vec<(u64, Move, f64)>> = pool.install(|| {
-            (0..games)
-                .into_par_iter()
+            mine.into_par_iter()
                 .map(|i| {
-                    book.one_game(
-                        depth,
-                        explore,
-                        seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                    )
+                    self.one_game(depth, explore, seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
                 })
                 .collect()
         });
+        // (line, move's place in it) -> wins, draws, losses.
+        let mut records = std::collections::BTreeMap::<(usize, usize), [u32; 3]>::new();
         for (key, mv, result) in played.into_iter().flatten() {
-            if let Some(&i) = self.index.get(&key) {
-                let moves = &mut self.lines[i].1;
-                if let Some(e) = moves.iter_mut().find(|e| e.mv == mv) {
-                    e.record[if result == 1.0 {
-                        0
-                    } else if result == 0.5 {
-                        1
-                    } else {
-                        2
-                    }] += 1;
-                }
-            }
+            let Some(&line) = self.index.get(&key) else {
+                continue;
+            };
+            let Some(place) = self.lines[line].1.iter().position(|e| e.mv == mv) else {
+                continue;
+            };
+            let slot = if result == 1.0 {
+                0
+            } else if result == 0.5 {
+                1
+            } else {
+                2
+            };
+            records.entry((line, place)).or_default()[slot] += 1;
         }
+        records
+            .into_iter()
+            .map(|((line, place), record)| {
+                let (board, moves) = &self.lines[line];
+                (*board, moves[place].mv, record)
+            })
+            .collect()
+    }
+
+    /// Adds `record` (wins, draws, losses) to move `mv` of `board`; an error if the book does
+    /// not have that move there.
+    pub fn add_record(&mut self, board: &Board, mv: Move, record: [u32; 3]) -> Result<(), String> {
+        let entry = self
+            .index
+            .get(&board.key())
+            .and_then(|&i| self.lines[i].1.iter_mut().find(|e| e.mv == mv))
+            .ok_or_else(|| format!("the book has no move {mv} in {board}"))?;
+        for (total, n) in entry.record.iter_mut().zip(record) {
+            *total = total.saturating_add(n);
+        }
+        Ok(())
     }
 
     /// One game of [`Book::play_games`]: the book moves it made (position key, move, result
@@ -300,6 +362,36 @@ impl Book {
     }
 }
 
+/// One line of a book's text: the position, then its moves (`MOVE:SCORE` or
+/// `MOVE:SCORE:W/D/L`), best first.
+pub(crate) fn line_text(board: &Board, moves: &[Entry]) -> String {
+    let mut text = board.to_string();
+    for e in moves {
+        let _ = write!(text, " {}:{}", e.mv, e.score);
+        if e.record != [0; 3] {
+            let [w, d, l] = e.record;
+            let _ = write!(text, ":{w}/{d}/{l}");
+        }
+    }
+    text
+}
+
+/// Reads one [`line_text`]: the position and its moves, best score first.
+pub(crate) fn parse_line(variant: Variant, line: &str) -> Result<(Board, Vec<Entry>), String> {
+    let mut words = line.split_whitespace();
+    let position = words.next().unwrap_or_default();
+    let board = Board::from_notation(variant, position).map_err(|e| e.to_string())?;
+    let mut moves = Vec::new();
+    for w in words {
+        moves.push(parse_entry(&board, w)?);
+    }
+    if moves.is_empty() {
+        return Err("no moves".to_string());
+    }
+    moves.sort_by_key(|e| std::cmp::Reverse(e.score));
+    Ok((board, moves))
+}
+
 /// One `MOVE:SCORE` or `MOVE:SCORE:W/D/L` word of `board`'s line.
 fn parse_entry(board: &Board, word: &str) -> Result<Entry, String> {
     let mut parts = word.split(':');
@@ -335,7 +427,7 @@ fn parse_entry(board: &Board, word: &str) -> Result<Entry, String> {
 }
 
 /// Every position up to `plies` plies from `variant`'s start, each once, in the order found.
-fn positions(variant: Variant, plies: usize) -> Vec<Game> {
+pub fn positions(variant: Variant, plies: usize) -> Vec<Game> {
     let mut seen = std::collections::HashSet::new();
     let mut found = Vec::new();
     let mut layer = vec![Game::new(Board::start(variant))];
@@ -369,77 +461,107 @@ pub fn build(
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Book {
-    let games = positions(variant, plies);
+    let scored = search_positions(variant, plies, depth, threads, Shard::WHOLE, progress);
+    Book::new(
+        variant,
+        scored
+            .into_iter()
+            .map(|(_, board, moves)| (board, moves))
+            .collect(),
+    )
+}
+
+/// The searches of [`build`] that are `shard`'s: position `i` (from 0, in the order
+/// [`positions`] finds them) is shard `i mod N`'s. Each position's moves are searched with a
+/// table of their own, so a position's scores do not depend on which shard searched it. Returns
+/// each position's number, board and moves, best first; `progress` is told of each position
+/// done, of the shard's.
+pub fn search_positions(
+    variant: Variant,
+    plies: usize,
+    depth: u32,
+    threads: usize,
+    shard: Shard,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<(usize, Board, Vec<Entry>)> {
+    let games: Vec<(usize, Game)> = positions(variant, plies)
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| shard.owns_item(i as u64))
+        .collect();
     let total = games.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .expect("a thread pool");
-    let scored: Vec<(Board, Vec<Entry>)> = pool.install(|| {
+    pool.install(|| {
         games
             .par_iter()
-            .map(|game| {
-                let mut table = Table::new(16);
-                let mut scored: Vec<(Move, i32)> = game
-                    .legal_moves()
-                    .into_iter()
-                    .map(|m| {
-                        let mut child = game.clone();
-                        child.play(m).expect("a legal move");
-                        let score = match child.outcome() {
-                            // A move that ends the game (none does this early in oware).
-                            Some(o) => match o.winner {
-                                None => 0,
-                                Some(w) if w == game.board().side_to_move() => MATE - 1,
-                                Some(_) => 1 - MATE,
-                            },
-                            None => {
-                                let control = Control::new(false);
-                                let limits = Limits {
-                                    depth: Some(depth.saturating_sub(1).max(1)),
-                                    ..Limits::default()
-                                };
-                                let setup = Setup {
-                                    tt: &mut table,
-                                    threads: 1,
-                                    control: &control,
-                                    weights: Weights::of(variant),
-                                    limits: &limits,
-                                    overhead: 0,
-                                    tables: None,
-                                };
-                                let found = search::search(&child, setup, &mut |_| {});
-                                let same_side =
-                                    child.board().side_to_move() == game.board().side_to_move();
-                                if same_side {
-                                    found.score
-                                } else {
-                                    -found.score
-                                }
-                            }
-                        };
-                        (m, score)
-                    })
-                    .collect();
-                scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+            .map(|(i, game)| {
+                let moves = search_moves(variant, game, depth);
                 progress(
                     done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
                     total,
                 );
-                let moves = scored
-                    .into_iter()
-                    .map(|(mv, score)| Entry {
-                        mv,
-                        score,
-                        record: [0; 3],
-                    })
-                    .collect();
-                (*game.board(), moves)
+                (*i, *game.board(), moves)
             })
             .collect()
-    });
-    Book::new(variant, scored)
+    })
+}
+
+/// Every legal move of `game` scored by a search to `depth`, best first.
+fn search_moves(variant: Variant, game: &Game, depth: u32) -> Vec<Entry> {
+    let mut table = Table::new(16);
+    let mut scored: Vec<(Move, i32)> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut child = game.clone();
+            child.play(m).expect("a legal move");
+            let score = match child.outcome() {
+                // A move that ends the game (none does this early in oware).
+                Some(o) => match o.winner {
+                    None => 0,
+                    Some(w) if w == game.board().side_to_move() => MATE - 1,
+                    Some(_) => 1 - MATE,
+                },
+                None => {
+                    let control = Control::new(false);
+                    let limits = Limits {
+                        depth: Some(depth.saturating_sub(1).max(1)),
+                        ..Limits::default()
+                    };
+                    let setup = Setup {
+                        tt: &mut table,
+                        threads: 1,
+                        control: &control,
+                        weights: Weights::of(variant),
+                        limits: &limits,
+                        overhead: 0,
+                        tables: None,
+                    };
+                    let found = search::search(&child, setup, &mut |_| {});
+                    let same_side = child.board().side_to_move() == game.board().side_to_move();
+                    if same_side {
+                        found.score
+                    } else {
+                        -found.score
+                    }
+                }
+            };
+            (m, score)
+        })
+        .collect();
+    scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+    scored
+        .into_iter()
+        .map(|(mv, score)| Entry {
+            mv,
+            score,
+            record: [0; 3],
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use super::time::Limits;
 use super::tt::Table;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Side, Variant};
+use crate::shard::Shard;
 use crate::tables::Tables;
 use rayon::prelude::*;
 
@@ -46,6 +47,59 @@ pub struct Sample {
     pub result: f64,
 }
 
+/// Numbers in a [`Sample`]'s row ([`Sample::row`]).
+pub const ROW: usize = 13;
+
+impl Sample {
+    /// The sample as numbers, for a file: the result in half points (2 won, 1 drawn, 0 lost),
+    /// then the terms in [`Terms`]' order.
+    pub fn row(&self) -> [i32; ROW] {
+        let t = &self.terms;
+        [
+            (self.result * 2.0) as i32,
+            t.stores,
+            t.a2,
+            t.a3,
+            t.b2,
+            t.b3,
+            t.row,
+            t.mobility,
+            t.kroo,
+            t.tempo,
+            t.capture,
+            t.threat,
+            t.free,
+        ]
+    }
+
+    /// The sample of a [`Sample::row`].
+    pub fn from_row(row: [i32; ROW]) -> Result<Sample, String> {
+        let [half, stores, a2, a3, b2, b3, row_, mobility, kroo, tempo, capture, threat, free] =
+            row;
+        if !(0..=2).contains(&half) {
+            return Err(format!("a result of {half} half points"));
+        }
+        let terms = Terms {
+            stores,
+            a2,
+            a3,
+            b2,
+            b3,
+            row: row_,
+            mobility,
+            kroo,
+            tempo,
+            capture,
+            threat,
+            free,
+        };
+        Ok(Sample {
+            terms,
+            result: f64::from(half) / 2.0,
+        })
+    }
+}
+
 /// Each weight's term in a position, with the sign it enters the score with ([`WEIGHTS`]'
 /// order).
 fn features(t: &Terms) -> [f64; WEIGHTS.len()] {
@@ -66,14 +120,31 @@ pub fn fitted(samples: &[Sample]) -> [bool; WEIGHTS.len()] {
 /// there), not that of the moves a fixed-depth search would have made, and the positions from
 /// there on are not samples (the search never evaluates them).
 pub fn self_play(options: &TuneOptions, weights: &Weights, tables: Option<&Tables>) -> Vec<Sample> {
+    play_shard(options, weights, tables, Shard::WHOLE)
+        .into_iter()
+        .flat_map(|(_, samples)| samples)
+        .collect()
+}
+
+/// The games of [`self_play`] that are `shard`'s (game `i`, from 0, is shard `i mod N`'s),
+/// each with its number, in order: the games of every shard, put in order, are
+/// [`self_play`]'s, since each game's seed comes from the seed and its number alone.
+pub fn play_shard(
+    options: &TuneOptions,
+    weights: &Weights,
+    tables: Option<&Tables>,
+    shard: Shard,
+) -> Vec<(u64, Vec<Sample>)> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
         .expect("a thread pool");
+    let mine: Vec<u64> = (0..options.games as u64)
+        .filter(|&i| shard.owns_item(i))
+        .collect();
     pool.install(|| {
-        (0..options.games)
-            .into_par_iter()
-            .flat_map_iter(|i| one_game(options, weights, tables, i as u64))
+        mine.into_par_iter()
+            .map(|i| (i, one_game(options, weights, tables, i)))
             .collect()
     })
 }
@@ -317,5 +388,23 @@ mod tests {
         assert_eq!(a.len(), b.len());
         assert!(a.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
         assert!(a.iter().all(|s| s.terms.tempo == 1));
+        // The shards' games, in order, are the whole run's, and their samples read back.
+        let mut games: Vec<(u64, Vec<Sample>)> = (0..3)
+            .flat_map(|index| {
+                play_shard(&options, &Weights::OWARE, None, Shard { index, count: 3 })
+            })
+            .collect();
+        games.sort_by_key(|&(i, _)| i);
+        assert_eq!(
+            games.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        let shards: Vec<Sample> = games.into_iter().flat_map(|(_, s)| s).collect();
+        assert_eq!(shards.len(), a.len());
+        for (x, y) in shards.iter().zip(&a) {
+            let back = Sample::from_row(x.row()).unwrap();
+            assert_eq!((back.terms, back.result), (y.terms, y.result));
+        }
+        assert!(Sample::from_row([3; ROW]).is_err());
     }
 }
