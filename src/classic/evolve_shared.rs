@@ -70,13 +70,9 @@ fn fingerprint(members: &[Weights]) -> String {
     format!("{h:016x}")
 }
 
-/// Writes `text` to `path` whole: under a temporary name of this process, then renamed.
+/// Writes `text` to `path` whole (a temporary name, then a rename).
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp-{}", std::process::id()));
-    let temp = path.with_file_name(name);
-    std::fs::write(&temp, text)
-        .and_then(|()| std::fs::rename(&temp, path))
+    crate::outdir::write_whole(path, text.as_bytes())
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

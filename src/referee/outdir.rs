@@ -14,7 +14,7 @@
 //! Every file is written whole under a temporary name and renamed, or appended a line at a
 //! time; a reader treats a last line without its line break as not yet written.
 
-use super::records::{replace, GameRecord};
+use super::records::GameRecord;
 use super::resume::Schedule;
 use super::runner::{Config, Sprt, Tally};
 use crate::shard::Shard;
@@ -157,7 +157,7 @@ pub fn settle(dir: &Path, manifest: &Manifest) -> Result<(), String> {
         // Shards starting together may all write it: each writes the same text whole and
         // renames it into place, so any one of them is what stays.
         let text = serde_json::to_string_pretty(manifest).expect("a manifest serializes") + "\n";
-        replace(&manifest_path(dir), &text)
+        crate::outdir::write_whole(&manifest_path(dir), text.as_bytes())
             .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
     }
     let there = read_manifest(dir)?.ok_or_else(|| {
@@ -314,9 +314,12 @@ impl Union {
         // The first verdict stays: a shard deciding at the same moment leaves it alone.
         let text = serde_json::to_string(&verdict).expect("a verdict serializes") + "\n";
         let path = verdict_path(&self.dir);
-        let temp = self
-            .dir
-            .join(format!(".sprt.json.tmp-{}", std::process::id()));
+        // Named by the shard, which no other task of the match has (process ids may repeat
+        // across nodes).
+        let temp = self.dir.join(format!(
+            ".sprt.json.tmp-shard-{}-of-{}",
+            shard.index, shard.count
+        ));
         std::fs::write(&temp, text).map_err(|e| format!("{}: {e}", temp.display()))?;
         let linked = std::fs::hard_link(&temp, &path);
         let _ = std::fs::remove_file(&temp);
