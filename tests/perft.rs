@@ -1,6 +1,6 @@
 //! Perft against reference counts: `tests/data/perft.txt`, one named row per position.
 //! Debug builds skip counts above a node budget so `cargo test` stays quick; release builds
-//! (`cargo test --release`, the README's test command) run every row to its deepest figure.
+//! (`cargo test --profile ci`, the README's test command, or `--release`) run every row to its deepest figure.
 
 use awari::rules::{
     divide, format_move_list, perft, Board, Game, IllegalReason, Move, Side, Variant,

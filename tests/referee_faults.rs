@@ -648,7 +648,8 @@ fn games_nobody_played_are_no_contest_and_not_counted() {
         .output()
         .unwrap();
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    // No game could be played: the match reports them and fails (issue 23 item 8).
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("a vs b: 0 games, +0 =0 -0"), "{stdout}");
     assert!(
         stdout.contains("no contest: 2 games (not counted)"),
