@@ -44,6 +44,10 @@ const EXAMPLES: &str = "Examples:
   referee                                   a short match: awari (depth 8) against the evolved player
   referee --engine cmd=./a name=A option.Hash=64 --engine cmd=./b name=B \\
           --variant oware --games 100 --tc 10+0.1 --concurrency 2 --pgnout games.pgn
+  referee --engine cmd=./a name=A --engine cmd=./b name=B --games 10000 --tc 10+0.1 \\
+          --sprt elo0=0 elo1=5 --shard auto --out-dir /shared/m1
+                                            one task of a Slurm job array (tournament/slurm/)
+  referee merge /shared/m1                  the whole match's report, once the shards are done
 Engine keys: cmd=PATH (required), name=N, dir=D, arg=A (repeatable), option.NAME=VALUE,
 and a time control of its own: tc=..., movetime=MS, depth=D or nodes=N.
 Time controls: tc=[moves/]seconds[+increment] (10+0.1, 40/60, 60+1), or --movetime, --depth, --nodes.";

@@ -241,7 +241,7 @@ pub fn peak_memory() -> Option<u64> {
 }
 
 /// Removes the temporary layer files (`.<variant>-NN.awtb.tmp-PID`, see
-/// [`write_layer`](super::file::write_layer)) that builds which are no longer running left in
+/// [`write_layer`]) that builds which are no longer running left in
 /// `dir` when they were killed; returns their paths. A file whose process is alive (another
 /// build at work, or a process that took the dead one's id) is left alone.
 pub fn remove_stale_temporaries(dir: &Path, variant: Variant) -> Vec<PathBuf> {
