@@ -580,6 +580,57 @@ fn a_tables_path_that_is_no_readable_directory_is_said_once() {
 }
 
 #[test]
+fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
+    // Under a limit of 8 processes for its user, `Threads 64` made the scoped spawn panic: the
+    // worker died and no `bestmove` came again. Needs root (to run the engine as `nobody`
+    // under the limit: root ignores RLIMIT_NPROC), `setpriv` and `prlimit`.
+    let tools = ["setpriv", "prlimit"].iter().all(|t| {
+        common::hermetic(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    let root = nix::unistd::geteuid().is_root();
+    if !tools || !root {
+        // The one early return of this test, with its reason on stderr.
+        eprintln!("skipped: needs root and util-linux's setpriv and prlimit");
+        return;
+    }
+    let mut child = common::hermetic("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .args(["prlimit", "--nproc=8", env!("CARGO_BIN_EXE_awari")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = "setoption name Threads value 64\nposition startpos\ngo depth 6\nisready\n\
+                  go depth 4\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > 20 * SECOND {
+            let _ = child.kill();
+            panic!("the engine hangs");
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("bestmove ").count(), 2, "{text}");
+    assert!(text.contains("readyok"), "{text}");
+    assert!(
+        text.contains("info string warning: Threads 64: ") && text.contains("could not be started"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_move_that_wins_at_once_by_repetition_is_played_at_depth_1_with_no_ponder_move() {
     // The positions played before the root count: each of these games has one move that
     // repeats a position seen since the last capture, which ends the game in the mover's

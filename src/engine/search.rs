@@ -134,6 +134,9 @@ pub struct Found {
     pub nodes: u64,
     /// Nodes the endgame tables scored or bounded.
     pub tbhits: u64,
+    /// Helper threads asked for that could not be started (the system's thread limit), and
+    /// why: the search went on with those that did.
+    pub unstarted: Option<(usize, String)>,
 }
 
 /// A score as the protocol shows it: centi-seeds, or plies to the end of a finished game.
@@ -241,11 +244,22 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         pool: &pool,
     };
     let mut found = std::thread::scope(|scope| {
-        for id in 1..setup.threads.max(1) {
-            scope.spawn(move || helper(game, shared, id));
+        // Started one by one while the system allows: a failed start (a thread or process
+        // limit) ends the starting, not the search.
+        let mut unstarted = None;
+        let wanted = setup.threads.max(1);
+        for id in 1..wanted {
+            let started = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .spawn_scoped(scope, move || helper(game, shared, id));
+            if let Err(e) = started {
+                unstarted = Some((wanted - id, e.to_string()));
+                break;
+            }
         }
-        let found = main_search(game, shared, report);
+        let mut found = main_search(game, shared, report);
         pool.done.store(true, Ordering::Release);
+        found.unstarted = unstarted;
         found
     });
     found.ponder = found
@@ -290,6 +304,7 @@ fn main_search(game: &Game, shared: Shared<'_>, report: &mut dyn FnMut(&Report))
         depth: 0,
         nodes: 0,
         tbhits: 0,
+        unstarted: None,
     };
     if moves.is_empty() {
         return found;

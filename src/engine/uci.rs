@@ -452,6 +452,13 @@ fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
             control.stop.store(true, Ordering::Release);
         }
     });
+    if let Some((unstarted, why)) = &found.unstarted {
+        out.line(&format!(
+            "info string warning: Threads {threads}: {unstarted} of the search threads could not \
+             be started ({why}); searched with {}",
+            threads - unstarted
+        ));
+    }
     // A search stopped inside a widened window would leave a GUI showing a bound with a short
     // line as its score: repeat the last complete iteration, exact score and whole line.
     if bound_last {
