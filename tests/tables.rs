@@ -340,6 +340,37 @@ fn a_build_removes_what_killed_builds_left_and_nothing_else() {
     );
 }
 
+#[test]
+fn a_value_byte_no_layer_can_hold_is_a_fault_of_its_file_not_a_panic() {
+    // A file whose checksum is right but one of whose value bytes reads as no bounds of its
+    // layer (a file written by something else): the build that reads it as a smaller layer
+    // stopped with a panic. It is now refused when opened, named, and built again.
+    let dir = scratch("bad-byte");
+    let d = dir.display().to_string();
+    let (ok, out, err) = awari(&["tables", "build", "--seeds", "5", "--dir", &d]);
+    assert!(ok, "{out}{err}");
+    let path = layer_path(&dir, Variant::Oware, 3);
+    let mut bytes = read(&path);
+    bytes[32 + 7] = 0xff; // lo 31 in a layer of 3 seeds
+    let crc = crc32fast::hash(&bytes[32..]);
+    bytes[24..28].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&path, bytes).unwrap();
+    let e = Layer::open(&dir, Variant::Oware, 3).err().expect("refused");
+    assert!(e.to_string().contains("entry 7: value byte 255"), "{e}");
+    for n in [4, 5] {
+        std::fs::remove_file(layer_path(&dir, Variant::Oware, n)).unwrap();
+    }
+    let (ok, out, err) = awari(&["tables", "build", "--seeds", "5", "--dir", &d]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("3 layers built"), "{out}");
+    Layer::open(&dir, Variant::Oware, 3).expect("built again");
+    // A board of more seeds than any layer holds has no rank (it indexed out of bounds).
+    let tables = Tables::open(&dir, Variant::Oware);
+    let big = Board::from_parts(Variant::Oware, [5; 12], [0, 0], Side::South, false, 0).unwrap();
+    assert_eq!(tables.rank(&big), None);
+    assert_eq!(tables.probe(&big), None);
+}
+
 fn awari(args: &[&str]) -> (bool, String, String) {
     let out = common::hermetic(AWARI).args(args).output().unwrap();
     (

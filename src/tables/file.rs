@@ -9,6 +9,7 @@
 //! from the first layer missing.
 
 use super::index::layer_size;
+use super::value::Value;
 use crate::rules::Variant;
 use memmap2::Mmap;
 use std::fmt;
@@ -138,13 +139,13 @@ pub fn write_layer(
 /// A layer file, mapped into memory and checked.
 pub struct Layer {
     map: Mmap,
-    n: usize,
     size: usize,
 }
 
 impl Layer {
-    /// Opens and checks layer `n` of `variant` in `dir`: header, size, variant, layer and
-    /// checksum. The file is memory-mapped: processes that open the same tables share the page
+    /// Opens and checks layer `n` of `variant` in `dir`: header, size, variant, layer,
+    /// checksum, and that every value byte reads as bounds of the layer (so that no byte a file
+    /// holds can stop a reader later, whatever its checksum says). The file is memory-mapped: processes that open the same tables share the page
     /// cache.
     pub fn open(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
         let path = layer_path(dir, variant, n);
@@ -204,16 +205,20 @@ impl Layer {
         if crc32fast::hash(&map[HEADER..]) != crc {
             return Err(FileError::Checksum(path));
         }
-        Ok(Layer {
-            map,
-            n,
-            size: entries as usize,
-        })
-    }
-
-    /// The seed count.
-    pub fn seeds(&self) -> usize {
-        self.n
+        let size = entries as usize;
+        if let Some(i) = map[HEADER..HEADER + size]
+            .iter()
+            .position(|&b| Value::decode(b, n).is_none())
+        {
+            return Err(FileError::Header(
+                path,
+                format!(
+                    "entry {i}: value byte {} is no bounds of layer {n}",
+                    map[HEADER + i]
+                ),
+            ));
+        }
+        Ok(Layer { map, size })
     }
 
     /// The values, one byte per position.

@@ -149,8 +149,10 @@ impl Tables {
         if board.variant() != self.variant {
             return None;
         }
-        let (n, index) = locate(board);
-        let layer = self.layers.get(n)?.as_ref()?;
+        // The layer first: a board of more seeds than any layer holds has no rank to compute.
+        let seeds: u32 = board.houses().iter().map(|&h| u32::from(h)).sum();
+        let layer = self.layers.get(seeds as usize)?.as_ref()?;
+        let (_, index) = locate(board);
         layer.ranks().get(index as usize).copied()
     }
 
