@@ -630,6 +630,45 @@ fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
     );
 }
 
+/// The engine's resident memory now, in KiB (Linux).
+fn resident_kib(e: &Engine) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.child.id())).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn hash_changes_and_benches_give_their_memory_back() {
+    // One long run of `Hash` changes and `bench` grew an engine from 0.48 to 6.8 GiB: tables of
+    // megabytes landed in the allocator's arenas, which kept them. Each is now a mapping of
+    // its own, unmapped when it goes.
+    let mut e = Engine::start();
+    e.send("isready");
+    e.expect("readyok", 5 * SECOND);
+    let baseline = resident_kib(&e);
+    for i in 0..150 {
+        let mb = if i % 3 == 0 { 128 } else { 16 + i % 50 };
+        e.send(&format!("setoption name Hash value {mb}"));
+        e.send("bench 8");
+    }
+    e.send("setoption name Hash value 16");
+    e.send("position startpos");
+    e.send("go depth 1");
+    e.expect("bestmove", 120 * SECOND);
+    e.send("isready");
+    e.expect("readyok", 5 * SECOND);
+    let after = resident_kib(&e);
+    // The same 16 MiB table as at the start; 48 MiB of slack for the rest.
+    assert!(
+        after <= baseline + 48 * 1024,
+        "resident {after} KiB after the run, {baseline} KiB at the start"
+    );
+}
+
 #[test]
 fn a_move_that_wins_at_once_by_repetition_is_played_at_depth_1_with_no_ponder_move() {
     // The positions played before the root count: each of these games has one move that

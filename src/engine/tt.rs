@@ -96,9 +96,49 @@ const BUCKET: usize = 4;
 #[repr(C, align(64))]
 struct Bucket([Entry; BUCKET]);
 
+/// The buckets, in memory mapped for the table alone and unmapped when it goes. (As a `Vec`,
+/// tables of megabytes landed in the allocator's arenas, which kept them: one long engine run
+/// of `Hash` changes and `bench` grew to gigabytes.)
+struct Buckets {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl Buckets {
+    /// `n` empty buckets, their pages made resident now (`MAP_POPULATE`), not at the first
+    /// search, whose time that would eat.
+    fn new(n: usize) -> std::io::Result<Buckets> {
+        let bytes = n
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .ok_or_else(|| std::io::Error::other("too large"))?;
+        let map = memmap2::MmapOptions::new()
+            .len(bytes)
+            .populate()
+            .map_anon()?;
+        Ok(Buckets { map, len: n })
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: the map is `len` buckets long and page-aligned (more than a bucket's 64
+        // bytes), it lives as long as `self`, and every bit pattern, all zeros included (a
+        // fresh anonymous map), is a valid `Bucket`: it is made of atomic integers.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Bucket>(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as for `deref`, and `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<Bucket>(), self.len) }
+    }
+}
+
 /// The table.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     generation: u8,
 }
 
@@ -118,14 +158,12 @@ impl Table {
     /// error, not an abort (`setoption name Hash value 32768` on a smaller machine).
     pub fn try_new(mb: usize) -> Result<Table, String> {
         let n = (mb.saturating_mul(1 << 20) / Table::BUCKET_BYTES).max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(n).map_err(|_| {
+        let buckets = Buckets::new(n).map_err(|e| {
             format!(
-                "cannot allocate a {mb} MiB hash table ({} bytes)",
+                "cannot allocate a {mb} MiB hash table ({} bytes: {e})",
                 n.saturating_mul(Table::BUCKET_BYTES)
             )
         })?;
-        buckets.resize_with(n, Bucket::default);
         Ok(Table {
             buckets,
             generation: 0,
@@ -287,7 +325,7 @@ mod tests {
     fn a_torn_entry_is_never_believed() {
         // One bucket: both keys land in it.
         let t = Table {
-            buckets: vec![Bucket::default()],
+            buckets: Buckets::new(1).unwrap(),
             generation: 0,
         };
         t.store(42, Move::new(2), 5, 77, Bound::Exact);
@@ -316,7 +354,7 @@ mod tests {
     fn a_full_bucket_keeps_the_deepest() {
         // A one-bucket table: every key lands in the same bucket.
         let t = Table {
-            buckets: vec![Bucket::default()],
+            buckets: Buckets::new(1).unwrap(),
             generation: 0,
         };
         for (key, depth) in [(1, 10), (2, 3), (3, 12), (4, 8)] {
