@@ -669,6 +669,54 @@ fn hash_changes_and_benches_give_their_memory_back() {
     );
 }
 
+/// A field of `/proc/meminfo`, in MiB.
+fn meminfo_mib(field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix(field))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib / 1024)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_hash_above_the_memory_available_is_refused_before_it_is_taken() {
+    // A mapping the system grants but cannot back got the engine killed when its pages were
+    // touched. The size asked here is above the memory available and also above all the
+    // memory there is (so that an engine without the check fails to allocate rather than
+    // being killed, on a machine that is not shared): the refusal must name the memory
+    // available.
+    let (Some(available), Some(total), Some(swap)) = (
+        meminfo_mib("MemAvailable:"),
+        meminfo_mib("MemTotal:"),
+        meminfo_mib("SwapTotal:"),
+    ) else {
+        eprintln!("skipped: no /proc/meminfo");
+        return;
+    };
+    let ask = (available + 1024).max(total + swap + 1024);
+    if ask > 32_768 {
+        // The one early return, with its reason: the option's maximum is within this machine.
+        eprintln!("skipped: {available} MiB available, more than the Hash option's maximum");
+        return;
+    }
+    let mut e = Engine::start();
+    e.send(&format!("setoption name Hash value {ask}"));
+    let (error, _) = e.expect(&format!("info string error: Hash {ask}"), 30 * SECOND);
+    assert!(
+        error.contains("more than the memory available") && error.contains("keeping 16 MiB"),
+        "{error}"
+    );
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.expect("bestmove ", 30 * SECOND);
+}
+
 #[test]
 fn a_move_that_wins_at_once_by_repetition_is_played_at_depth_1_with_no_ponder_move() {
     // The positions played before the root count: each of these games has one move that

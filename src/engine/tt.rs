@@ -136,6 +136,21 @@ impl std::ops::DerefMut for Buckets {
     }
 }
 
+/// The memory the system says it can give without swapping (`MemAvailable` in
+/// `/proc/meminfo`), where it says (Linux).
+fn available_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
 /// The table.
 pub struct Table {
     buckets: Buckets,
@@ -158,6 +173,16 @@ impl Table {
     /// error, not an abort (`setoption name Hash value 32768` on a smaller machine).
     pub fn try_new(mb: usize) -> Result<Table, String> {
         let n = (mb.saturating_mul(1 << 20) / Table::BUCKET_BYTES).max(1);
+        // The system may grant a mapping it cannot back (overcommit): populating it would then
+        // get the engine killed. A size above what the system says is available is refused.
+        if let Some(available) = available_bytes() {
+            if n.saturating_mul(Table::BUCKET_BYTES) as u64 > available {
+                return Err(format!(
+                    "{mb} MiB is more than the memory available ({} MiB)",
+                    available >> 20
+                ));
+            }
+        }
         let buckets = Buckets::new(n).map_err(|e| {
             format!(
                 "cannot allocate a {mb} MiB hash table ({} bytes: {e})",
