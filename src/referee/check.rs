@@ -43,15 +43,55 @@ pub fn middle_game(variant: Variant) -> Game {
     game
 }
 
-/// Runs every check on the engine `spec` in `variant`; calls `report` with each check's name
-/// and outcome; returns whether all passed.
-pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcome)) -> bool {
+/// How long each kind of answer may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// `uciok`, `readyok` when idle, and the synchronisation before each probe.
+    pub answer: Duration,
+    /// A depth- or node-limited search's `bestmove`.
+    pub search: Duration,
+    /// `readyok` during a search: "at once".
+    pub at_once: Duration,
+    /// `bestmove` after `stop`, and the exit after `quit`.
+    pub stop: Duration,
+}
+
+impl Default for Timeouts {
+    /// What a tournament manager allows: 5 s, 10 s, 100 ms, 1 s.
+    fn default() -> Timeouts {
+        Timeouts {
+            answer: Duration::from_secs(5),
+            search: Duration::from_secs(10),
+            at_once: Duration::from_millis(100),
+            stop: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Runs every check on the engine `spec` in `variant` with the `limits`; calls `report` with
+/// each check's name and outcome; returns whether all passed.
+pub fn check(
+    spec: &Spec,
+    variant: Variant,
+    limits: Timeouts,
+    report: &mut dyn FnMut(&str, &Outcome),
+) -> bool {
     let mut all = true;
     let mut say = |name: &str, outcome: Outcome| {
         all &= outcome.is_ok();
         report(name, &outcome);
     };
-    let second = Duration::from_secs(1);
+    let Timeouts {
+        answer,
+        search,
+        at_once,
+        stop,
+    } = limits;
+    // `1 s`, `100 ms`.
+    let ms = |d: Duration| match d.as_millis() {
+        n if n % 1000 == 0 => format!("{} s", n / 1000),
+        n => format!("{n} ms"),
+    };
     let mut p = match Process::start(spec, OutputLimits::default(), None, None) {
         Ok(p) => p,
         Err(e) => {
@@ -62,7 +102,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     // Handshake.
     let mut id = None;
     let hs = p.send("uci").and_then(|()| {
-        p.wait_for(Expect::UciOk, 5 * second, &mut |l| {
+        p.wait_for(Expect::UciOk, answer, &mut |l| {
             if let Reply::IdName(_) = Reply::parse(l) {
                 id = Some(l.to_string());
             }
@@ -90,14 +130,14 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
             .map(|_| format!("readyok after {} ms", t.elapsed().as_millis()))
             .map_err(|e| e.to_string())
     };
-    say("isready -> readyok", ready(&mut p, 5 * second));
+    say("isready -> readyok", ready(&mut p, answer));
 
     let start = Game::new(Board::start(variant));
     let go = |p: &mut Process, line: &str| -> Outcome {
-        p.sync(5 * second)
+        p.sync(answer)
             .and_then(|()| p.send("position startpos"))
             .and_then(|()| p.send(line))
-            .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, search, &mut |_| {}))
             .map_err(|e| e.to_string())
     };
     say(
@@ -118,10 +158,10 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     // A middle game, given as a position: no book answers it.
     let middle = middle_game(variant);
     let probe = p
-        .sync(5 * second)
+        .sync(answer)
         .and_then(|()| p.send(&format!("position fen {}", middle.board())))
         .and_then(|()| p.send("go depth 3"))
-        .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
+        .and_then(|()| p.wait_for(Expect::BestMove, search, &mut |_| {}))
         .map_err(|e| e.to_string());
     say(
         &format!(
@@ -133,26 +173,30 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
 
     // A long search: isready must be answered at once, and stop must end it.
     let searching = p
-        .sync(5 * second)
+        .sync(answer)
         .and_then(|()| p.send("position startpos"))
         .and_then(|()| p.send("go infinite"))
         .map_err(|e| e.to_string());
     std::thread::sleep(Duration::from_millis(200));
-    let during = searching
-        .clone()
-        .and_then(|()| ready(&mut p, Duration::from_millis(100)));
+    let during = searching.clone().and_then(|()| ready(&mut p, at_once));
     say(
-        "isready during go infinite -> readyok within 100 ms",
+        &format!(
+            "isready during go infinite -> readyok within {}",
+            ms(at_once)
+        ),
         during,
     );
     let t = Instant::now();
     let stopped = searching.and_then(|()| {
         p.send("stop")
-            .and_then(|()| p.wait_for(Expect::BestMove, second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, stop, &mut |_| {}))
             .map_err(|e| e.to_string())
     });
     say(
-        "stop during go infinite -> legal bestmove within 1 s",
+        &format!(
+            "stop during go infinite -> legal bestmove within {}",
+            ms(stop)
+        ),
         stopped
             .and_then(|l| legal_bestmove(&start, &l))
             .map(|l| format!("{l} after {} ms", t.elapsed().as_millis())),
@@ -162,7 +206,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let _ = p.send("stop");
     let mut extra = Vec::new();
     let quiet = p.send("isready").map_err(|e| e.to_string()).and_then(|()| {
-        p.wait_for(Expect::ReadyOk, second, &mut |l| extra.push(l.to_string()))
+        p.wait_for(Expect::ReadyOk, stop, &mut |l| extra.push(l.to_string()))
             .map_err(|e| e.to_string())
     });
     say(
@@ -182,7 +226,7 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     let mut after_ffea = Game::new(Board::start(variant));
     let setup = after_ffea.play_text("FfEa").is_ok();
     if setup {
-        let _ = p.sync(5 * second);
+        let _ = p.sync(answer);
         let _ = p.send("position startpos moves FfEa");
     }
     for bad in [
@@ -193,14 +237,11 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
     ] {
         let _ = p.send(bad);
     }
-    say(
-        "bad input -> still answers isready",
-        ready(&mut p, 5 * second),
-    );
+    say("bad input -> still answers isready", ready(&mut p, answer));
     if setup {
         let kept = p
             .send("go depth 1")
-            .and_then(|()| p.wait_for(Expect::BestMove, 10 * second, &mut |_| {}))
+            .and_then(|()| p.wait_for(Expect::BestMove, search, &mut |_| {}))
             .map_err(|e| e.to_string())
             .and_then(|l| legal_bestmove(&after_ffea, &l));
         say("a refused position keeps the previous one", kept);
@@ -208,13 +249,13 @@ pub fn check(spec: &Spec, variant: Variant, report: &mut dyn FnMut(&str, &Outcom
 
     // quit.
     let t = Instant::now();
-    let exited = p.end(second);
+    let exited = p.end(stop);
     say(
-        "quit -> exits within 1 s",
+        &format!("quit -> exits within {}", ms(stop)),
         if exited {
             Ok(format!("exited after {} ms", t.elapsed().as_millis()))
         } else {
-            Err("still running after 1 s (killed)".to_string())
+            Err(format!("still running after {} (killed)", ms(stop)))
         },
     );
     all

@@ -393,7 +393,8 @@ fn check(variant: Variant, command: &[String]) -> ExitCode {
         ..Spec::default()
     };
     let (mut passed, mut failed) = (0, 0);
-    let all = super::check::check(&spec, variant, &mut |name, outcome| match outcome {
+    let limits = super::check::Timeouts::default();
+    let all = super::check::check(&spec, variant, limits, &mut |name, outcome| match outcome {
         Ok(detail) => {
             passed += 1;
             say!("PASS  {name}: {detail}");
