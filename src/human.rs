@@ -6,9 +6,8 @@
 
 use crate::classic::player::{Limit, Player};
 use crate::engine::eval::Weights as EvalWeights;
+use crate::engine::fixed::search_to_depth;
 use crate::engine::options::Opponent;
-use crate::engine::search::{self, Control, Setup};
-use crate::engine::time::Limits;
 use crate::engine::tt::Table;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
@@ -147,19 +146,6 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
 
 /// The engine's move, searched to `depth`; `None` when the game is over.
 fn engine_move(game: &Game, depth: u32, table: &mut Table) -> Option<Move> {
-    let control = Control::new(false);
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let setup = Setup {
-        tt: table,
-        threads: 1,
-        control: &control,
-        weights: EvalWeights::of(game.board().variant()),
-        limits: &limits,
-        overhead: 0,
-        tables: None,
-    };
-    search::search(game, setup, &mut |_| {}).best
+    let weights = EvalWeights::of(game.board().variant());
+    search_to_depth(game, depth, weights, None, table).best
 }

@@ -2,6 +2,13 @@
 //! whose sequence is fixed by its seed on every platform and every version; this one is ten
 //! lines, so no crate is pulled in for it.
 
+/// The seed of item `index` of a run seeded with `seed` (a game of a tuning run or a book
+/// build): the items' generators differ, and each depends on the run's seed and its own number
+/// alone, so a shard of the run plays exactly the items the whole run would.
+pub fn item_seed(seed: u64, index: u64) -> u64 {
+    seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// SplitMix64: fast, statistically sound for games and tests, not for cryptography.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);

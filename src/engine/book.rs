@@ -17,8 +17,8 @@
 //! position's Zobrist key (`ahash`: the keys are already random, and a fast hash suits them).
 
 use super::eval::Weights;
-use super::search::{self, Control, Setup, MATE};
-use super::time::Limits;
+use super::fixed::search_to_depth;
+use super::search::MATE;
 use super::tt::Table;
 use super::tune::result_for;
 use crate::rng::Rng;
@@ -252,9 +252,7 @@ impl Book {
         let mine: Vec<u64> = (0..games as u64).filter(|&i| shard.owns_item(i)).collect();
         let played: Vec<Vec<(u64, Move, f64)>> = pool.install(|| {
             mine.into_par_iter()
-                .map(|i| {
-                    self.one_game(depth, explore, seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-                })
+                .map(|i| self.one_game(depth, explore, crate::rng::item_seed(seed, i)))
                 .collect()
         });
         // (line, move's place in it) -> wins, draws, losses.
@@ -310,10 +308,6 @@ impl Book {
         let mut game = Game::new(Board::start(self.variant));
         let mut made = Vec::new();
         let mut table = Table::new(1);
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
         while game.outcome().is_none() && game.moves().len() < 600 {
             let board = *game.board();
             let in_book = self.moves(&board).and_then(|moves| {
@@ -335,17 +329,8 @@ impl Book {
                     m
                 }
                 None => {
-                    let control = Control::new(false);
-                    let setup = Setup {
-                        tt: &mut table,
-                        threads: 1,
-                        control: &control,
-                        weights: Weights::of(self.variant),
-                        limits: &limits,
-                        overhead: 0,
-                        tables: None,
-                    };
-                    match search::search(&game, setup, &mut |_| {}).best {
+                    let weights = Weights::of(self.variant);
+                    match search_to_depth(&game, depth, weights, None, &mut table).best {
                         Some(m) => m,
                         None => break,
                     }
@@ -527,21 +512,9 @@ fn search_moves(variant: Variant, game: &Game, depth: u32) -> Vec<Entry> {
                     Some(_) => 1 - MATE,
                 },
                 None => {
-                    let control = Control::new(false);
-                    let limits = Limits {
-                        depth: Some(depth.saturating_sub(1).max(1)),
-                        ..Limits::default()
-                    };
-                    let setup = Setup {
-                        tt: &mut table,
-                        threads: 1,
-                        control: &control,
-                        weights: Weights::of(variant),
-                        limits: &limits,
-                        overhead: 0,
-                        tables: None,
-                    };
-                    let found = search::search(&child, setup, &mut |_| {});
+                    let below = depth.saturating_sub(1).max(1);
+                    let found =
+                        search_to_depth(&child, below, Weights::of(variant), None, &mut table);
                     let same_side = child.board().side_to_move() == game.board().side_to_move();
                     if same_side {
                         found.score

@@ -3,13 +3,14 @@
 //!
 //! One file per concept: [`protocol`] (text to commands), [`options`] (the one table),
 //! [`uci`] (the loop: reader and worker threads), [`search`], [`tt`], [`eval`], [`time`],
-//! [`bench`](mod@bench), [`book`] (the opening book), [`diagram`], [`tune`] (`awari tune`: weights fitted to games),
+//! [`bench`](mod@bench), [`fixed`] (a fixed-depth search for the tools), [`book`] (the opening book), [`diagram`], [`tune`] (`awari tune`: weights fitted to games),
 //! [`jobs`] (`awari tune` and `awari book build` in shards, for a cluster).
 
 pub mod bench;
 pub mod book;
 pub mod diagram;
 pub mod eval;
+pub mod fixed;
 pub mod jobs;
 pub mod options;
 pub mod protocol;

@@ -12,8 +12,7 @@
 //! set has is fitted, the others are left as they are.
 
 use super::eval::{Terms, Weights, WEIGHTS};
-use super::search::{self, Control, Setup};
-use super::time::Limits;
+use super::fixed::search_to_depth;
 use super::tt::Table;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Side, Variant};
@@ -155,7 +154,7 @@ fn one_game(
     tables: Option<&Tables>,
     index: u64,
 ) -> Vec<Sample> {
-    let mut rng = Rng::new(options.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = Rng::new(crate::rng::item_seed(options.seed, index));
     let mut game = Game::new(Board::start(options.variant));
     for _ in 0..options.opening_plies {
         let moves: Vec<_> = game.legal_moves().into_iter().collect();
@@ -166,10 +165,6 @@ fn one_game(
         game.play(m).expect("a legal move");
     }
     let mut table = Table::new(1);
-    let limits = Limits {
-        depth: Some(options.depth),
-        ..Limits::default()
-    };
     let mut seen = Vec::new();
     // The result for South: from the end of the game, or from the tables.
     let mut south = game.outcome().map(|o| result_for(o.winner, Side::South));
@@ -180,17 +175,8 @@ fn one_game(
             break;
         }
         seen.push((board.side_to_move(), Terms::of(&board)));
-        let control = Control::new(false);
-        let setup = Setup {
-            tt: &mut table,
-            threads: 1,
-            control: &control,
-            weights: *weights,
-            limits: &limits,
-            overhead: 0,
-            tables,
-        };
-        let Some(m) = search::search(&game, setup, &mut |_| {}).best else {
+        let found = search_to_depth(&game, options.depth, *weights, tables, &mut table);
+        let Some(m) = found.best else {
             break;
         };
         game.play(m).expect("the search plays legal moves");

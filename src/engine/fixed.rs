@@ -1,0 +1,37 @@
+//! A search with no clock and nobody to stop it: to a fixed depth, on one thread, reporting
+//! nothing. What the opening book's build, the tuner's self-play and the terminal game ask of
+//! the search, written once (`awari bench`, which also takes threads and `stop`, sets up its
+//! own).
+
+use super::eval::Weights;
+use super::search::{self, Control, Found, Setup};
+use super::time::Limits;
+use super::tt::Table;
+use crate::rules::Game;
+use crate::tables::Tables;
+
+/// Searches `game`'s position to `depth` with `weights` (and the endgame `tables`, if any),
+/// using and keeping `table`.
+pub fn search_to_depth(
+    game: &Game,
+    depth: u32,
+    weights: Weights,
+    tables: Option<&Tables>,
+    table: &mut Table,
+) -> Found {
+    let control = Control::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let setup = Setup {
+        tt: table,
+        threads: 1,
+        control: &control,
+        weights,
+        limits: &limits,
+        overhead: 0,
+        tables,
+    };
+    search::search(game, setup, &mut |_| {})
+}
