@@ -1,7 +1,7 @@
 //! `awari tables build`: solves and writes layers 0..=N in order, resuming after the last whole
 //! file, on a pool of threads, with progress on a terminal and plain lines otherwise.
 
-use super::file::{write_layer, Layer};
+use super::file::{write_layer, FileError, Layer};
 use super::index::{layer_size, positions_up_to};
 use super::probe::supported;
 use super::solve::{solve_layer, Lower, Progress};
@@ -84,19 +84,38 @@ impl Progress for Bar {
 pub enum BuildError {
     /// The options make no sense (named in the message).
     Options(String),
-    /// The directory or a file could not be written.
-    Io(String),
+    /// The directory could not be made.
+    Directory(PathBuf, std::io::Error),
+    /// The worker threads could not be started.
+    Threads(usize, rayon::ThreadPoolBuildError),
+    /// Layer `n`'s file could not be written.
+    Write(usize, std::io::Error),
+    /// Layer `n`'s file was written but does not read back as a sound layer.
+    Reread(usize, FileError),
 }
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BuildError::Options(m) | BuildError::Io(m) => f.write_str(m),
+            BuildError::Options(m) => f.write_str(m),
+            BuildError::Directory(dir, e) => write!(f, "cannot create {}: {e}", dir.display()),
+            BuildError::Threads(n, e) => write!(f, "cannot start {n} threads: {e}"),
+            BuildError::Write(n, e) => write!(f, "layer {n}: cannot write: {e}"),
+            BuildError::Reread(n, e) => write!(f, "layer {n}: written but unreadable: {e}"),
         }
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Options(_) => None,
+            BuildError::Directory(_, e) | BuildError::Write(_, e) => Some(e),
+            BuildError::Threads(_, e) => Some(e),
+            BuildError::Reread(_, e) => Some(e),
+        }
+    }
+}
 
 /// Builds the tables `options` asks for, writing one line per layer to `out`.
 pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, BuildError> {
@@ -116,7 +135,7 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
         return Err(BuildError::Options("--threads must be at least 1".into()));
     }
     std::fs::create_dir_all(&options.dir)
-        .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", options.dir.display())))?;
+        .map_err(|e| BuildError::Directory(options.dir.clone(), e))?;
     for stale in remove_stale_temporaries(&options.dir, options.variant) {
         let _ = writeln!(
             out,
@@ -127,7 +146,7 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
-        .map_err(|e| BuildError::Io(format!("cannot start {} threads: {e}", options.threads)))?;
+        .map_err(|e| BuildError::Threads(options.threads, e))?;
     let start = Instant::now();
     let mut summary = Summary::default();
     let mut lower = Opened(Vec::new());
@@ -191,9 +210,9 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
             &solved.bytes,
             &solved.ranks,
         )
-        .map_err(|e| BuildError::Io(format!("layer {n}: cannot write: {e}")))?;
-        let layer = Layer::open(&options.dir, options.variant, n)
-            .map_err(|e| BuildError::Io(format!("layer {n}: written but unreadable: {e}")))?;
+        .map_err(|e| BuildError::Write(n, e))?;
+        let layer =
+            Layer::open(&options.dir, options.variant, n).map_err(|e| BuildError::Reread(n, e))?;
         let secs = t.elapsed().as_secs_f64();
         say(
             out,
