@@ -46,7 +46,9 @@ impl Shard {
     pub fn games_of(self, total: u64) -> u64 {
         let pairs = total.div_ceil(2);
         let mine = pairs / self.count + u64::from(pairs % self.count > self.index);
-        (2 * mine).min(total)
+        // An odd total's last pair has one game: take the other off its shard's count.
+        let short = total % 2 == 1 && (pairs - 1) % self.count == self.index;
+        2 * mine - u64::from(short)
     }
 
     /// Parses `K/N`, `auto` or `auto/N`. `auto` reads Slurm's job array variables
@@ -147,39 +149,45 @@ mod tests {
 
     #[test]
     fn shards_deal_every_game_once_in_whole_pairs_and_evenly() {
-        for count in (1..=40).chain([97, 128, 999, 1000]) {
-            for total in [2, 4, 6, 40, 100, 398, 1000, 2002] {
-                let mut owner = vec![None; total as usize + 1];
-                let mut sizes = vec![0u64; count as usize];
-                for index in 0..count {
-                    let shard = Shard { index, count };
-                    let mine: Vec<u64> = (1..=total).filter(|&r| shard.owns(r)).collect();
-                    assert_eq!(
-                        mine.len() as u64,
-                        shard.games_of(total),
-                        "{shard} of {total}"
-                    );
-                    sizes[index as usize] = mine.len() as u64;
-                    for r in mine {
-                        assert_eq!(owner[r as usize], None, "round {r} dealt twice");
-                        owner[r as usize] = Some(index);
-                    }
+        // Every shard count from 1 to 1,000 with small game counts, odd ones too (a match
+        // rounds its count up to whole pairs; the dealing need not), and some with large ones.
+        let small = (1..=1000).flat_map(|count| [1, 2, 3, 7, 40, 101].map(|total| (count, total)));
+        let large = (1..=40)
+            .chain([97, 128, 999, 1000])
+            .flat_map(|count| [398, 999, 1000, 1001, 2002].map(|total| (count, total)));
+        for (count, total) in small.chain(large) {
+            let mut owner = vec![None; total as usize + 1];
+            let mut sizes = vec![0u64; count as usize];
+            for index in 0..count {
+                let shard = Shard { index, count };
+                let mine: Vec<u64> = (1..=total).filter(|&r| shard.owns(r)).collect();
+                assert_eq!(
+                    mine.len() as u64,
+                    shard.games_of(total),
+                    "{shard} of {total}"
+                );
+                sizes[index as usize] = mine.len() as u64;
+                for r in mine {
+                    assert_eq!(owner[r as usize], None, "round {r} dealt twice");
+                    owner[r as usize] = Some(index);
                 }
-                // Complete, and both games of a pair in the same shard.
-                for r in (1..=total).step_by(2) {
-                    assert!(owner[r as usize].is_some(), "round {r} dealt to nobody");
+            }
+            // Complete, and both games of a pair in the same shard.
+            for r in 1..=total {
+                assert!(owner[r as usize].is_some(), "round {r} dealt to nobody");
+                if r % 2 == 0 {
                     assert_eq!(
                         owner[r as usize],
-                        owner[r as usize + 1],
+                        owner[r as usize - 1],
                         "pair of round {r}"
                     );
                 }
-                let (min, max) = (sizes.iter().min(), sizes.iter().max());
-                assert!(
-                    max.unwrap() - min.unwrap() <= 2,
-                    "{count} shards of {total}"
-                );
             }
+            let (min, max) = (sizes.iter().min(), sizes.iter().max());
+            assert!(
+                max.unwrap() - min.unwrap() <= 2,
+                "{count} shards of {total}"
+            );
         }
         // Items one by one: as many as owns_item says.
         for count in [1, 2, 3, 7, 10] {
