@@ -29,11 +29,14 @@
 //! position).
 
 use super::eval::{evaluate, Weights};
+pub use super::score::{
+    finished, table_score, table_scores, Score, INF, MATE, MATE_BOUND, TB_BOUND, TB_WIN,
+};
+use super::table_root::{self, Root};
 use super::time::{Clock, Limits};
 use super::tt::{Bound, Table};
-use crate::rules::{Board, EndReason, Game, Move, MoveList, Side};
-use crate::tables::probe::after_move;
-use crate::tables::{Tables, Value};
+use crate::rules::{Board, EndReason, Game, Move, MoveList};
+use crate::tables::Tables;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -41,17 +44,6 @@ use std::time::{Duration, Instant};
 pub const MAX_PLY: usize = 128;
 /// The deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
-/// The score of a game won at the root; a win `p` plies away scores `MATE - p`.
-pub const MATE: i32 = 30_000;
-/// Scores beyond this (either sign) are finished games, not evaluations.
-pub const MATE_BOUND: i32 = MATE - 1_000;
-const INF: i32 = MATE + 1;
-/// A game the tables prove won scores `TB_WIN + 10 * margin` (lost: the negative).
-pub const TB_WIN: i32 = 20_000;
-/// Scores beyond this (either sign), up to [`MATE_BOUND`], are table results; evaluations stay
-/// below it.
-pub const TB_BOUND: i32 = TB_WIN - 1_000;
-
 /// Shared between the protocol thread and a running search: `stop`, whether it is still
 /// pondering (cleared by `ponderhit`), and when the `go` arrived.
 #[derive(Debug)]
@@ -139,54 +131,6 @@ pub struct Found {
     pub unstarted: Option<(usize, String)>,
 }
 
-/// A score as the protocol shows it: centi-seeds, or plies to the end of a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// 100 per seed of advantage.
-    Cp(i32),
-    /// The side to move wins (positive) or loses (negative) the game this many plies from now.
-    Mate(i32),
-    /// A result resting on the endgame tables: the side to move ends this many seeds ahead
-    /// (negative: behind), counting the stores, on the principal variation. The result (win or
-    /// loss) is proven; the margin is what the tables give at the line's end (protocol.md,
-    /// section 8).
-    Tables(i32),
-}
-
-impl Score {
-    /// Reads a search score.
-    pub fn of(score: i32) -> Score {
-        if score > MATE_BOUND {
-            Score::Mate(MATE - score)
-        } else if score < -MATE_BOUND {
-            Score::Mate(-(MATE + score))
-        } else if score.abs() >= TB_BOUND {
-            Score::Tables(score.signum() * (score.abs() - TB_WIN) / 10)
-        } else {
-            Score::Cp(score)
-        }
-    }
-}
-
-/// The score of a game the side to move ends `margin` seeds ahead (negative: behind).
-pub fn table_score(margin: i32) -> i32 {
-    match margin.signum() {
-        1 => TB_WIN + 10 * margin,
-        -1 => -(TB_WIN - 10 * margin),
-        _ => 0,
-    }
-}
-
-/// The scores a table value gives `board`'s side to move, with the stores counted: the least
-/// and the most.
-pub fn table_scores(board: &Board, value: Value) -> (i32, i32) {
-    let me = board.side_to_move();
-    let stores = i32::from(board.store(me)) - i32::from(board.store(me.opponent()));
-    let seeds: i32 = board.houses().iter().map(|&h| i32::from(h)).sum();
-    let margin = |v: u8| stores + 2 * i32::from(v) - seeds;
-    (table_score(margin(value.lo)), table_score(margin(value.hi)))
-}
-
 /// Everything one search needs besides the position.
 pub struct Setup<'a> {
     /// The table, kept between searches, shared by the search's threads.
@@ -216,6 +160,8 @@ struct Shared<'a> {
     overhead: u64,
     tables: Option<&'a Tables>,
     pool: &'a Pool,
+    /// The root moves the search may choose from: all, unless the tables restrict them.
+    root_moves: MoveList,
 }
 
 /// What the helper threads tell the main thread, and it them.
@@ -234,6 +180,14 @@ struct Pool {
 pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) -> Found {
     setup.tt.new_search();
     let pool = Pool::default();
+    let legal = game.legal_moves();
+    let root = setup
+        .tables
+        .filter(|_| !legal.is_empty())
+        .and_then(|t| table_root::plan(t, game, legal));
+    if let Some(root) = root.filter(Root::settled) {
+        return settled(root, game, &setup, report);
+    }
     let shared = Shared {
         tt: setup.tt,
         control: setup.control,
@@ -242,6 +196,7 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         overhead: setup.overhead,
         tables: setup.tables,
         pool: &pool,
+        root_moves: root.map_or(legal, |r| r.allowed),
     };
     let mut found = std::thread::scope(|scope| {
         // Started one by one while the system allows: a failed start (a thread or process
@@ -257,7 +212,7 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
                 break;
             }
         }
-        let mut found = main_search(game, shared, report);
+        let mut found = main_search(game, shared, root, report);
         pool.done.store(true, Ordering::Release);
         found.unstarted = unstarted;
         found
@@ -290,10 +245,14 @@ fn helper(game: &Game, shared: Shared<'_>, id: usize) {
 }
 
 /// The main thread's search: iterations, reports, time, the move.
-fn main_search(game: &Game, shared: Shared<'_>, report: &mut dyn FnMut(&Report)) -> Found {
+fn main_search(
+    game: &Game,
+    shared: Shared<'_>,
+    root: Option<Root>,
+    report: &mut dyn FnMut(&Report),
+) -> Found {
     let board = *game.board();
-    let moves = game.legal_moves();
-    let tables = shared.tables;
+    let moves = shared.root_moves;
     let max_depth = shared.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let has_clock = shared.limits.has_clock(board.side_to_move());
     let mut searcher = Searcher::new(game, shared, false);
@@ -309,15 +268,12 @@ fn main_search(game: &Game, shared: Shared<'_>, report: &mut dyn FnMut(&Report))
     if moves.is_empty() {
         return found;
     }
-    if let Some((best, score)) = tables.and_then(|t| table_root(t, game, moves)) {
-        searcher.tbhits += moves.len() as u64;
-        found.best = Some(best);
-        found.score = score;
-        found.depth = 1;
-        found.nodes = 1;
-        found.tbhits = searcher.tbhits;
-        report(&searcher.report(1, score, None, vec![best]));
-        return found;
+    if let Some(root) = root {
+        // A bounded root: the search chooses among the moves that keep the tables' guarantee;
+        // until an iteration completes, the tables' move stands.
+        found.best = Some(root.conversion);
+        found.score = root.score;
+        searcher.floor = root.bounds.0;
     }
     let mut stable = 0;
     let mut previous: Option<Move> = None;
@@ -365,9 +321,35 @@ fn main_search(game: &Game, shared: Shared<'_>, report: &mut dyn FnMut(&Report))
             }
         }
     }
+    found.score = found.score.max(searcher.floor);
     found.nodes = searcher.nodes;
     found.tbhits = searcher.tbhits;
     found
+}
+
+/// A root the tables decide alone: their move at once, with no search.
+fn settled(root: Root, game: &Game, setup: &Setup<'_>, report: &mut dyn FnMut(&Report)) -> Found {
+    let tbhits = game.legal_moves().len() as u64;
+    report(&Report {
+        depth: 1,
+        seldepth: 0,
+        score: root.score,
+        bound: None,
+        nodes: 1,
+        time: setup.control.asked.elapsed(),
+        hashfull: setup.tt.hashfull(),
+        tbhits,
+        pv: vec![root.conversion],
+    });
+    Found {
+        best: Some(root.conversion),
+        ponder: None,
+        score: root.score,
+        depth: 1,
+        nodes: 1,
+        tbhits,
+        unstarted: None,
+    }
 }
 
 struct Searcher<'a> {
@@ -393,6 +375,11 @@ struct Searcher<'a> {
     tbhits: u64,
     /// Whether, in the current iteration, a root move raised alpha.
     root_improved: bool,
+    /// The root moves to choose from.
+    root_moves: MoveList,
+    /// The least score the root can be worth (what the tables guarantee at a bounded root):
+    /// reports and the result never say less.
+    floor: i32,
     /// Oware: keys of the game's positions since the last capture, then the current line's.
     keys: Vec<u64>,
     repetition: bool,
@@ -449,6 +436,8 @@ impl<'a> Searcher<'a> {
             tables: shared.tables,
             tbhits: 0,
             root_improved: false,
+            root_moves: shared.root_moves,
+            floor: -INF,
             keys,
             repetition: board.variant().has_repetition(),
             ply_in_key: board.variant().ply_limit().is_some(),
@@ -476,7 +465,7 @@ impl<'a> Searcher<'a> {
         Report {
             depth,
             seldepth: self.seldepth as u32,
-            score,
+            score: score.max(self.floor),
             bound,
             nodes: self.nodes + self.pool.nodes.load(Ordering::Relaxed),
             time: self.clock.elapsed(),
@@ -587,15 +576,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The score of a finished game for its side to move, `ply` plies from the root.
-    fn finished(board: &Board, reason: EndReason, ply: usize) -> i32 {
-        match board.outcome_when(reason).winner {
-            None => 0,
-            Some(w) if w == board.side_to_move() => MATE - ply as i32,
-            Some(_) => -(MATE - ply as i32),
-        }
-    }
-
     /// The score of `board` for its side to move; `keys[since..]` are the earlier positions
     /// since the last capture (oware).
     fn negamax(
@@ -620,11 +600,12 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         let moves = match board.moves_or_end() {
+            Ok(moves) if ply == 0 => MoveList::from_bits(moves.bits() & self.root_moves.bits()),
             Ok(moves) => moves,
-            Err(reason) => return Searcher::finished(board, reason, ply),
+            Err(reason) => return finished(board, reason, ply),
         };
         if self.repetition && ply > 0 && self.repeats(board.key(), since) {
-            return Searcher::finished(board, EndReason::Repetition, ply);
+            return finished(board, EndReason::Repetition, ply);
         }
         // The tables' bounds for this node, widened to everything when there are none.
         let mut known = (-INF, INF);
@@ -905,53 +886,6 @@ fn from_table(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
-}
-
-/// The root within the tables' reach: the move to play and its score, or `None` when a move's
-/// value is not in the tables. The move keeps the best value the side to move can force (the
-/// greatest `lo`); among those, one that leaves the layer (a capture, an extra move, the end of
-/// the game), else one to the position of least rank, so that every position after it is
-/// nearer an exit or the side's safe core: the play cannot go round (see
-/// [`Solved::ranks`](crate::tables::solve::Solved::ranks)).
-///
-/// A move to a position the game has seen since the last capture ends the game by repetition
-/// (oware), whatever the tables say of that position (they value it as if it had no history):
-/// it is compared with the others by its final margin in seeds, so that it is played when it
-/// ends the game at least as well as the tables guarantee, and it scores as a finished game.
-fn table_root(tables: &Tables, game: &Game, moves: MoveList) -> Option<(Move, i32)> {
-    let board = game.board();
-    let me = board.side_to_move();
-    // Greatest first: the least score, leaving the layer, the least rank, the most score.
-    type Preference = (i32, bool, std::cmp::Reverse<u8>, i32);
-    let mut best: Option<(Preference, Move, Option<i32>)> = None;
-    for m in moves {
-        let child = board.play_unchecked(m);
-        let (key, finished) = if ends_by_repetition(game, m) {
-            let [south, north] = child.outcome_when(EndReason::Repetition).stores;
-            let margin = i32::from(south) - i32::from(north);
-            let margin = if me == Side::South { margin } else { -margin };
-            let score = table_score(margin);
-            let finished = -Searcher::finished(&child, EndReason::Repetition, 1);
-            ((score, true, std::cmp::Reverse(0), score), Some(finished))
-        } else {
-            let v = after_move(tables, board, m)?;
-            let (lower, upper) = table_scores(board, v);
-            let stays = child.stores() == board.stores() && child.side_to_move() != me;
-            let rank = if stays { tables.rank(&child)? } else { 0 };
-            ((lower, !stays, std::cmp::Reverse(rank), upper), None)
-        };
-        if best.as_ref().is_none_or(|(k, ..)| key > *k) {
-            best = Some((key, m, finished));
-        }
-    }
-    best.map(|((lower, ..), m, finished)| (m, finished.unwrap_or(lower)))
-}
-
-/// Whether playing `m` in `game` repeats a position seen since the last capture, which ends
-/// the game (oware).
-fn ends_by_repetition(game: &Game, m: Move) -> bool {
-    let mut after = game.clone();
-    after.play(m).is_ok() && after.is_repetition()
 }
 
 /// Whether `ponder` can be sent after `best`: only a legal reply in a game that goes on. (A
