@@ -17,12 +17,15 @@
 //! - [`human`]: `awari play`, a person against the engine or a classic opponent.
 //! - [`referee`]: engine processes, games and matches between them, their records and
 //!   statistics.
+//! - [`cli`]: the `awari` command line (the engine, `perft`, `bench`, `play`, `tune`, `book`,
+//!   `tables`); `src/bin/awari.rs` only calls it. The referee's is [`referee::cli`].
 //!
 //! `protocol.md` describes the rules, the notation and the command-line and line protocols.
 
 #![deny(missing_docs)]
 
 pub mod classic;
+pub mod cli;
 pub mod engine;
 pub mod files;
 pub mod human;

@@ -22,6 +22,14 @@
 //!   `ucinewgame`, appends to `DIR/zombies` how many zombie children its parent has.
 //!
 //! Usage: `misbehave MODE [ARG]`
+//!
+//! It ships, installed beside `awari` and `referee`, on purpose: whoever writes a tournament
+//! manager or a GUI for awari engines can test theirs against the faults it makes, as the
+//! referee's tests do, and a user can watch the referee handle them. It is not behind a cargo
+//! feature because the tests need it: cargo builds a binary for the tests (and tells them its
+//! path, `CARGO_BIN_EXE_misbehave`) only as a target of the package, so a feature would have
+//! to be on by default, shipping it anyway, or `cargo test --profile ci` without flags would
+//! skip the referee's fault tests. It builds only on the rules.
 
 use awari::rules::{Board, Game, Move, Variant};
 use std::io::{self, BufRead, Write};

@@ -1,0 +1,139 @@
+//! The `awari` command line: its flags (with `clap`) and the dispatch to the jobs they start.
+//! With no command it is the engine ([`crate::engine::run`] on stdin/stdout). Each command
+//! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`; `bench`
+//! is one call to [`crate::engine::bench::bench`]), and `sharded` holds what the two jobs run
+//! in shards on a cluster, tune and book, share. `src/bin/awari.rs` only calls [`main`], so
+//! the parsing and the runners are library code, as the referee's are ([`crate::referee::cli`]).
+
+mod book;
+mod perft;
+mod play;
+mod sharded;
+mod tables;
+mod tune;
+
+use crate::engine::bench::bench;
+use crate::engine::search::Control;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+// The doc comments of the clap types here and in the command modules are the help text, printed
+// as written: a change to one is a change to `awari --help`.
+#[derive(Parser)]
+#[command(
+    name = "awari",
+    version,
+    about = "An Awari engine: oware, awari, ahl, kalah and ayoayo",
+    after_help = "With no command, awari is the engine: it speaks the UCI-like line protocol of\n\
+                  protocol.md on stdin/stdout, e.g.\n  \
+                  printf 'position startpos moves FfEa\\ngo depth 12\\n' | awari\n\
+                  Positions use the notation of protocol.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
+                  Examples: awari play; awari bench; awari bench --threads 2;\n  \
+                  awari perft --variant oware --depth 11;\n  \
+                  awari tables build (endgame tables; the engine then finds them by itself);\n  \
+                  awari tune --variant kalah --games 10000 --depth 8 (refit a rule set's weights;\n  \
+                  add --tables DIR to end the games with the endgame tables' results);\n  \
+                  awari book build --plies 3 --depth 22 --games 4000 --out book.txt;\n  \
+                  on a cluster, each task of a job array: awari tune ... --shard auto --out-dir\n  \
+                  /shared/tune, then once: awari tune --from /shared/tune (README)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the game tree at exactly DEPTH plies, per root move (divide).
+    Perft(perft::PerftArgs),
+    /// Play against the computer in the terminal, as in the 1978 BASIC program.
+    Play(play::PlayArgs),
+    /// Search the fixed bench positions; prints nodes (a signature of the search) and speed.
+    Bench {
+        /// Search every position to this depth instead of its own.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Probe the endgame tables of this directory (oware and kalah positions).
+        #[arg(long)]
+        tables: Option<PathBuf>,
+        /// Search threads (lazy SMP); above 1 the node count varies from run to run.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+    },
+    /// Fit the evaluation's weights to self-play games (the Texel method); prints the weights
+    /// as engine options, the data size and the fit's error.
+    Tune(tune::TuneArgs),
+    /// The opening book: build it.
+    #[command(subcommand)]
+    Book(book::BookCommand),
+    /// Endgame tables: build them, or look a position up.
+    #[command(subcommand)]
+    Tables(tables::TablesCommand),
+}
+
+/// The `awari` command: parses the command line (a usage error exits with clap's status 2),
+/// runs the command and returns its exit status: 0, or 2 after an `error:` line on stderr when
+/// a command's input is refused or its work fails; the engine's 1 when its input cannot be
+/// read.
+pub fn main() -> ExitCode {
+    // The matches are kept beside the parsed `Cli`: `tune --from` and `book build --from` ask
+    // them which settings the command line gave.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match cli.command {
+        Some(Command::Perft(args)) => report(perft::run(&args)),
+        Some(Command::Tune(args)) => report(tune::run(&args, matches.subcommand_matches("tune"))),
+        Some(Command::Play(args)) => report(play::run(&args)),
+        Some(Command::Book(book::BookCommand::Build(args))) => {
+            let matches = matches
+                .subcommand_matches("book")
+                .and_then(|m| m.subcommand_matches("build"));
+            report(book::run(&args, matches))
+        }
+        Some(Command::Tables(command)) => report(tables::run(command)),
+        Some(Command::Bench {
+            depth,
+            tables,
+            threads,
+        }) => {
+            bench(
+                depth,
+                tables.as_deref(),
+                usize::from(threads),
+                &Control::new(false),
+                &mut say,
+            );
+            ExitCode::SUCCESS
+        }
+        None => match crate::engine::run(std::io::stdin().lock(), std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+/// A command's end: success, or its error on stderr and status 2, clap's status for a usage
+/// error, since most are input the command refused (a bad `--fen`, a shard's file missing).
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints a line; a closed stdout (`awari bench | head -1`) ends the program quietly instead
+/// of panicking as `println!` would.
+fn say(line: String) {
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}

@@ -1,0 +1,100 @@
+//! `awari tables`: building the endgame tables and probing a position in them; the work is
+//! [`crate::tables`]'s.
+
+use super::say;
+use crate::rules::{Board, Game, Variant};
+use clap::Subcommand;
+use std::path::PathBuf;
+
+#[derive(Subcommand)]
+pub(super) enum TablesCommand {
+    /// Compute every position with at most SEEDS seeds on the board, layer by layer; resumes
+    /// after the last whole layer file.
+    Build {
+        /// Rule set: oware or kalah.
+        #[arg(long, default_value = "oware")]
+        variant: Variant,
+        /// The largest seed count to build.
+        #[arg(long, default_value_t = 18)]
+        seeds: usize,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Directory for the layer files (default: the platform's data directory, awari/tables).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Print a position's table value, then the value each legal move leads to.
+    Probe {
+        /// Rule set: oware or kalah.
+        #[arg(long, default_value = "oware")]
+        variant: Variant,
+        /// Directory of the layer files (default: as for build).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// The position (notation of protocol.md).
+        #[arg(long)]
+        fen: String,
+        /// Moves to play first, concatenated (FfEa) or spaced ("F f E a").
+        #[arg(long)]
+        moves: Option<String>,
+    },
+}
+
+fn tables_dir(dir: Option<PathBuf>) -> Result<PathBuf, String> {
+    dir.or_else(crate::tables::probe::default_dir)
+        .ok_or_else(|| "no data directory on this platform: name one with --dir".to_string())
+}
+
+pub(super) fn run(command: TablesCommand) -> Result<(), String> {
+    use crate::tables::build::{build, BuildOptions};
+    use crate::tables::probe::{probe_lines, supported};
+    use crate::tables::Tables;
+    use std::io::IsTerminal;
+    match command {
+        TablesCommand::Build {
+            variant,
+            seeds,
+            threads,
+            dir,
+        } => {
+            let options = BuildOptions {
+                variant,
+                seeds,
+                threads: threads.unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+                }),
+                dir: tables_dir(dir)?,
+                bars: std::io::stderr().is_terminal(),
+            };
+            build(&options, &mut std::io::stdout().lock()).map_err(|e| e.to_string())?;
+            Ok(())
+        }
+        TablesCommand::Probe {
+            variant,
+            dir,
+            fen,
+            moves,
+        } => {
+            if !supported(variant) {
+                return Err(format!(
+                    "--variant {variant}: tables exist for oware and kalah"
+                ));
+            }
+            let dir = tables_dir(dir)?;
+            let board = Board::from_notation(variant, &fen).map_err(|e| format!("--fen: {e}"))?;
+            let mut game = Game::new(board);
+            if let Some(moves) = &moves {
+                game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
+            }
+            let tables = Tables::open(&dir, variant);
+            for problem in tables.problems() {
+                eprintln!("warning: {problem}");
+            }
+            for line in probe_lines(&tables, &game)? {
+                say(line);
+            }
+            Ok(())
+        }
+    }
+}
