@@ -1,23 +1,22 @@
 //! The answer to a `go`: the search's move or a classic opponent's, its `info` lines, and its
 //! one `bestmove`, held back after an `infinite` or `ponder` search until it is released.
 
+use super::flight::Flight;
 use super::out::Out;
 use super::text::{describe, info_line};
 use crate::classic::player::{Limit, Player};
 use crate::engine::eval::Weights;
-use crate::engine::search::{self, Control, Score, Setup};
+use crate::engine::search::{self, Score, Setup};
 use crate::engine::time::Limits;
 use crate::engine::tt::Table;
 use crate::rules::Game;
 use crate::tables::Tables;
-use std::sync::atomic::Ordering;
-use std::thread;
 use std::time::Duration;
 
 /// One search's settings.
 pub(super) struct Search<'a> {
     pub(super) limits: &'a Limits,
-    pub(super) control: &'a Control,
+    pub(super) flight: &'a Flight,
     pub(super) weights: Weights,
     pub(super) overhead: u64,
     pub(super) tables: Option<&'a Tables>,
@@ -29,7 +28,7 @@ pub(super) struct Search<'a> {
 pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
     let Search {
         limits,
-        control,
+        flight,
         weights,
         overhead,
         tables,
@@ -37,14 +36,14 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
     } = search;
     if let Some(outcome) = game.outcome() {
         out.line(&format!("info string game over: {outcome}"));
-        wait_for_release(limits, control);
+        flight.hold(limits);
         out.line("bestmove 0000");
         return;
     }
     let setup = Setup {
         tt: table,
         threads,
-        control,
+        control: &flight.control,
         weights,
         limits,
         overhead,
@@ -63,7 +62,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
         }
         if out.is_broken() {
             // Nobody is listening: end the search rather than think for no one.
-            control.stop.store(true, Ordering::Release);
+            flight.stop();
         }
     });
     if let Some((unstarted, why)) = &found.unstarted {
@@ -94,7 +93,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
         ));
     }
     // `infinite` and `ponder` searches answer only after `stop` (or `ponderhit`).
-    wait_for_release(limits, control);
+    flight.hold(limits);
     let best = found.best.map_or("0000".to_string(), |m| m.to_string());
     match found.ponder {
         Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
@@ -110,9 +109,10 @@ pub(super) fn run_classic(
     player: &mut Player,
     limits: &Limits,
     overhead: u64,
-    control: &Control,
+    flight: &Flight,
     out: &Out,
 ) {
+    let control = &flight.control;
     let budget = limits.budget(game.board().side_to_move(), overhead);
     // While pondering no time limit applies; after `ponderhit` time counts from the `go`, a
     // little early, which errs on the safe side.
@@ -134,17 +134,9 @@ pub(super) fn run_classic(
         (None, Some(outcome)) => out.line(&format!("info string game over: {outcome}")),
         (None, None) => {}
     }
-    wait_for_release(limits, control);
+    flight.hold(limits);
     out.line(&format!(
         "bestmove {}",
         choice.map_or("0000".to_string(), |m| m.to_string())
     ));
-}
-
-/// Holds a finished `go infinite` until `stop`, and a finished `go ponder` until `stop` or
-/// `ponderhit`, as UCI requires.
-fn wait_for_release(limits: &Limits, control: &Control) {
-    while !control.stopped() && (limits.infinite || (limits.ponder && control.pondering())) {
-        thread::sleep(Duration::from_millis(1));
-    }
 }

@@ -13,9 +13,11 @@
 //!
 //! One file per concept: this one is the reader (the loop, the position, the options, and the
 //! dispatch of each command); `out` the shared output, `worker` the worker thread and its
-//! jobs, `go` a search's or a classic opponent's answer, `tables` the endgame tables as
-//! `TablesPath` names them, and `text` the longer lines written (`info`, `eval`, `help`).
+//! jobs, `flight` a search as both threads share it (stopped, released, answered), `go` a
+//! search's or a classic opponent's answer, `tables` the endgame tables as `TablesPath` names
+//! them, and `text` the longer lines written (`info`, `eval`, `help`).
 
+mod flight;
 mod go;
 mod out;
 mod tables;
@@ -28,21 +30,20 @@ pub use text::info_line;
 use super::diagram::diagram;
 use super::options::{self, Effect, Opponent, Settings, OPTIONS};
 use super::protocol::{parse, Command, Go, Start};
-use super::search::Control;
 use crate::lines::{read_line, Line};
 use crate::rules::{Board, Game};
 use crate::tables::probe::{default_dir, supported};
 use crate::tables::Tables;
 use crossbeam_channel::{unbounded, Sender};
+use flight::Flight;
 use out::Out;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 use text::{describe, eval_lines, help_lines};
-use worker::{worker, Job};
+use worker::{worker, Job, Task};
 
 /// The engine's name and author, as `uci` reports them.
 pub const NAME: &str = concat!("awari ", env!("CARGO_PKG_VERSION"));
@@ -62,7 +63,7 @@ struct Engine {
     out: Out,
     jobs: Sender<Job>,
     /// The last search, perft or bench handed over, and whether it needs `stop` to end.
-    current: Option<(Arc<Control>, bool)>,
+    current: Option<(Arc<Flight>, bool)>,
 }
 
 /// How a line leaves the loop.
@@ -135,8 +136,8 @@ pub fn run_with_tables(
             }
         }
         Flow::Continue => {
-            if let Some((control, true)) = &engine.current {
-                control.stop.store(true, Ordering::Release);
+            if let Some((flight, true)) = &engine.current {
+                flight.stop();
             }
             drop(engine);
             let _ = handle.join();
@@ -150,13 +151,13 @@ impl Engine {
     fn searching(&self) -> bool {
         self.current
             .as_ref()
-            .is_some_and(|(control, _)| !control.has_answered())
+            .is_some_and(|(flight, _)| !flight.control.has_answered())
     }
 
     /// Stops the search in flight, if any.
     fn stop(&mut self) {
-        if let Some((control, _)) = &self.current {
-            control.stop.store(true, Ordering::Release);
+        if let Some((flight, _)) = &self.current {
+            flight.stop();
         }
     }
 
@@ -204,8 +205,8 @@ impl Engine {
             }
             Command::Stop => self.stop(),
             Command::PonderHit => {
-                if let Some((control, _)) = &self.current {
-                    control.pondering.store(false, Ordering::Release);
+                if let Some((flight, _)) = &self.current {
+                    flight.ponderhit();
                 }
             }
             Command::Quit => return Flow::Quit,
@@ -228,9 +229,7 @@ impl Engine {
             }
             Command::Bench(depth) => {
                 self.stop();
-                let control = Arc::new(Control::new(false));
-                self.current = Some((control.clone(), false));
-                self.send(Job::Bench { depth, control });
+                self.hand_over(Task::Bench { depth }, Flight::new(false), false);
             }
             Command::Help => self.out.lines(&help_lines()),
         }
@@ -329,38 +328,42 @@ impl Engine {
         // A `go` during a search ends that search first (it still answers its bestmove).
         self.stop();
         let limits = go.limits;
-        let control = Arc::new(Control::new(limits.ponder));
+        let flight = Flight::new(limits.ponder);
         if let Some(depth) = go.perft {
-            self.current = Some((control.clone(), false));
-            self.send(Job::Perft {
-                game: self.game.clone(),
-                depth,
-                control,
-            });
-            return;
+            let game = self.game.clone();
+            return self.hand_over(Task::Perft { game, depth }, flight, false);
         }
-        self.current = Some((control.clone(), !limits.ends_by_itself()));
+        let needs_stop = !limits.ends_by_itself();
         let game = self.game.clone();
         let overhead = self.settings.move_overhead;
-        self.send(match self.settings.opponent.classic() {
-            Some(kind) => Job::Classic {
+        let task = match self.settings.opponent.classic() {
+            Some(kind) => Task::Classic {
                 game,
                 kind,
                 depth: self.settings.evolved_depth,
                 limits,
                 overhead,
-                control,
             },
-            None => Job::Search {
+            None => Task::Search {
                 game,
                 limits,
-                control,
                 weights: self.settings.weights(),
                 overhead,
                 tables_path: self.settings.tables_path.clone(),
                 threads: self.settings.threads,
                 book: self.settings.own_book.then_some(self.settings.book_margin),
             },
+        };
+        self.hand_over(task, flight, needs_stop);
+    }
+
+    /// Hands `task` to the worker as the work in flight; `needs_stop`: only `stop` ends it.
+    fn hand_over(&mut self, task: Task, flight: Flight, needs_stop: bool) {
+        let flight = Arc::new(flight);
+        self.current = Some((flight.clone(), needs_stop));
+        self.send(Job::Answer {
+            flight,
+            task: Box::new(task),
         });
     }
 }

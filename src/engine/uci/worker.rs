@@ -3,6 +3,7 @@
 //! reading the classic players' files), so that the reader never waits. It owns the
 //! transposition table and the classic player.
 
+use super::flight::Flight;
 use super::go::{run_classic, run_search, Search};
 use super::out::Out;
 use super::tables::open_tables;
@@ -10,7 +11,6 @@ use crate::classic::player::{Kind, Player};
 use crate::engine::bench::{bench, perft_lines};
 use crate::engine::book::Book;
 use crate::engine::eval::Weights;
-use crate::engine::search::Control;
 use crate::engine::time::Limits;
 use crate::engine::tt::Table;
 use crate::rng::Rng;
@@ -18,44 +18,20 @@ use crate::rules::{Game, Variant};
 use crossbeam_channel::Receiver;
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// Work for the worker thread, in the order it arrived.
 pub(super) enum Job {
-    Search {
-        game: Game,
-        limits: Limits,
-        control: Arc<Control>,
-        weights: Weights,
-        overhead: u64,
-        tables_path: String,
-        threads: usize,
-        /// `OwnBook` on: the book's margin (`BookMargin`).
-        book: Option<i32>,
+    /// Work that answers (a `bestmove`, perft's or bench's total), shared with the reader as
+    /// `flight`. Boxed: a search's settings would make every job as large.
+    Answer {
+        flight: Arc<Flight>,
+        task: Box<Task>,
     },
     /// Open the tables of a path and rule set now, and say what was found.
     OpenTables {
         path: String,
         variant: Variant,
-    },
-    Perft {
-        game: Game,
-        depth: u32,
-        control: Arc<Control>,
-    },
-    /// A move from a classic opponent instead of the search.
-    Classic {
-        game: Game,
-        kind: Kind,
-        depth: u32,
-        limits: Limits,
-        overhead: u64,
-        control: Arc<Control>,
-    },
-    Bench {
-        depth: Option<u32>,
-        control: Arc<Control>,
     },
     Resize(usize),
     Clear,
@@ -71,6 +47,35 @@ pub(super) enum Job {
     Position(Game),
     /// `ucinewgame`.
     NewGame,
+}
+
+/// What a `go` or `bench` asks of the worker.
+pub(super) enum Task {
+    Search {
+        game: Game,
+        limits: Limits,
+        weights: Weights,
+        overhead: u64,
+        tables_path: String,
+        threads: usize,
+        /// `OwnBook` on: the book's margin (`BookMargin`).
+        book: Option<i32>,
+    },
+    Perft {
+        game: Game,
+        depth: u32,
+    },
+    /// A move from a classic opponent instead of the search.
+    Classic {
+        game: Game,
+        kind: Kind,
+        depth: u32,
+        limits: Limits,
+        overhead: u64,
+    },
+    Bench {
+        depth: Option<u32>,
+    },
 }
 
 /// What the worker owns.
@@ -122,70 +127,14 @@ impl Worker {
     fn run(&mut self, job: Job) {
         let out = &self.out.clone();
         match job {
-            Job::Search {
-                game,
-                limits,
-                control,
-                weights,
-                overhead,
-                tables_path,
-                threads,
-                book,
-            } => {
-                if let Some(margin) = book {
-                    if self.book_move(&game, margin, &limits) {
-                        control.answered.store(true, Ordering::Release);
-                        return;
-                    }
-                }
-                let size = self.size;
-                let table = self.table.get_or_insert_with(|| Table::new(size));
-                let tables = open_tables(
-                    &tables_path,
-                    self.default_tables.as_deref(),
-                    game.board().variant(),
-                    &mut self.reported,
-                    out,
-                );
-                let search = Search {
-                    limits: &limits,
-                    control: &control,
-                    weights,
-                    overhead,
-                    tables: tables.as_deref(),
-                    threads,
-                };
-                run_search(&game, search, table, out);
-                control.answered.store(true, Ordering::Release);
+            Job::Answer { flight, task } => {
+                // Whichever way the task ends, it has answered once this is dropped.
+                let _answered = flight.answering();
+                self.answer(*task, &flight);
             }
             Job::OpenTables { path, variant } => {
                 let default = self.default_tables.as_deref();
                 open_tables(&path, default, variant, &mut self.reported, out);
-            }
-            Job::Perft {
-                game,
-                depth,
-                control,
-            } => {
-                perft_lines(&game, depth, &control, &mut |l| out.line(&l));
-                control.answered.store(true, Ordering::Release);
-            }
-            Job::Classic {
-                game,
-                kind,
-                depth,
-                limits,
-                overhead,
-                control,
-            } => {
-                self.classic.kind = kind;
-                self.classic.depth = depth;
-                run_classic(&game, &mut self.classic, &limits, overhead, &control, out);
-                control.answered.store(true, Ordering::Release);
-            }
-            Job::Bench { depth, control } => {
-                bench(depth, None, 1, &control, &mut |l| out.line(&l));
-                control.answered.store(true, Ordering::Release);
             }
             Job::Resize(mb) => self.resize(mb),
             Job::Clear => {
@@ -217,6 +166,63 @@ impl Worker {
                 if let Some(t) = &mut self.table {
                     t.clear();
                 }
+            }
+        }
+    }
+
+    /// Does `task`, which ends with its answer: a `bestmove`, perft's or bench's total.
+    fn answer(&mut self, task: Task, flight: &Flight) {
+        let out = &self.out.clone();
+        match task {
+            Task::Search {
+                game,
+                limits,
+                weights,
+                overhead,
+                tables_path,
+                threads,
+                book,
+            } => {
+                if let Some(margin) = book {
+                    if self.book_move(&game, margin, &limits) {
+                        return;
+                    }
+                }
+                let size = self.size;
+                let table = self.table.get_or_insert_with(|| Table::new(size));
+                let tables = open_tables(
+                    &tables_path,
+                    self.default_tables.as_deref(),
+                    game.board().variant(),
+                    &mut self.reported,
+                    out,
+                );
+                let search = Search {
+                    limits: &limits,
+                    flight,
+                    weights,
+                    overhead,
+                    tables: tables.as_deref(),
+                    threads,
+                };
+                run_search(&game, search, table, out);
+            }
+            Task::Perft { game, depth } => {
+                perft_lines(&game, depth, &flight.control, &mut |l| out.line(&l));
+            }
+            Task::Classic {
+                game,
+                kind,
+                depth,
+                limits,
+                overhead,
+            } => {
+                self.classic.kind = kind;
+                self.classic.depth = depth;
+                run_classic(&game, &mut self.classic, &limits, overhead, flight, out);
+            }
+            Task::Bench { depth } => {
+                bench(depth, None, 1, &flight.control, &mut |l| out.line(&l));
             }
         }
     }
