@@ -1,0 +1,176 @@
+//! A search, perft or bench handed to the worker, as the two threads share it: the reader
+//! stops it or ends its pondering, the worker holds a finished `infinite` or `ponder` search's
+//! answer until one of those comes, and marks it answered once it is over, so that `isready`
+//! stops being answered at once.
+//!
+//! The search itself sees only the [`Control`] inside; the wake-up for a held answer lives here
+//! beside it, because only the protocol holds answers back.
+
+use crate::engine::search::Control;
+use crate::engine::time::Limits;
+use std::sync::atomic::Ordering;
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::thread;
+
+/// One search, perft or bench in flight.
+pub(super) struct Flight {
+    /// What the search reads: `stop`, pondering, when it was asked, and whether it answered.
+    pub(super) control: Control,
+    /// Guards nothing but the gap between the worker's look at the flags and its sleep, so
+    /// that a `stop` arriving in that gap still wakes it.
+    lock: Mutex<()>,
+    /// Signalled on `stop` and `ponderhit`.
+    changed: Condvar,
+}
+
+impl Flight {
+    /// A search asked for now, pondering or not.
+    pub(super) fn new(pondering: bool) -> Flight {
+        Flight {
+            control: Control::new(pondering),
+            lock: Mutex::new(()),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// `stop`: the search ends as soon as it can, and a held answer is released.
+    pub(super) fn stop(&self) {
+        self.control.stop.store(true, Ordering::Release);
+        self.wake();
+    }
+
+    /// `ponderhit`: the clock counts from now on, and a held `ponder` answer is released.
+    pub(super) fn ponderhit(&self) {
+        self.control.pondering.store(false, Ordering::Release);
+        self.wake();
+    }
+
+    fn wake(&self) {
+        // Taken after the flag is set: a worker between its look at the flags and its sleep
+        // holds the lock, so this waits until it sleeps, and the signal reaches it.
+        let _gap = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        self.changed.notify_all();
+    }
+
+    /// Holds a finished `go infinite` until `stop`, and a finished `go ponder` until `stop` or
+    /// `ponderhit`, as UCI requires: asleep, woken by [`Flight::stop`] or
+    /// [`Flight::ponderhit`].
+    pub(super) fn hold(&self, limits: &Limits) {
+        let control = &self.control;
+        let held =
+            || !control.stopped() && (limits.infinite || (limits.ponder && control.pondering()));
+        let mut gap = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while held() {
+            gap = self
+                .changed
+                .wait(gap)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// A guard that marks this flight answered when dropped: the one place that does, so that
+    /// no way out of a job (its `bestmove`, a book move, perft's or bench's total) forgets it.
+    pub(super) fn answering(&self) -> Answering<'_> {
+        Answering(&self.control)
+    }
+}
+
+/// Marks its search answered when dropped: from then on `isready` waits its turn behind the
+/// work queued after the search instead of being answered at once.
+pub(super) struct Answering<'a>(&'a Control);
+
+impl Drop for Answering<'_> {
+    fn drop(&mut self) {
+        // A worker that panicked is gone: the search stays unanswered, so that the reader goes
+        // on answering `isready` itself rather than queueing it for no one.
+        if !thread::panicking() {
+            self.0.answered.store(true, Ordering::Release);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// Holds `flight` on a thread of its own under `limits`; the receiver hears when it lets go.
+    fn held(flight: &Arc<Flight>, limits: Limits) -> crossbeam_channel::Receiver<()> {
+        let (done, heard) = crossbeam_channel::bounded(1);
+        let flight = flight.clone();
+        thread::spawn(move || {
+            flight.hold(&limits);
+            let _ = done.send(());
+        });
+        heard
+    }
+
+    const NOT_YET: Duration = Duration::from_millis(50);
+    const AT_ONCE: Duration = Duration::from_secs(10);
+
+    #[test]
+    fn infinite_is_held_until_stop_and_ponderhit_does_not_release_it() {
+        let flight = Arc::new(Flight::new(false));
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let released = held(&flight, infinite);
+        assert!(released.recv_timeout(NOT_YET).is_err());
+        flight.ponderhit();
+        assert!(released.recv_timeout(NOT_YET).is_err());
+        flight.stop();
+        assert!(released.recv_timeout(AT_ONCE).is_ok());
+    }
+
+    #[test]
+    fn ponder_is_held_until_ponderhit_or_stop() {
+        let ponder = Limits {
+            ponder: true,
+            ..Limits::default()
+        };
+        for release in [Flight::ponderhit, Flight::stop] {
+            let flight = Arc::new(Flight::new(true));
+            let released = held(&flight, ponder.clone());
+            assert!(released.recv_timeout(NOT_YET).is_err());
+            release(&flight);
+            assert!(released.recv_timeout(AT_ONCE).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_search_that_ends_by_itself_is_not_held() {
+        let flight = Flight::new(false);
+        flight.hold(&Limits::default());
+        // Released before the hold begins: no wake-up to miss.
+        let flight = Flight::new(true);
+        flight.ponderhit();
+        flight.hold(&Limits {
+            ponder: true,
+            ..Limits::default()
+        });
+    }
+
+    #[test]
+    fn the_guard_marks_the_search_answered_when_dropped() {
+        let flight = Flight::new(false);
+        let answered = flight.answering();
+        assert!(!flight.control.has_answered());
+        drop(answered);
+        assert!(flight.control.has_answered());
+    }
+
+    #[test]
+    fn a_worker_that_panics_leaves_the_search_unanswered() {
+        let flight = Arc::new(Flight::new(false));
+        let worker = flight.clone();
+        let died = thread::spawn(move || {
+            let _answered = worker.answering();
+            panic!("the worker dies");
+        })
+        .join();
+        assert!(died.is_err());
+        assert!(!flight.control.has_answered());
+    }
+}

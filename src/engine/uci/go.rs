@@ -1,0 +1,142 @@
+//! The answer to a `go`: the search's move or a classic opponent's, its `info` lines, and its
+//! one `bestmove`, held back after an `infinite` or `ponder` search until it is released.
+
+use super::flight::Flight;
+use super::out::Out;
+use super::text::{describe, info_line};
+use crate::classic::player::{Limit, Player};
+use crate::engine::eval::Weights;
+use crate::engine::search::{self, Score, Setup};
+use crate::engine::time::Limits;
+use crate::engine::tt::Table;
+use crate::rules::Game;
+use crate::tables::Tables;
+use std::time::Duration;
+
+/// One search's settings.
+pub(super) struct Search<'a> {
+    pub(super) limits: &'a Limits,
+    pub(super) flight: &'a Flight,
+    pub(super) weights: Weights,
+    pub(super) overhead: u64,
+    pub(super) tables: Option<&'a Tables>,
+    pub(super) threads: usize,
+}
+
+/// Runs one search: its `info` lines, what the tables say, then its `bestmove` (a finished
+/// game's `0000`).
+pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
+    let Search {
+        limits,
+        flight,
+        weights,
+        overhead,
+        tables,
+        threads,
+    } = search;
+    if let Some(outcome) = game.outcome() {
+        out.line(&format!("info string game over: {outcome}"));
+        flight.hold(limits);
+        out.line("bestmove 0000");
+        return;
+    }
+    let setup = Setup {
+        tt: table,
+        threads,
+        control: &flight.control,
+        weights,
+        limits,
+        overhead,
+        tables,
+    };
+    // The last complete iteration's line, and whether a bound (a failed aspiration window)
+    // was printed after it.
+    let mut last_exact: Option<String> = None;
+    let mut bound_last = false;
+    let found = search::search(game, setup, &mut |r| {
+        let line = info_line(r, game);
+        out.line(&line);
+        bound_last = r.bound.is_some();
+        if !bound_last {
+            last_exact = Some(line);
+        }
+        if out.is_broken() {
+            // Nobody is listening: end the search rather than think for no one.
+            flight.stop();
+        }
+    });
+    if let Some((unstarted, why)) = &found.unstarted {
+        out.line(&format!(
+            "info string warning: Threads {threads}: {unstarted} of the search threads could not \
+             be started ({why}); searched with {}",
+            threads - unstarted
+        ));
+    }
+    // A search stopped inside a widened window would leave a GUI showing a bound with a short
+    // line as its score: repeat the last complete iteration, exact score and whole line.
+    if bound_last {
+        if let Some(line) = &last_exact {
+            out.line(line);
+        }
+    }
+    if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
+        out.line(&format!("info string {line}"));
+    } else if let Score::Tables(margin) = Score::of(found.score) {
+        // Evaluations stay below the table scores, so a completed iteration scoring in their
+        // range rests on proven results alone (table results and finished games) on the side
+        // that decides it: the result is proven. Not the margin: a finished game scores as a
+        // win or a loss whatever its margin, above or below every table result.
+        out.line(&format!(
+            "info string tables: the search proves that {} {}",
+            game.board().side_to_move().name(),
+            if margin > 0 { "wins" } else { "loses" },
+        ));
+    }
+    // `infinite` and `ponder` searches answer only after `stop` (or `ponderhit`).
+    flight.hold(limits);
+    let best = found.best.map_or("0000".to_string(), |m| m.to_string());
+    match found.ponder {
+        Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
+        None => out.line(&format!("bestmove {best}")),
+    }
+}
+
+/// A classic opponent's move, answered like a search's: it obeys `stop`, `movetime`, the
+/// clocks and `go depth` as the search does (`evolved` deepens until one of them says so;
+/// `greedy` and `basic` answer at once), and `infinite` and `ponder` hold the answer alike.
+pub(super) fn run_classic(
+    game: &Game,
+    player: &mut Player,
+    limits: &Limits,
+    overhead: u64,
+    flight: &Flight,
+    out: &Out,
+) {
+    let control = &flight.control;
+    let budget = limits.budget(game.board().side_to_move(), overhead);
+    // While pondering no time limit applies; after `ponderhit` time counts from the `go`, a
+    // little early, which errs on the safe side.
+    let past = |limit: Option<Duration>| {
+        !control.pondering() && limit.is_some_and(|l| control.asked.elapsed() >= l)
+    };
+    let stop = || control.stopped() || past(budget.hard);
+    // An iteration of `evolved` takes about as long as all before it together, times its
+    // branching: start one only in the first half of the soft budget.
+    let enough = || past(budget.soft.map(|s| s / 2));
+    let limit = Limit {
+        depth: limits.depth,
+        stop: &stop,
+        enough: &enough,
+    };
+    let choice = player.choose(game, &limit);
+    match (choice, game.outcome()) {
+        (Some(m), _) => out.line(&format!("info string {} plays {m}", player.kind.name())),
+        (None, Some(outcome)) => out.line(&format!("info string game over: {outcome}")),
+        (None, None) => {}
+    }
+    flight.hold(limits);
+    out.line(&format!(
+        "bestmove {}",
+        choice.map_or("0000".to_string(), |m| m.to_string())
+    ));
+}

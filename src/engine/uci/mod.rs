@@ -1,0 +1,382 @@
+//! The protocol loop. The thread that reads the input never waits for a search or a file: it
+//! sets the stop flag on `stop`, answers `isready` at once while a search is under way, and
+//! hands everything that takes time to one worker thread over a crossbeam channel, in order:
+//! searches, perft, bench, the classic opponents' moves, the hash table's allocation and
+//! clearing, opening the endgame tables and reading the classic players' files. An `isready`
+//! with no search under way goes through the same queue, so `readyok` comes once all the setup
+//! sent before it is done (a 2 GiB table allocated, a memory file read), as UCI clients expect.
+//! The worker owns the transposition table and the classic player, and prints each search's
+//! `info` lines and its one `bestmove`.
+//!
+//! Output goes through one lock per line, so lines from the two threads never interleave, and
+//! each line is flushed at once. A write error (the GUI closed the pipe) ends the loop.
+//!
+//! One file per concept: this one is the reader (the loop, the position, the options, and the
+//! dispatch of each command); `out` the shared output, `worker` the worker thread and its
+//! jobs, `flight` a search as both threads share it (stopped, released, answered), `go` a
+//! search's or a classic opponent's answer, `tables` the endgame tables as `TablesPath` names
+//! them, and `text` the longer lines written (`info`, `eval`, `help`).
+
+mod flight;
+mod go;
+mod out;
+mod tables;
+mod text;
+mod worker;
+
+pub use tables::tables_dir;
+pub use text::info_line;
+
+use super::diagram::diagram;
+use super::options::{self, Effect, Opponent, Settings, OPTIONS};
+use super::protocol::{parse, Command, Go, Start};
+use crate::lines::{read_line, Line};
+use crate::rules::{Board, Game};
+use crate::tables::probe::{default_dir, supported};
+use crate::tables::Tables;
+use crossbeam_channel::{unbounded, Sender};
+use flight::Flight;
+use out::Out;
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+use text::{describe, eval_lines, help_lines};
+use worker::{worker, Job, Task};
+
+/// The engine's name and author, as `uci` reports them.
+pub const NAME: &str = concat!("awari ", env!("CARGO_PKG_VERSION"));
+/// The author line.
+pub const AUTHOR: &str = "the awari developers";
+
+/// Lines longer than this are refused whole (and read to their end), so no input can make
+/// the engine hold unbounded memory.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// The reader's state: options, the position, and the search in flight.
+struct Engine {
+    settings: Settings,
+    /// The directory `TablesPath`'s default names.
+    default_tables: Option<PathBuf>,
+    game: Game,
+    out: Out,
+    jobs: Sender<Job>,
+    /// The last search, perft or bench handed over, and whether it needs `stop` to end.
+    current: Option<(Arc<Flight>, bool)>,
+}
+
+/// How a line leaves the loop.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs the protocol on `input` and `output` until `quit` or the end of the input, then
+/// returns. At the end of the input, a search that would end by itself (a depth, node or time
+/// limit) is allowed to finish and answer; one that only `stop` would end is stopped.
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+    run_with_tables(input, output, default_dir())
+}
+
+/// [`run`], with `default_tables` as the directory `TablesPath`'s default names instead of
+/// the user's data directory: tests run the engine with nothing of the user's.
+pub fn run_with_tables(
+    mut input: impl BufRead,
+    output: impl Write + Send + 'static,
+    default_tables: Option<PathBuf>,
+) -> io::Result<()> {
+    let out = Out::new(output);
+    let settings = Settings::default();
+    let (jobs, receiver) = unbounded();
+    let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(1);
+    let worker_out = out.clone();
+    let hash_mb = settings.hash_mb;
+    let worker_tables = default_tables.clone();
+    let handle = thread::Builder::new()
+        .name("search".to_string())
+        .spawn(move || {
+            worker(receiver, worker_out, hash_mb, worker_tables);
+            let _ = done_tx.send(());
+        })?;
+    let mut engine = Engine {
+        game: Game::new(Board::start(settings.variant)),
+        settings,
+        default_tables,
+        out,
+        jobs,
+        current: None,
+    };
+    let mut buffer = Vec::new();
+    let flow = loop {
+        match read_line(&mut input, &mut buffer, MAX_LINE) {
+            Ok(Line::Eof) | Err(_) => break Flow::Continue,
+            Ok(Line::TooLong(n)) => engine.out.error(format!(
+                "line of {n} bytes refused (the limit is {MAX_LINE})"
+            )),
+            Ok(Line::Text) => {
+                let text = String::from_utf8_lossy(&buffer);
+                if engine.handle(&text) == Flow::Quit {
+                    break Flow::Quit;
+                }
+            }
+        }
+        if engine.out.is_broken() {
+            break Flow::Quit;
+        }
+    };
+    match flow {
+        Flow::Quit => {
+            engine.stop();
+            drop(engine);
+            // The worker ends within a poll interval; a long perft is left to the exit.
+            if done_rx.recv_timeout(Duration::from_millis(50)).is_ok() {
+                let _ = handle.join();
+            }
+        }
+        Flow::Continue => {
+            if let Some((flight, true)) = &engine.current {
+                flight.stop();
+            }
+            drop(engine);
+            let _ = handle.join();
+        }
+    }
+    Ok(())
+}
+
+impl Engine {
+    /// Whether a search, perft or bench handed over has yet to answer.
+    fn searching(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|(flight, _)| !flight.control.has_answered())
+    }
+
+    /// Stops the search in flight, if any.
+    fn stop(&mut self) {
+        if let Some((flight, _)) = &self.current {
+            flight.stop();
+        }
+    }
+
+    fn send(&self, job: Job) {
+        // The worker lives as long as the engine; a failed send means it died, and the
+        // protocol goes on answering what it can.
+        if self.jobs.send(job).is_err() {
+            self.out.error("the search thread is gone");
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        let command = match parse(line) {
+            Ok(parsed) => {
+                if !parsed.skipped.is_empty() {
+                    // UCI skips unknown words; say which, so a typo is not silent.
+                    self.out.line(&format!(
+                        "info string skipped unknown words: {}",
+                        parsed.skipped.join(" ")
+                    ));
+                }
+                parsed.command
+            }
+            Err(e) => {
+                self.out.error(e);
+                return Flow::Continue;
+            }
+        };
+        match command {
+            Command::Empty | Command::Register | Command::Debug(_) => {}
+            Command::Uci => {
+                let mut lines = vec![format!("id name {NAME}"), format!("id author {AUTHOR}")];
+                lines.extend(OPTIONS.iter().map(options::uci_line));
+                lines.push("uciok".to_string());
+                self.out.lines(&lines);
+            }
+            Command::IsReady => {
+                // During a search, at once (UCI); otherwise once the setup sent before it is
+                // done.
+                if self.searching() {
+                    self.out.line("readyok");
+                } else {
+                    self.send(Job::Ready);
+                }
+            }
+            Command::Stop => self.stop(),
+            Command::PonderHit => {
+                if let Some((flight, _)) = &self.current {
+                    flight.ponderhit();
+                }
+            }
+            Command::Quit => return Flow::Quit,
+            Command::UciNewGame => {
+                self.game = Game::new(self.start_board());
+                self.send(Job::NewGame);
+            }
+            Command::SetOption { name, value } => self.set_option(name, value),
+            Command::Position { start, moves } => self.position(start, moves),
+            Command::Go(go) => self.go(go),
+            Command::Display => {
+                let mut lines = diagram(&self.game);
+                lines.extend(self.table_line());
+                self.out.lines(&lines);
+            }
+            Command::Eval => {
+                let mut lines = eval_lines(self.game.board(), &self.settings.weights());
+                lines.extend(self.table_line());
+                self.out.lines(&lines);
+            }
+            Command::Bench(depth) => {
+                self.stop();
+                self.hand_over(Task::Bench { depth }, Flight::new(false), false);
+            }
+            Command::Help => self.out.lines(&help_lines()),
+        }
+        Flow::Continue
+    }
+
+    /// What the tables say of the current position, for `d` and `eval`.
+    fn table_line(&self) -> Option<String> {
+        let board = self.game.board();
+        if !supported(board.variant()) {
+            return None;
+        }
+        let dir = tables_dir(&self.settings.tables_path, self.default_tables.as_deref())?;
+        let tables = Tables::shared(&dir, board.variant());
+        describe(&tables, board)
+    }
+
+    fn start_board(&self) -> Board {
+        let s = &self.settings;
+        if s.seeds == 0 {
+            Board::start(s.variant)
+        } else {
+            Board::start_with_seeds(s.variant, s.seeds).unwrap_or_else(|_| Board::start(s.variant))
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let mut settings = self.settings.clone();
+        let seed_before = settings.randomness;
+        let effect = match options::set(&mut settings, name, value) {
+            Err(e) => return self.out.error(e),
+            Ok(effect) => effect,
+        };
+        match effect {
+            Effect::NewStart if settings.seeds != 0 => {
+                if let Err(e) = Board::start_with_seeds(settings.variant, settings.seeds) {
+                    return self.out.error(e);
+                }
+            }
+            // Files are read by the worker, bounded in size; only what can be known without
+            // opening the file (that it is a FIFO or a device) is refused here.
+            Effect::LoadMemory => {
+                if let Err(e) = not_a_file(&settings.learn_file) {
+                    return self.out.error(format!("LearnFile {e}"));
+                }
+            }
+            Effect::LoadWeights => {
+                if let Err(e) = not_a_file(&settings.evolved_weights) {
+                    return self.out.error(format!("EvolvedWeights {e}"));
+                }
+            }
+            _ => {}
+        }
+        if settings.randomness != seed_before {
+            self.send(Job::Reseed(settings.randomness));
+        }
+        self.settings = settings;
+        let path = |p: &str| (!p.is_empty()).then(|| PathBuf::from(p));
+        match effect {
+            Effect::None => {}
+            Effect::ResizeHash => self.send(Job::Resize(self.settings.hash_mb)),
+            Effect::ClearHash => self.send(Job::Clear),
+            Effect::NewStart => self.game = Game::new(self.start_board()),
+            Effect::LoadMemory => self.send(Job::LoadMemory(path(&self.settings.learn_file))),
+            Effect::LoadWeights => {
+                self.send(Job::LoadWeights(path(&self.settings.evolved_weights)))
+            }
+            Effect::OpenTables => self.send(Job::OpenTables {
+                path: self.settings.tables_path.clone(),
+                variant: self.settings.variant,
+            }),
+        }
+    }
+
+    /// Sets up the position, or changes nothing and says why.
+    fn position(&mut self, start: Start<'_>, moves: &str) {
+        let board = match start {
+            Start::StartPos => self.start_board(),
+            Start::Fen(text) => match Board::from_notation(self.settings.variant, text) {
+                Ok(b) => b,
+                Err(e) => return self.out.error(format!("position: {e}")),
+            },
+        };
+        let mut game = Game::new(board);
+        if let Err(e) = game.play_text(moves) {
+            return self.out.error(format!("position: {e}"));
+        }
+        self.game = game;
+        if self.game.outcome().is_some() && self.settings.opponent == Opponent::Basic {
+            // `basic` learns from a game whose end it sees.
+            self.send(Job::Position(self.game.clone()));
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        // A `go` during a search ends that search first (it still answers its bestmove).
+        self.stop();
+        let limits = go.limits;
+        let flight = Flight::new(limits.ponder);
+        if let Some(depth) = go.perft {
+            let game = self.game.clone();
+            return self.hand_over(Task::Perft { game, depth }, flight, false);
+        }
+        let needs_stop = !limits.ends_by_itself();
+        let game = self.game.clone();
+        let overhead = self.settings.move_overhead;
+        let task = match self.settings.opponent.classic() {
+            Some(kind) => Task::Classic {
+                game,
+                kind,
+                depth: self.settings.evolved_depth,
+                limits,
+                overhead,
+            },
+            None => Task::Search {
+                game,
+                limits,
+                weights: self.settings.weights(),
+                overhead,
+                tables_path: self.settings.tables_path.clone(),
+                threads: self.settings.threads,
+                book: self.settings.own_book.then_some(self.settings.book_margin),
+            },
+        };
+        self.hand_over(task, flight, needs_stop);
+    }
+
+    /// Hands `task` to the worker as the work in flight; `needs_stop`: only `stop` ends it.
+    fn hand_over(&mut self, task: Task, flight: Flight, needs_stop: bool) {
+        let flight = Arc::new(flight);
+        self.current = Some((flight.clone(), needs_stop));
+        self.send(Job::Answer {
+            flight,
+            task: Box::new(task),
+        });
+    }
+}
+
+/// An error when `path` names something that exists and is not a regular file (a FIFO would
+/// block a read, a device such as `/dev/zero` never end one). Asked of the file's metadata,
+/// which never blocks.
+fn not_a_file(path: &str) -> Result<(), String> {
+    if path.is_empty() {
+        return Ok(());
+    }
+    match std::fs::metadata(Path::new(path)) {
+        Ok(m) if !m.is_file() => Err(format!("{path}: not a regular file")),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,269 @@
+//! The worker thread: it does, in order, everything that takes time (searches, perft, bench,
+//! the classic opponents' moves, the hash table's allocation and clearing, opening the tables,
+//! reading the classic players' files), so that the reader never waits. It owns the
+//! transposition table and the classic player.
+
+use super::flight::Flight;
+use super::go::{run_classic, run_search, Search};
+use super::out::Out;
+use super::tables::open_tables;
+use crate::classic::player::{Kind, Player};
+use crate::engine::bench::{bench, perft_lines};
+use crate::engine::book::Book;
+use crate::engine::eval::Weights;
+use crate::engine::time::Limits;
+use crate::engine::tt::Table;
+use crate::rng::Rng;
+use crate::rules::{Game, Variant};
+use crossbeam_channel::Receiver;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Work for the worker thread, in the order it arrived.
+pub(super) enum Job {
+    /// Work that answers (a `bestmove`, perft's or bench's total), shared with the reader as
+    /// `flight`. Boxed: a search's settings would make every job as large.
+    Answer {
+        flight: Arc<Flight>,
+        task: Box<Task>,
+    },
+    /// Open the tables of a path and rule set now, and say what was found.
+    OpenTables {
+        path: String,
+        variant: Variant,
+    },
+    Resize(usize),
+    Clear,
+    /// `isready` with no search under way: answered when everything before it is done.
+    Ready,
+    /// `LearnFile`: `basic`'s memory (`None`: this run only).
+    LoadMemory(Option<PathBuf>),
+    /// `EvolvedWeights` (`None`: the shipped weights).
+    LoadWeights(Option<PathBuf>),
+    /// `Randomness`: `greedy`'s tie breaks (0: none).
+    Reseed(u64),
+    /// A position was set up: if its game is over, `basic` learns from it.
+    Position(Game),
+    /// `ucinewgame`.
+    NewGame,
+}
+
+/// What a `go` or `bench` asks of the worker.
+pub(super) enum Task {
+    Search {
+        game: Game,
+        limits: Limits,
+        weights: Weights,
+        overhead: u64,
+        tables_path: String,
+        threads: usize,
+        /// `OwnBook` on: the book's margin (`BookMargin`).
+        book: Option<i32>,
+    },
+    Perft {
+        game: Game,
+        depth: u32,
+    },
+    /// A move from a classic opponent instead of the search.
+    Classic {
+        game: Game,
+        kind: Kind,
+        depth: u32,
+        limits: Limits,
+        overhead: u64,
+    },
+    Bench {
+        depth: Option<u32>,
+    },
+}
+
+/// What the worker owns.
+struct Worker {
+    out: Out,
+    /// The table's size in MiB, and the table (`None` only after a failed resize left no
+    /// memory for the old size either).
+    size: usize,
+    table: Option<Table>,
+    /// Tables directories already reported, per rule set.
+    reported: HashSet<(String, Variant)>,
+    /// The directory `TablesPath`'s default names.
+    default_tables: Option<PathBuf>,
+    classic: Player,
+    /// The opening book's random choices, seeded from the clock at start-up so that games
+    /// differ.
+    book_rng: Rng,
+}
+
+/// The worker's loop: the table allocated first, then each job in turn until the reader has gone.
+pub(super) fn worker(
+    jobs: Receiver<Job>,
+    out: Out,
+    hash_mb: usize,
+    default_tables: Option<PathBuf>,
+) {
+    let mut w = Worker {
+        table: None,
+        size: hash_mb,
+        out,
+        reported: HashSet::new(),
+        default_tables,
+        classic: Player::new(Kind::Greedy),
+        book_rng: Rng::new(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+        ),
+    };
+    // The table is allocated now, before the first `isready` is answered, not at the first
+    // search, whose time it would eat.
+    w.resize(hash_mb);
+    for job in jobs {
+        w.run(job);
+    }
+}
+
+impl Worker {
+    fn run(&mut self, job: Job) {
+        let out = &self.out.clone();
+        match job {
+            Job::Answer { flight, task } => {
+                // Whichever way the task ends, it has answered once this is dropped.
+                let _answered = flight.answering();
+                self.answer(*task, &flight);
+            }
+            Job::OpenTables { path, variant } => {
+                let default = self.default_tables.as_deref();
+                open_tables(&path, default, variant, &mut self.reported, out);
+            }
+            Job::Resize(mb) => self.resize(mb),
+            Job::Clear => {
+                if let Some(t) = &mut self.table {
+                    t.clear();
+                }
+            }
+            Job::Ready => out.line("readyok"),
+            Job::LoadMemory(path) => {
+                if let Err(e) = self.classic.load_memory(path.as_deref()) {
+                    out.line(&format!(
+                        "info string warning: LearnFile unusable, starting with no memory: {e}"
+                    ));
+                }
+            }
+            Job::LoadWeights(path) => {
+                if let Err(e) = self.classic.load_weights(path.as_deref()) {
+                    out.error(format!("EvolvedWeights {e}; keeping the previous weights"));
+                }
+            }
+            Job::Reseed(seed) => self.classic.rng = (seed != 0).then(|| Rng::new(seed)),
+            Job::Position(game) => {
+                if let Err(e) = self.classic.game_over(&game) {
+                    out.line(&format!("info string warning: LearnFile: {e}"));
+                }
+            }
+            Job::NewGame => {
+                self.classic.new_game();
+                if let Some(t) = &mut self.table {
+                    t.clear();
+                }
+            }
+        }
+    }
+
+    /// Does `task`, which ends with its answer: a `bestmove`, perft's or bench's total.
+    fn answer(&mut self, task: Task, flight: &Flight) {
+        let out = &self.out.clone();
+        match task {
+            Task::Search {
+                game,
+                limits,
+                weights,
+                overhead,
+                tables_path,
+                threads,
+                book,
+            } => {
+                if let Some(margin) = book {
+                    if self.book_move(&game, margin, &limits) {
+                        return;
+                    }
+                }
+                let size = self.size;
+                let table = self.table.get_or_insert_with(|| Table::new(size));
+                let tables = open_tables(
+                    &tables_path,
+                    self.default_tables.as_deref(),
+                    game.board().variant(),
+                    &mut self.reported,
+                    out,
+                );
+                let search = Search {
+                    limits: &limits,
+                    flight,
+                    weights,
+                    overhead,
+                    tables: tables.as_deref(),
+                    threads,
+                };
+                run_search(&game, search, table, out);
+            }
+            Task::Perft { game, depth } => {
+                perft_lines(&game, depth, &flight.control, &mut |l| out.line(&l));
+            }
+            Task::Classic {
+                game,
+                kind,
+                depth,
+                limits,
+                overhead,
+            } => {
+                self.classic.kind = kind;
+                self.classic.depth = depth;
+                run_classic(&game, &mut self.classic, &limits, overhead, flight, out);
+            }
+            Task::Bench { depth } => {
+                bench(depth, None, 1, &flight.control, &mut |l| out.line(&l));
+            }
+        }
+    }
+
+    /// Plays the book's move for `game`, if it has one and the search is not an analysis
+    /// (`infinite`, `ponder`): `info string book: ...`, then `bestmove`. Returns whether it did.
+    fn book_move(&mut self, game: &Game, margin: i32, limits: &Limits) -> bool {
+        if limits.infinite || limits.ponder {
+            return false;
+        }
+        let Some(book) = Book::shipped(game.board().variant()) else {
+            return false;
+        };
+        let Some((entry, choices)) = book.choose(game, margin, Some(&mut self.book_rng)) else {
+            return false;
+        };
+        let (m, score) = (entry.mv, entry.score);
+        let [w, d, l] = entry.record;
+        self.out.line(&format!(
+            "info string book: {m} (score {score} cp, self-play {w}/{d}/{l}, one of {choices} within {margin} cp of the best)"
+        ));
+        self.out.line(&format!("bestmove {m}"));
+        true
+    }
+
+    /// A table of `mb` MiB. The old one is freed first, so that two are never resident at
+    /// once; if the new size cannot be had, that is said and the old size taken again.
+    fn resize(&mut self, mb: usize) {
+        let had = self.table.take().map(|_| self.size);
+        match Table::try_new(mb) {
+            Ok(t) => {
+                self.size = mb;
+                self.table = Some(t);
+            }
+            Err(e) => {
+                self.out
+                    .error(format!("Hash {mb}: {e}; keeping {} MiB", self.size));
+                if had.is_some() {
+                    self.table = Table::try_new(self.size).ok();
+                }
+            }
+        }
+    }
+}
