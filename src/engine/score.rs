@@ -8,6 +8,8 @@
 use crate::rules::{Board, EndReason};
 use crate::tables::Value;
 
+/// Plies a line may reach (iterations are capped below it).
+pub const MAX_PLY: usize = 128;
 /// The score of a game won at the root; a win `p` plies away scores `MATE - p`.
 pub const MATE: i32 = 30_000;
 /// Scores beyond this (either sign) are finished games, not evaluations.
@@ -74,5 +76,69 @@ pub fn finished(board: &Board, reason: EndReason, ply: usize) -> i32 {
         None => 0,
         Some(w) if w == board.side_to_move() => MATE - ply as i32,
         Some(_) => -(MATE - ply as i32),
+    }
+}
+
+/// The most seeds a table result can be won by.
+const MOST_SEEDS: i32 = 48;
+
+/// The scores a position can be worth, lowest first: finished games lost, table results lost,
+/// evaluations (and draws), table results won, finished games won.
+const POSSIBLE: [(i32, i32); 5] = [
+    (-MATE, -(MATE - MAX_PLY as i32)),
+    (-(TB_WIN + 10 * MOST_SEEDS), -(TB_WIN + 10)),
+    (-(TB_BOUND - 1), TB_BOUND - 1),
+    (TB_WIN + 10, TB_WIN + 10 * MOST_SEEDS),
+    (MATE - MAX_PLY as i32, MATE),
+];
+
+/// A bound as the protocol may show it: the nearest score a position can be worth on the side
+/// that keeps the bound true (the greatest possible score at or below an upper bound, the least
+/// at or above a lower one). A search's window edges fall between the ranges (`score cp
+/// -89800 upperbound` was seen): as bounds they say no more than the snapped value, and a GUI
+/// shows them as they are.
+pub fn possible_bound(score: i32, upper: bool) -> i32 {
+    if upper {
+        POSSIBLE
+            .iter()
+            .rev()
+            .find(|&&(lo, _)| lo <= score)
+            .map_or(POSSIBLE[0].0, |&(_, hi)| hi.min(score))
+    } else {
+        POSSIBLE
+            .iter()
+            .find(|&&(_, hi)| hi >= score)
+            .map_or(POSSIBLE[4].1, |&(lo, _)| lo.max(score))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_snap_to_scores_a_position_can_be_worth() {
+        let mate_in = |p: i32| MATE - p;
+        // (score, upper bound?, shown)
+        let rows = [
+            (150, true, 150),
+            (150, false, 150),
+            // Between a table loss and a lost game (`cp -89800` as the protocol showed it).
+            (-(TB_WIN + 8980), true, -mate_in(MAX_PLY as i32)),
+            (-(TB_WIN + 8980), false, -(TB_WIN + 480)),
+            (mate_in(641), false, mate_in(MAX_PLY as i32)),
+            (mate_in(641), true, TB_WIN + 480),
+            (TB_BOUND + 5, true, TB_BOUND - 1),
+            (TB_BOUND + 5, false, TB_WIN + 10),
+            (INF, true, MATE),
+            (INF, false, MATE),
+            (-INF, true, -MATE),
+            (-INF, false, -MATE),
+            (mate_in(3), true, mate_in(3)),
+            (-(TB_WIN + 30), false, -(TB_WIN + 30)),
+        ];
+        for (score, upper, shown) in rows {
+            assert_eq!(possible_bound(score, upper), shown, "{score} upper {upper}");
+        }
     }
 }

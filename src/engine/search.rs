@@ -30,7 +30,8 @@
 
 use super::eval::{evaluate, Weights};
 pub use super::score::{
-    finished, table_score, table_scores, Score, INF, MATE, MATE_BOUND, TB_BOUND, TB_WIN,
+    finished, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND, MAX_PLY,
+    TB_BOUND, TB_WIN,
 };
 use super::table_root::{self, Root};
 use super::time::{Clock, Limits};
@@ -40,8 +41,6 @@ use crate::tables::Tables;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Plies a line may reach (iterations are capped below it).
-pub const MAX_PLY: usize = 128;
 /// The deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
 /// Shared between the protocol thread and a running search: `stop`, whether it is still
@@ -465,7 +464,11 @@ impl<'a> Searcher<'a> {
         Report {
             depth,
             seldepth: self.seldepth as u32,
-            score: score.max(self.floor),
+            score: match bound {
+                // A failed window's edge: shown as the nearest score it can stand for.
+                Some(b) => possible_bound(score.max(self.floor), b == Bound::Upper),
+                None => score.max(self.floor),
+            },
             bound,
             nodes: self.nodes + self.pool.nodes.load(Ordering::Relaxed),
             time: self.clock.elapsed(),
