@@ -498,6 +498,39 @@ fn a_proven_result_shows_its_seed_margin_as_cp_beside_mate() {
     assert!(line.contains(" score mate -1 cp -400 "), "{line}");
 }
 
+#[test]
+fn no_info_line_carries_a_score_no_position_can_have() {
+    // A long endgame without tables (found among random ones): its failed aspiration windows
+    // printed their edges, `score mate -148 cp -100 upperbound` and `mate -164`, though no line
+    // is searched beyond 128 plies. (Like `bench`'s signature, the premise rests on the
+    // search's node counts.)
+    let mut e = Engine::start();
+    e.send("setoption name TablesPath value");
+    e.send("position fen 1-1-2-0-1-0-1-1-1-1-2-0-24-13-N");
+    e.send("go depth 52");
+    let mut lines = 0;
+    loop {
+        let (line, _) = e.expect("", 20 * SECOND);
+        if line.starts_with("bestmove") {
+            break;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let after = |key: &str| {
+            let i = words.iter().position(|&w| w == key)?;
+            words.get(i + 1)?.parse::<i32>().ok()
+        };
+        if let Some(plies) = after("mate") {
+            assert!(plies != 0 && plies.abs() <= 128, "{line}");
+            lines += 1;
+        } else if let Some(cp) = after("cp") {
+            // Evaluations stay below 190 seeds; table results are at most 48 seeds.
+            assert!(cp.abs() < 19_000, "{line}");
+            lines += 1;
+        }
+    }
+    assert!(lines > 50, "only {lines} lines with a score");
+}
+
 /// Runs `awari ARGS` and waits at most `limit` for it to end (killing it after): its status
 /// and output, or `None` if it did not end in time.
 fn awari_within(args: &[&str], limit: Duration) -> Option<(bool, String)> {
