@@ -662,6 +662,83 @@ fn at_the_tables_root_a_move_that_wins_by_repetition_is_scored_as_the_end_it_is(
     );
 }
 
+#[test]
+fn a_bounded_root_is_searched_among_the_moves_that_keep_its_lower_bound() {
+    // Oware, 10 seeds, South to move: the tables give 5..7 (a draw at worst, a win by 4 at
+    // best). The moves A, C, E and F are legal; of them, those that keep 5 are searched to the
+    // depth asked, not played at once, and the search says what it found beyond the bounds.
+    // An exact root is still the tables' at once (depth 1).
+    let dir = scratch("bounded-root");
+    build_into(&dir, Variant::Oware, 10);
+    let tables = Tables::open(&dir, Variant::Oware);
+    let fen = "1-0-2-0-1-1-0-3-0-0-0-2-19-19-S";
+    let board = Board::from_notation(Variant::Oware, fen).unwrap();
+    let value = tables.probe(&board).unwrap();
+    assert_eq!((value.lo, value.hi), (5, 7));
+    let root =
+        awari::engine::table_root::plan(&tables, &Game::new(board), board.legal_moves()).unwrap();
+    assert!(root.allowed.len() >= 2, "{}", root.allowed);
+    let mut e = Engine::start(&dir, Variant::Oware);
+    let (best, lines) = e.best(&board, &[], "go depth 10");
+    assert!(
+        root.allowed.contains(best),
+        "{best} of {}: {lines:?}",
+        root.allowed
+    );
+    assert!(
+        after_move(&tables, &board, best).unwrap().lo >= value.lo,
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 10 ")),
+        "{lines:?}"
+    );
+    let said = format!(
+        "info string tables: searched among the {} moves that keep the lower bound; the search ",
+        root.allowed.len()
+    );
+    let line = lines.iter().find(|l| l.starts_with(&said));
+    assert!(line.is_some(), "{lines:?}");
+    // `d` shows the tables' bounds and what the search found, for this position only.
+    e.send("d");
+    e.send("isready");
+    let shown = e.until("readyok");
+    assert!(
+        shown.iter().any(|l| l.starts_with("tables: value 5..7: ")),
+        "{shown:?}"
+    );
+    let proof = &line.unwrap()["info string ".len()..];
+    assert!(shown.iter().any(|l| l == proof), "{shown:?}");
+    e.send(&format!("position fen {fen} moves {best}"));
+    e.send("d");
+    e.send("isready");
+    let shown = e.until("readyok");
+    assert!(
+        !shown.iter().any(|l| l.contains("searched among")),
+        "{shown:?}"
+    );
+    // An exact root: the tables' move at once, no search.
+    let exact = (0..).find_map(|i| {
+        let houses = awari::tables::index::unrank(8, i);
+        let b = Board::from_parts(Variant::Oware, houses, [20, 20], Side::South, false, 0).ok()?;
+        (b.outcome().is_none() && tables.probe(&b)?.exact().is_some()).then_some(b)
+    });
+    let exact = exact.unwrap();
+    let (_, lines) = e.best(&exact, &[], "go depth 10");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("searched among")),
+        "{lines:?}"
+    );
+}
+
 /// The final seeds of `side` and how the game ended.
 fn final_seeds(game: &Game, side: Side) -> (u32, awari::rules::EndReason) {
     let outcome = game.outcome().expect("over");

@@ -3,10 +3,12 @@
 
 use super::flight::Flight;
 use super::out::Out;
-use super::text::{describe, info_line};
+use super::proven::Proven;
+use super::text::{beyond_line, describe, info_line};
 use crate::classic::player::{Limit, Player};
 use crate::engine::eval::Weights;
 use crate::engine::search::{self, Score, Setup};
+use crate::engine::table_root;
 use crate::engine::time::Limits;
 use crate::engine::tt::Table;
 use crate::rules::Game;
@@ -21,6 +23,8 @@ pub(super) struct Search<'a> {
     pub(super) overhead: u64,
     pub(super) tables: Option<&'a Tables>,
     pub(super) threads: usize,
+    /// Where to keep what the search proves beyond the tables, for `d`.
+    pub(super) proven: &'a Proven,
 }
 
 /// Runs one search: its `info` lines, what the tables say, then its `bestmove` (a finished
@@ -33,6 +37,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
         overhead,
         tables,
         threads,
+        proven,
     } = search;
     if let Some(outcome) = game.outcome() {
         out.line(&format!("info string game over: {outcome}"));
@@ -79,8 +84,13 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
             out.line(line);
         }
     }
-    if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
+    if let Some((t, line)) = tables.and_then(|t| Some((t, describe(t, game.board())?))) {
         out.line(&format!("info string {line}"));
+        let root = table_root::plan(t, game, game.legal_moves());
+        if let Some(line) = root.and_then(|r| beyond_line(&r, game.board(), found.score)) {
+            out.line(&format!("info string {line}"));
+            proven.set(game, line);
+        }
     } else if let Score::Tables(margin) = Score::of(found.score) {
         // Evaluations stay below the table scores, so a completed iteration scoring in their
         // range rests on proven results alone (table results and finished games) on the side

@@ -20,6 +20,7 @@
 mod flight;
 mod go;
 mod out;
+mod proven;
 mod tables;
 mod text;
 mod worker;
@@ -37,6 +38,7 @@ use crate::tables::Tables;
 use crossbeam_channel::{unbounded, Sender};
 use flight::Flight;
 use out::Out;
+use proven::Proven;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -64,6 +66,8 @@ struct Engine {
     jobs: Sender<Job>,
     /// The last search, perft or bench handed over, and whether it needs `stop` to end.
     current: Option<(Arc<Flight>, bool)>,
+    /// What the last search proved beyond the tables, for `d`.
+    proven: Proven,
 }
 
 /// How a line leaves the loop.
@@ -107,6 +111,7 @@ pub fn run_with_tables(
         out,
         jobs,
         current: None,
+        proven: Proven::default(),
     };
     let mut buffer = Vec::new();
     let flow = loop {
@@ -220,6 +225,7 @@ impl Engine {
             Command::Display => {
                 let mut lines = diagram(&self.game);
                 lines.extend(self.table_line());
+                lines.extend(self.proven.get(&self.game));
                 self.out.lines(&lines);
             }
             Command::Eval => {
@@ -352,6 +358,7 @@ impl Engine {
                 tables_path: self.settings.tables_path.clone(),
                 threads: self.settings.threads,
                 book: self.settings.own_book.then_some(self.settings.book_margin),
+                proven: self.proven.clone(),
             },
         };
         self.hand_over(task, flight, needs_stop);

@@ -5,6 +5,7 @@
 use crate::engine::eval::{Terms, Weights, WEIGHTS};
 use crate::engine::options::OPTIONS;
 use crate::engine::search::{self, Report, Score};
+use crate::engine::table_root::Root;
 use crate::engine::tt::Bound;
 use crate::rules::{format_move_list, Board, Game};
 use crate::tables::Tables;
@@ -90,6 +91,30 @@ pub(super) fn describe(tables: &Tables, board: &Board) -> Option<String> {
             result(upper)
         ),
     })
+}
+
+/// After a search at a bounded table root (`None` where the tables chose alone): how many moves
+/// kept the tables' guarantee, and what the search's score proves beyond the bounds. Scores in
+/// the range of table results and finished games rest on proven results alone on the side that
+/// decides them (evaluations stay below), so such a score proves a win or a loss; not a margin.
+pub(super) fn beyond_line(root: &Root, board: &Board, score: i32) -> Option<String> {
+    if root.settled() {
+        return None;
+    }
+    let side = board.side_to_move().name();
+    let wins = |s: i32| {
+        matches!(Score::of(s), Score::Mate(p) if p > 0)
+            || matches!(Score::of(s), Score::Tables(m) if m > 0)
+    };
+    let proof = if wins(score) && !wins(root.bounds.0) {
+        format!("proves that {side} wins, which the bounds leave open")
+    } else {
+        "proves nothing beyond the bounds".to_string()
+    };
+    Some(format!(
+        "tables: searched among the {} moves that keep the lower bound; the search {proof}",
+        root.allowed.len()
+    ))
 }
 
 /// `eval`'s lines: each term, its weight and its share, from the side to move's view.

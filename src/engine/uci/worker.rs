@@ -6,6 +6,7 @@
 use super::flight::Flight;
 use super::go::{run_classic, run_search, Search};
 use super::out::Out;
+use super::proven::Proven;
 use super::tables::open_tables;
 use crate::classic::player::{Kind, Player};
 use crate::engine::bench::{bench, perft_lines};
@@ -60,6 +61,8 @@ pub(super) enum Task {
         threads: usize,
         /// `OwnBook` on: the book's margin (`BookMargin`).
         book: Option<i32>,
+        /// Where to keep what the search proves beyond the tables.
+        proven: Proven,
     },
     Perft {
         game: Game,
@@ -182,6 +185,7 @@ impl Worker {
                 tables_path,
                 threads,
                 book,
+                proven,
             } => {
                 if let Some(margin) = book {
                     if self.book_move(&game, margin, &limits) {
@@ -204,6 +208,7 @@ impl Worker {
                     overhead,
                     tables: tables.as_deref(),
                     threads,
+                    proven: &proven,
                 };
                 run_search(&game, search, table, out);
             }
