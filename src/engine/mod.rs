@@ -2,7 +2,8 @@
 //! search behind it (iterative deepening alpha-beta with a transposition table).
 //!
 //! One file per concept: [`protocol`] (text to commands), [`options`] (the one table),
-//! [`uci`] (the loop: reader and worker threads), [`search`], [`tt`], [`eval`], [`time`],
+//! [`uci`] (the loop: reader and worker threads), [`search`] (with `threads`, its helper threads
+//! and what they share), [`tt`], [`eval`], [`time`],
 //! [`bench`](mod@bench), [`fixed`] (a fixed-depth search for the tools), [`book`] (the opening book), [`diagram`], [`tune`] (`awari tune`: weights fitted to games),
 //! [`jobs`] (`awari tune` and `awari book build` in shards, for a cluster).
 
@@ -17,6 +18,7 @@ pub mod protocol;
 pub mod score;
 pub mod search;
 pub mod table_root;
+mod threads;
 pub mod time;
 pub mod tt;
 pub mod tune;

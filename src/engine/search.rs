@@ -13,12 +13,10 @@
 //!   side collects its own row), using the game's history before the root.
 //! - Awari's move-250 limit: the ply is part of the position, so it is mixed into the table key.
 //!
-//! Threads (`Threads`): a lazy SMP search. Every thread runs the same iterative deepening on
-//! the same position, sharing the transposition table (and nothing else but the stop flags);
-//! what one thread stores, the others find, so together they search deeper in the same time.
-//! Half the helpers start one ply deeper, so the threads are not all in step. Only the main
-//! thread reports, keeps time and chooses the move; the helpers end when it does. Each thread
-//! has its own small tables (killers, history, the principal variation).
+//! Threads: a lazy SMP search (starting, ending and counting in `engine::threads`). Every
+//! thread runs the same iterative deepening on the same position, sharing the transposition
+//! table. Half the helpers start one ply deeper, so the threads are not all in step. Each
+//! thread has its own small tables (killers, history, the principal variation).
 //!
 //! Endgame tables (oware, kalah), when given, are probed at every node within their reach: an
 //! exact value scores the node at once, bounds cut it off when they fall outside the window.
@@ -34,11 +32,12 @@ pub use super::score::{
     TB_BOUND, TB_WIN,
 };
 use super::table_root::{self, Root};
+use super::threads::{Flushed, Pool};
 use super::time::{Clock, Limits};
 use super::tt::{Bound, Table};
 use crate::rules::{Board, EndReason, Game, Move, MoveList};
 use crate::tables::Tables;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The deepest iteration.
@@ -163,16 +162,6 @@ struct Shared<'a> {
     root_moves: MoveList,
 }
 
-/// What the helper threads tell the main thread, and it them.
-#[derive(Default)]
-struct Pool {
-    /// Set when the main thread has its answer: the helpers end.
-    done: AtomicBool,
-    /// The helpers' nodes and table hits so far (each adds its own every 1,024 nodes).
-    nodes: AtomicU64,
-    tbhits: AtomicU64,
-}
-
 /// Searches `game`'s position and returns the move to play, calling `report` after every
 /// iteration (and every failed aspiration window). With `threads` above 1, helper threads
 /// search beside the main one for as long as it does.
@@ -197,30 +186,18 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         pool: &pool,
         root_moves: root.map_or(legal, |r| r.allowed),
     };
-    let mut found = std::thread::scope(|scope| {
-        // Started one by one while the system allows: a failed start (a thread or process
-        // limit) ends the starting, not the search.
-        let mut unstarted = None;
-        let wanted = setup.threads.max(1);
-        for id in 1..wanted {
-            let started = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .spawn_scoped(scope, move || helper(game, shared, id));
-            if let Err(e) = started {
-                unstarted = Some((wanted - id, e.to_string()));
-                break;
-            }
-        }
-        let mut found = main_search(game, shared, root, report);
-        pool.done.store(true, Ordering::Release);
-        found.unstarted = unstarted;
-        found
-    });
+    let (mut found, unstarted) = pool.run(
+        setup.threads,
+        |id| helper(game, shared, id),
+        || main_search(game, shared, root, report),
+    );
+    found.unstarted = unstarted;
     found.ponder = found
         .ponder
         .filter(|&p| ponder_is_legal(game, found.best, p));
-    found.nodes += pool.nodes.load(Ordering::Acquire);
-    found.tbhits += pool.tbhits.load(Ordering::Acquire);
+    let (nodes, tbhits) = pool.totals();
+    found.nodes += nodes;
+    found.tbhits += tbhits;
     found
 }
 
@@ -356,10 +333,10 @@ struct Searcher<'a> {
     pool: &'a Pool,
     /// A helper thread: no clock, no node limit, ends with the main thread.
     helper: bool,
-    /// The helpers' nodes as last read (main thread), or this helper's nodes already added to
-    /// the pool, and its table hits likewise.
+    /// The helpers' nodes as last read (main thread).
     others: u64,
-    flushed: (u64, u64),
+    /// This helper's counts already added to the pool.
+    flushed: Flushed,
     control: &'a Control,
     weights: Weights,
     clock: Clock,
@@ -416,7 +393,7 @@ impl<'a> Searcher<'a> {
             pool: shared.pool,
             helper,
             others: 0,
-            flushed: (0, 0),
+            flushed: Flushed::default(),
             control: shared.control,
             weights: shared.weights,
             clock: Clock::starting_at(
@@ -470,24 +447,17 @@ impl<'a> Searcher<'a> {
                 None => score.max(self.floor),
             },
             bound,
-            nodes: self.nodes + self.pool.nodes.load(Ordering::Relaxed),
+            nodes: self.nodes + self.pool.nodes(),
             time: self.clock.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tbhits + self.pool.tbhits.load(Ordering::Relaxed),
+            tbhits: self.tbhits + self.pool.tbhits(),
             pv,
         }
     }
 
     /// A helper adds its nodes and table hits since the last flush to the pool.
     fn flush(&mut self) {
-        let (nodes, tbhits) = self.flushed;
-        self.pool
-            .nodes
-            .fetch_add(self.nodes - nodes, Ordering::Relaxed);
-        self.pool
-            .tbhits
-            .fetch_add(self.tbhits - tbhits, Ordering::Relaxed);
-        self.flushed = (self.nodes, self.tbhits);
+        self.pool.flush(&mut self.flushed, self.nodes, self.tbhits);
     }
 
     /// One iteration, in a window around the last score that widens when the score falls
@@ -540,12 +510,12 @@ impl<'a> Searcher<'a> {
         }
         if self.helper {
             self.flush();
-            if self.pool.done.load(Ordering::Acquire) {
+            if self.pool.done() {
                 self.aborted = true;
             }
             return;
         }
-        self.others = self.pool.nodes.load(Ordering::Relaxed);
+        self.others = self.pool.nodes();
         if self.pondering && !self.control.pondering() {
             // `ponderhit`: the move's own time starts now.
             self.pondering = false;
