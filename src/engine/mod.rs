@@ -14,6 +14,7 @@ pub mod eval;
 pub mod fixed;
 pub mod jobs;
 pub mod options;
+mod ordering;
 pub mod protocol;
 pub mod score;
 pub mod search;

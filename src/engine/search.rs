@@ -27,6 +27,7 @@
 //! position).
 
 use super::eval::{evaluate, Weights};
+use super::ordering::{Heuristics, Picker};
 pub use super::score::{
     finished, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND, MAX_PLY,
     TB_BOUND, TB_WIN,
@@ -360,27 +361,12 @@ struct Searcher<'a> {
     keys: Vec<u64>,
     repetition: bool,
     ply_in_key: bool,
-    /// Two killer moves per ply, as house + 1 (0 = none).
-    killers: [[u8; 2]; MAX_PLY],
-    history: [i32; 12],
+    /// Killers and history, for move ordering.
+    heuristics: Heuristics,
     /// Triangular principal-variation table, houses.
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
 }
-
-/// A move with the position it leads to and its ordering score.
-#[derive(Clone, Copy)]
-struct Child {
-    order: i32,
-    /// Seeds the move adds to the mover's store (a capture, or a sowing through the store).
-    gain: i32,
-    mv: Move,
-    board: Board,
-}
-
-const CAPTURE: i32 = 1 << 24;
-const KILLER: i32 = 1 << 22;
-const HISTORY_MAX: i32 = 1 << 20;
 
 impl<'a> Searcher<'a> {
     fn new(game: &Game, shared: Shared<'a>, helper: bool) -> Searcher<'a> {
@@ -417,8 +403,7 @@ impl<'a> Searcher<'a> {
             keys,
             repetition: board.variant().has_repetition(),
             ply_in_key: board.variant().ply_limit().is_some(),
-            killers: [[0; 2]; MAX_PLY],
-            history: [0; 12],
+            heuristics: Heuristics::new(),
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
         }
@@ -471,9 +456,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         self.seldepth = 0;
         self.root_improved = false;
-        for h in &mut self.history {
-            *h /= 2;
-        }
+        self.heuristics.age();
         let mut delta = 40;
         let (mut alpha, mut beta) = if depth >= 5 && last.abs() < MATE_BOUND {
             (last - delta, last + delta)
@@ -549,6 +532,16 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Starts loading the table's entry for `board`, a child searched to `depth - 1`, while
+    /// its siblings are played out.
+    #[inline]
+    fn prefetch(&self, board: &Board, depth: i32) {
+        // Children at depth 0 are evaluated, never probed.
+        if depth > 1 {
+            self.tt.prefetch(self.table_key(board));
+        }
+    }
+
     /// The score of `board` for its side to move; `keys[since..]` are the earlier positions
     /// since the last capture (oware).
     fn negamax(
@@ -621,47 +614,16 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // The table move is played and searched first, alone: when it refutes, the other
-        // moves are never generated.
-        let mut children = [Child {
-            order: 0,
-            gain: 0,
-            mv: Move::new(0).expect("house 0"),
-            board: *board,
-        }; 6];
-        // The children's indices, in the order they are searched.
-        let mut rank = [0u8; 6];
-        let (mut n, mut pending) = match tt_move {
-            Some(m) => {
-                let mut first = MoveList::EMPTY;
-                first.insert(m);
-                let mut rest = moves;
-                rest.remove(m);
-                (
-                    self.children(board, first, ply, depth, &mut children, &mut rank, 0),
-                    rest,
-                )
-            }
-            None => (
-                self.children(board, moves, ply, depth, &mut children, &mut rank, 0),
-                MoveList::EMPTY,
-            ),
-        };
+        let mut picker = Picker::new(board, moves, tt_move);
         let me = board.side_to_move();
         let alpha_in = alpha;
         let mut best = -INF;
         let mut best_move = None;
         self.keys.push(board.key());
         let mut i = 0;
-        loop {
-            if i == n {
-                if pending.is_empty() {
-                    break;
-                }
-                n = self.children(board, pending, ply, depth, &mut children, &mut rank, n);
-                pending = MoveList::EMPTY;
-            }
-            let child = &children[usize::from(rank[i])];
+        while let Some(child) =
+            picker.next(board, &self.heuristics, ply, |b| self.prefetch(b, depth))
+        {
             let same = child.board.side_to_move() == me;
             // A capture starts a new repetition window.
             let child_since = if child.board.stores() == board.stores() {
@@ -674,7 +636,7 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late quiet moves are searched shallower first (late move reduction); a
                 // move that then beats alpha is searched again at full depth.
-                let quiet = child.gain == 0 && !same && child.order < KILLER;
+                let quiet = child.is_plain() && !same;
                 let reduction = if quiet && depth >= 3 && i >= 2 {
                     1 + i32::from(i >= 3 && depth >= 5) + i32::from(i >= 4 && depth >= 8)
                 } else {
@@ -720,8 +682,8 @@ impl<'a> Searcher<'a> {
                         self.root_improved = true;
                     }
                     if score >= beta {
-                        if child.gain == 0 {
-                            self.reward(ply, child.mv, depth);
+                        if child.is_quiet() {
+                            self.heuristics.reward(ply, child.mv, depth);
                         }
                         break;
                     }
@@ -764,56 +726,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Plays `moves` out into `children[start..]` and puts their indices into `rank[start..]`
-    /// in the order they are to be searched: captures (largest first), killers, then by
-    /// history, ties in the order of the moves. Returns the new length. (The table move never
-    /// comes here: it is searched before the rest are generated.) Sorting one-byte indices
-    /// rather than the children spares moving whole boards about.
-    #[allow(clippy::too_many_arguments)]
-    fn children(
-        &self,
-        board: &Board,
-        moves: MoveList,
-        ply: usize,
-        depth: i32,
-        children: &mut [Child; 6],
-        rank: &mut [u8; 6],
-        start: usize,
-    ) -> usize {
-        let me = board.side_to_move();
-        let mut n = start;
-        for m in moves {
-            if n == children.len() {
-                break;
-            }
-            let next = &mut children[n].board;
-            *next = *board;
-            next.make_unchecked(m);
-            if depth > 1 {
-                // Children at depth 0 are evaluated, never probed.
-                self.tt.prefetch(self.table_key(next));
-            }
-            let gain = i32::from(next.store(me)) - i32::from(board.store(me));
-            let house = m.house() as u8 + 1;
-            let order = if gain > 0 {
-                CAPTURE + gain
-            } else if self.killers[ply][0] == house {
-                KILLER + 1
-            } else if self.killers[ply][1] == house {
-                KILLER
-            } else {
-                self.history[m.house()]
-            };
-            let child = &mut children[n];
-            (child.order, child.gain, child.mv) = (order, gain, m);
-            rank[n] = n as u8;
-            n += 1;
-        }
-        // A stable sort: equal orders stay in move order.
-        rank[start..n].sort_by_key(|&i| std::cmp::Reverse(children[usize::from(i)].order));
-        n
-    }
-
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -826,17 +738,6 @@ impl<'a> Searcher<'a> {
             0
         };
         self.pv_len[ply] = len + 1;
-    }
-
-    /// A quiet move refuted the opponent: remember it.
-    fn reward(&mut self, ply: usize, m: Move, depth: i32) {
-        let house = m.house() as u8 + 1;
-        if self.killers[ply][0] != house {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = house;
-        }
-        let h = &mut self.history[m.house()];
-        *h = (*h + depth * depth).min(HISTORY_MAX);
     }
 }
 
