@@ -6,6 +6,10 @@
 //! ties in house order.
 //!
 //! Each search thread has its own [`Heuristics`]; a [`Picker`] lives for one node.
+//!
+//! The search calls the small functions here at every node: they are `#[inline]` so that
+//! builds without link-time optimization (the `ci` profile) can inline them across codegen
+//! units.
 
 use super::score::MAX_PLY;
 use crate::rules::{Board, Move, MoveList};
@@ -30,12 +34,14 @@ pub(super) struct Child {
 impl Child {
     /// Whether the move adds nothing to the mover's store: when such a move refutes, it is the
     /// ordering that missed it, so it is remembered (a capture goes early anyway).
+    #[inline]
     pub(super) fn is_quiet(&self) -> bool {
         self.gain == 0
     }
 
     /// Whether the move is neither a capture nor a killer: the moves that late move reduction
     /// may search shallower, being unlikely to refute.
+    #[inline]
     pub(super) fn is_plain(&self) -> bool {
         self.gain == 0 && self.order < KILLER
     }
@@ -67,6 +73,7 @@ impl Heuristics {
     }
 
     /// A quiet move refuted the opponent at `ply`, `depth` plies from the horizon: remember it.
+    #[inline]
     pub(super) fn reward(&mut self, ply: usize, m: Move, depth: i32) {
         let house = m.house() as u8 + 1;
         if self.killers[ply][0] != house {
@@ -78,6 +85,7 @@ impl Heuristics {
     }
 
     /// The order of a move that wins no seeds, at `ply`.
+    #[inline]
     fn quiet_order(&self, ply: usize, m: Move) -> i32 {
         let house = m.house() as u8 + 1;
         if self.killers[ply][0] == house {
@@ -108,6 +116,7 @@ pub(super) struct Picker {
 
 impl Picker {
     /// `moves` of `board`, `tt_move` (one of them) first.
+    #[inline]
     pub(super) fn new(board: &Board, moves: MoveList, tt_move: Option<Move>) -> Picker {
         let (pending, rest) = match tt_move {
             Some(m) => {
@@ -137,6 +146,7 @@ impl Picker {
     /// The next move to search from `board` (the same board as given to [`Picker::new`]), at
     /// `ply`; `None` when all have been handed over. `prefetch` is shown each child's position
     /// as it is played out.
+    #[inline]
     pub(super) fn next(
         &mut self,
         board: &Board,
