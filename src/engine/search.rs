@@ -1,8 +1,9 @@
 //! The search: iterative deepening, principal variation search with aspiration windows, a
-//! transposition table, move ordering by table move, captures, killers and history, and late
-//! move reductions (quiet moves after the first two searched 1-3 plies shallower, then again
-//! in full if they beat alpha). Because of the reductions a search to depth `d` is not a
-//! full-width search to `d`; one to `4d` covers every line of `d` plies in full.
+//! transposition table, move ordering by table move, captures, killers and history (in
+//! `engine::ordering`), and late move reductions (quiet moves after the first two searched
+//! 1-3 plies shallower, then again in full if they beat alpha). Because of the reductions a
+//! search to depth `d` is not a full-width search to `d`; one to `4d` covers every line of `d`
+//! plies in full.
 //!
 //! Rule-set details the search must get right:
 //! - Extra moves (kalah, ahl): when the same side moves again, the child's score is not negated
@@ -13,12 +14,10 @@
 //!   side collects its own row), using the game's history before the root.
 //! - Awari's move-250 limit: the ply is part of the position, so it is mixed into the table key.
 //!
-//! Threads (`Threads`): a lazy SMP search. Every thread runs the same iterative deepening on
-//! the same position, sharing the transposition table (and nothing else but the stop flags);
-//! what one thread stores, the others find, so together they search deeper in the same time.
-//! Half the helpers start one ply deeper, so the threads are not all in step. Only the main
-//! thread reports, keeps time and chooses the move; the helpers end when it does. Each thread
-//! has its own small tables (killers, history, the principal variation).
+//! Threads: a lazy SMP search (starting, ending and counting in `engine::threads`). Every
+//! thread runs the same iterative deepening on the same position, sharing the transposition
+//! table. Half the helpers start one ply deeper, so the threads are not all in step. Each
+//! thread has its own small tables (killers, history, the principal variation).
 //!
 //! Endgame tables (oware, kalah), when given, are probed at every node within their reach: an
 //! exact value scores the node at once, bounds cut it off when they fall outside the window.
@@ -29,16 +28,19 @@
 //! position).
 
 use super::eval::{evaluate, Weights};
+use super::ordering::{Child, Heuristics, Picker};
 pub use super::score::{
     finished, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND, MAX_PLY,
     TB_BOUND, TB_WIN,
 };
 use super::table_root::{self, Root};
+use super::threads::{Flushed, Pool};
 use super::time::{Clock, Limits};
 use super::tt::{Bound, Table};
 use crate::rules::{Board, EndReason, Game, Move, MoveList};
 use crate::tables::Tables;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The deepest iteration.
@@ -163,16 +165,6 @@ struct Shared<'a> {
     root_moves: MoveList,
 }
 
-/// What the helper threads tell the main thread, and it them.
-#[derive(Default)]
-struct Pool {
-    /// Set when the main thread has its answer: the helpers end.
-    done: AtomicBool,
-    /// The helpers' nodes and table hits so far (each adds its own every 1,024 nodes).
-    nodes: AtomicU64,
-    tbhits: AtomicU64,
-}
-
 /// Searches `game`'s position and returns the move to play, calling `report` after every
 /// iteration (and every failed aspiration window). With `threads` above 1, helper threads
 /// search beside the main one for as long as it does.
@@ -197,30 +189,18 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         pool: &pool,
         root_moves: root.map_or(legal, |r| r.allowed),
     };
-    let mut found = std::thread::scope(|scope| {
-        // Started one by one while the system allows: a failed start (a thread or process
-        // limit) ends the starting, not the search.
-        let mut unstarted = None;
-        let wanted = setup.threads.max(1);
-        for id in 1..wanted {
-            let started = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .spawn_scoped(scope, move || helper(game, shared, id));
-            if let Err(e) = started {
-                unstarted = Some((wanted - id, e.to_string()));
-                break;
-            }
-        }
-        let mut found = main_search(game, shared, root, report);
-        pool.done.store(true, Ordering::Release);
-        found.unstarted = unstarted;
-        found
-    });
+    let (mut found, unstarted) = pool.run(
+        setup.threads,
+        |id| helper(game, shared, id),
+        || main_search(game, shared, root, report),
+    );
+    found.unstarted = unstarted;
     found.ponder = found
         .ponder
         .filter(|&p| ponder_is_legal(game, found.best, p));
-    found.nodes += pool.nodes.load(Ordering::Acquire);
-    found.tbhits += pool.tbhits.load(Ordering::Acquire);
+    let (nodes, tbhits) = pool.totals();
+    found.nodes += nodes;
+    found.tbhits += tbhits;
     found
 }
 
@@ -351,15 +331,94 @@ fn settled(root: Root, game: &Game, setup: &Setup<'_>, report: &mut dyn FnMut(&R
     }
 }
 
+/// An alpha-beta window: a node's score matters only between `alpha` and `beta`. A score at
+/// or below `alpha` is an upper bound on its value (the side to move has better elsewhere), one
+/// at or above `beta` a lower bound (the opponent has better elsewhere).
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+}
+
+impl Window {
+    /// Every score matters.
+    const FULL: Window = Window {
+        alpha: -INF,
+        beta: INF,
+    };
+
+    /// The window just above `alpha`: the search only tells whether a score beats it.
+    fn null(alpha: i32) -> Window {
+        Window {
+            alpha,
+            beta: alpha + 1,
+        }
+    }
+
+    /// The same window from the other side's point of view.
+    fn negated(self) -> Window {
+        Window {
+            alpha: -self.beta,
+            beta: -self.alpha,
+        }
+    }
+
+    /// Whether scores inside the window are possible: a principal-variation node, whose exact
+    /// score and line are wanted.
+    fn is_open(self) -> bool {
+        self.beta - self.alpha > 1
+    }
+}
+
+/// Where a node stands in the search.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Plies from the root.
+    ply: usize,
+    /// Plies left to search (after reductions): at 0 or less the node is evaluated.
+    depth: i32,
+    /// Oware: where the node's positions since the last capture start in `keys`.
+    since: usize,
+}
+
+impl Node {
+    /// The root, searched to `depth`. Its repetition window starts at 0: `keys` starts with
+    /// the game's positions since the last capture, and they count.
+    fn root(depth: i32) -> Node {
+        Node {
+            ply: 0,
+            depth,
+            since: 0,
+        }
+    }
+
+    /// A child of this node, whose positions since the last capture start at `since`.
+    fn child(self, since: usize) -> Node {
+        Node {
+            ply: self.ply + 1,
+            depth: self.depth - 1,
+            since,
+        }
+    }
+
+    /// The same node searched `plies` shallower.
+    fn reduced(self, plies: i32) -> Node {
+        Node {
+            depth: self.depth - plies,
+            ..self
+        }
+    }
+}
+
 struct Searcher<'a> {
     tt: &'a Table,
     pool: &'a Pool,
     /// A helper thread: no clock, no node limit, ends with the main thread.
     helper: bool,
-    /// The helpers' nodes as last read (main thread), or this helper's nodes already added to
-    /// the pool, and its table hits likewise.
+    /// The helpers' nodes as last read (main thread).
     others: u64,
-    flushed: (u64, u64),
+    /// This helper's counts already added to the pool.
+    flushed: Flushed,
     control: &'a Control,
     weights: Weights,
     clock: Clock,
@@ -383,27 +442,12 @@ struct Searcher<'a> {
     keys: Vec<u64>,
     repetition: bool,
     ply_in_key: bool,
-    /// Two killer moves per ply, as house + 1 (0 = none).
-    killers: [[u8; 2]; MAX_PLY],
-    history: [i32; 12],
+    /// Killers and history, for move ordering.
+    heuristics: Heuristics,
     /// Triangular principal-variation table, houses.
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
 }
-
-/// A move with the position it leads to and its ordering score.
-#[derive(Clone, Copy)]
-struct Child {
-    order: i32,
-    /// Seeds the move adds to the mover's store (a capture, or a sowing through the store).
-    gain: i32,
-    mv: Move,
-    board: Board,
-}
-
-const CAPTURE: i32 = 1 << 24;
-const KILLER: i32 = 1 << 22;
-const HISTORY_MAX: i32 = 1 << 20;
 
 impl<'a> Searcher<'a> {
     fn new(game: &Game, shared: Shared<'a>, helper: bool) -> Searcher<'a> {
@@ -416,7 +460,7 @@ impl<'a> Searcher<'a> {
             pool: shared.pool,
             helper,
             others: 0,
-            flushed: (0, 0),
+            flushed: Flushed::default(),
             control: shared.control,
             weights: shared.weights,
             clock: Clock::starting_at(
@@ -440,8 +484,7 @@ impl<'a> Searcher<'a> {
             keys,
             repetition: board.variant().has_repetition(),
             ply_in_key: board.variant().ply_limit().is_some(),
-            killers: [[0; 2]; MAX_PLY],
-            history: [0; 12],
+            heuristics: Heuristics::new(),
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
         }
@@ -470,24 +513,17 @@ impl<'a> Searcher<'a> {
                 None => score.max(self.floor),
             },
             bound,
-            nodes: self.nodes + self.pool.nodes.load(Ordering::Relaxed),
+            nodes: self.nodes + self.pool.nodes(),
             time: self.clock.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tbhits + self.pool.tbhits.load(Ordering::Relaxed),
+            tbhits: self.tbhits + self.pool.tbhits(),
             pv,
         }
     }
 
     /// A helper adds its nodes and table hits since the last flush to the pool.
     fn flush(&mut self) {
-        let (nodes, tbhits) = self.flushed;
-        self.pool
-            .nodes
-            .fetch_add(self.nodes - nodes, Ordering::Relaxed);
-        self.pool
-            .tbhits
-            .fetch_add(self.tbhits - tbhits, Ordering::Relaxed);
-        self.flushed = (self.nodes, self.tbhits);
+        self.pool.flush(&mut self.flushed, self.nodes, self.tbhits);
     }
 
     /// One iteration, in a window around the last score that widens when the score falls
@@ -501,33 +537,33 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         self.seldepth = 0;
         self.root_improved = false;
-        for h in &mut self.history {
-            *h /= 2;
-        }
+        self.heuristics.age();
         let mut delta = 40;
-        let (mut alpha, mut beta) = if depth >= 5 && last.abs() < MATE_BOUND {
-            (last - delta, last + delta)
+        let mut window = if depth >= 5 && last.abs() < MATE_BOUND {
+            Window {
+                alpha: last - delta,
+                beta: last + delta,
+            }
         } else {
-            (-INF, INF)
+            Window::FULL
         };
         loop {
-            // `keys` starts with the game's positions since the last capture: they count.
-            let score = self.negamax(board, depth, alpha, beta, 0, 0);
+            let score = self.negamax(board, Node::root(depth), window);
             if self.aborted {
                 return score;
             }
-            if score <= alpha {
+            if score <= window.alpha {
                 report(&self.report(depth as u32, score, Some(Bound::Upper), self.pv_line()));
-                alpha = (score - delta).max(-INF);
-            } else if score >= beta {
+                window.alpha = (score - delta).max(-INF);
+            } else if score >= window.beta {
                 report(&self.report(depth as u32, score, Some(Bound::Lower), self.pv_line()));
-                beta = (score + delta).min(INF);
+                window.beta = (score + delta).min(INF);
             } else {
                 return score;
             }
             delta *= 3;
             if delta > 1_000 {
-                (alpha, beta) = (-INF, INF);
+                window = Window::FULL;
             }
         }
     }
@@ -540,12 +576,12 @@ impl<'a> Searcher<'a> {
         }
         if self.helper {
             self.flush();
-            if self.pool.done.load(Ordering::Acquire) {
+            if self.pool.done() {
                 self.aborted = true;
             }
             return;
         }
-        self.others = self.pool.nodes.load(Ordering::Relaxed);
+        self.others = self.pool.nodes();
         if self.pondering && !self.control.pondering() {
             // `ponderhit`: the move's own time starts now.
             self.pondering = false;
@@ -579,17 +615,69 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The score of `board` for its side to move; `keys[since..]` are the earlier positions
-    /// since the last capture (oware).
-    fn negamax(
-        &mut self,
-        board: &Board,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        since: usize,
-    ) -> i32 {
+    /// Starts loading the table's entry for `board`, a child searched to `depth - 1`, while
+    /// its siblings are played out.
+    #[inline]
+    fn prefetch(&self, board: &Board, depth: i32) {
+        // Children at depth 0 are evaluated, never probed.
+        if depth > 1 {
+            self.tt.prefetch(self.table_key(board));
+        }
+    }
+
+    /// The score of `board` for its side to move, searched as `node` in `window`.
+    fn negamax(&mut self, board: &Board, node: Node, window: Window) -> i32 {
+        self.visit(node.ply);
+        if self.aborted {
+            return 0;
+        }
+        let moves = match board.moves_or_end() {
+            Ok(moves) if node.ply == 0 => {
+                MoveList::from_bits(moves.bits() & self.root_moves.bits())
+            }
+            Ok(moves) => moves,
+            Err(reason) => return finished(board, reason, node.ply),
+        };
+        if self.repetition && node.ply > 0 && self.repeats(board.key(), node.since) {
+            return finished(board, EndReason::Repetition, node.ply);
+        }
+        let known = match self.probe_tables(board, node.ply, window) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(known) => known,
+        };
+        if node.depth <= 0 || node.ply >= MAX_PLY - 1 {
+            // Extreme weights must not reach the range of finished games or table results
+            // (nor overflow the table's 16-bit scores).
+            return evaluate(board, &self.weights)
+                .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+                .clamp(known.0, known.1);
+        }
+        let key = self.table_key(board);
+        let tt_move = match self.probe_tt(key, moves, node, window) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(tt_move) => tt_move,
+        };
+        let (best, best_move) = self.search_moves(board, moves, tt_move, node, window);
+        if self.aborted {
+            return 0;
+        }
+        let best = best.clamp(known.0, known.1);
+        let bound = if best >= window.beta {
+            Bound::Lower
+        } else if best > window.alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, node.depth, to_table(best, node.ply), bound);
+        best
+    }
+
+    /// Counts a node at `ply` and, every 1,024 nodes, polls; sets `aborted` when the search
+    /// must end.
+    #[inline]
+    fn visit(&mut self, ply: usize) {
         self.pv_len[ply] = 0;
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -599,159 +687,113 @@ impl<'a> Searcher<'a> {
         if self.nodes + self.others >= self.node_limit {
             self.aborted = true;
         }
-        if self.aborted {
-            return 0;
-        }
-        let moves = match board.moves_or_end() {
-            Ok(moves) if ply == 0 => MoveList::from_bits(moves.bits() & self.root_moves.bits()),
-            Ok(moves) => moves,
-            Err(reason) => return finished(board, reason, ply),
-        };
-        if self.repetition && ply > 0 && self.repeats(board.key(), since) {
-            return finished(board, EndReason::Repetition, ply);
-        }
-        // The tables' bounds for this node, widened to everything when there are none.
-        let mut known = (-INF, INF);
-        if ply > 0 {
-            if let Some(value) = self.tables.and_then(|t| t.probe(board)) {
-                self.tbhits += 1;
-                let (lower, upper) = table_scores(board, value);
-                if lower >= beta || lower == upper {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
-                known = (lower, upper);
-            }
-        }
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            // Extreme weights must not reach the range of finished games or table results
-            // (nor overflow the table's 16-bit scores).
-            return evaluate(board, &self.weights)
-                .clamp(-TB_BOUND + 1, TB_BOUND - 1)
-                .clamp(known.0, known.1);
-        }
+    }
 
-        let key = self.table_key(board);
-        let pv_node = beta - alpha > 1;
-        let mut tt_move = None;
-        if let Some(hit) = self.tt.probe(key) {
-            tt_move = hit.mv.filter(|&m| moves.contains(m));
-            if hit.depth >= depth && !pv_node {
-                let score = from_table(hit.score, ply);
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
+    /// The endgame tables' bounds on `board`, a node at `ply` (everything when they have none,
+    /// and at the root, where they have already chosen the moves): `Break` with the node's
+    /// score when they are exact or fall outside `window`.
+    #[inline]
+    fn probe_tables(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        window: Window,
+    ) -> ControlFlow<i32, (i32, i32)> {
+        if ply == 0 {
+            return ControlFlow::Continue((-INF, INF));
+        }
+        let Some(value) = self.tables.and_then(|t| t.probe(board)) else {
+            return ControlFlow::Continue((-INF, INF));
+        };
+        self.tbhits += 1;
+        let (lower, upper) = table_scores(board, value);
+        if lower >= window.beta || lower == upper {
+            return ControlFlow::Break(lower);
+        }
+        if upper <= window.alpha {
+            return ControlFlow::Break(upper);
+        }
+        ControlFlow::Continue((lower, upper))
+    }
+
+    /// The transposition table's move for the node at `key`, if one of `moves`: `Break` with
+    /// its stored score instead when that was searched deep enough and settles the node. Never
+    /// in an open window: there the node is searched for its principal variation.
+    #[inline]
+    fn probe_tt(
+        &self,
+        key: u64,
+        moves: MoveList,
+        node: Node,
+        window: Window,
+    ) -> ControlFlow<i32, Option<Move>> {
+        let Some(hit) = self.tt.probe(key) else {
+            return ControlFlow::Continue(None);
+        };
+        if hit.depth >= node.depth && !window.is_open() {
+            let score = from_table(hit.score, node.ply);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= window.beta,
+                Bound::Upper => score <= window.alpha,
+            };
+            if cut {
+                return ControlFlow::Break(score);
             }
         }
+        ControlFlow::Continue(hit.mv.filter(|&m| moves.contains(m)))
+    }
 
-        // The table move is played and searched first, alone: when it refutes, the other
-        // moves are never generated.
-        let mut children = [Child {
-            order: 0,
-            gain: 0,
-            mv: Move::new(0).expect("house 0"),
-            board: *board,
-        }; 6];
-        // The children's indices, in the order they are searched.
-        let mut rank = [0u8; 6];
-        let (mut n, mut pending) = match tt_move {
-            Some(m) => {
-                let mut first = MoveList::EMPTY;
-                first.insert(m);
-                let mut rest = moves;
-                rest.remove(m);
-                (
-                    self.children(board, first, ply, depth, &mut children, &mut rank, 0),
-                    rest,
-                )
-            }
-            None => (
-                self.children(board, moves, ply, depth, &mut children, &mut rank, 0),
-                MoveList::EMPTY,
-            ),
-        };
+    /// Searches `moves` of `board` in order (`tt_move` first) until one scores `window.beta` or
+    /// more; returns the best score and the best move if one raised alpha. A refuting quiet
+    /// move is remembered for the ordering. When the search is aborted the result means
+    /// nothing.
+    fn search_moves(
+        &mut self,
+        board: &Board,
+        moves: MoveList,
+        tt_move: Option<Move>,
+        node: Node,
+        mut window: Window,
+    ) -> (i32, Option<Move>) {
         let me = board.side_to_move();
-        let alpha_in = alpha;
+        let mut picker = Picker::new(board, moves, tt_move);
         let mut best = -INF;
         let mut best_move = None;
         self.keys.push(board.key());
         let mut i = 0;
-        loop {
-            if i == n {
-                if pending.is_empty() {
-                    break;
-                }
-                n = self.children(board, pending, ply, depth, &mut children, &mut rank, n);
-                pending = MoveList::EMPTY;
-            }
-            let child = &children[usize::from(rank[i])];
+        while let Some(child) = picker.next(board, &self.heuristics, node.ply, |b| {
+            self.prefetch(b, node.depth)
+        }) {
             let same = child.board.side_to_move() == me;
             // A capture starts a new repetition window.
-            let child_since = if child.board.stores() == board.stores() {
-                since
+            let since = if child.board.stores() == board.stores() {
+                node.since
             } else {
                 self.keys.len()
             };
+            let next = node.child(since);
             let score = if i == 0 {
-                self.child(&child.board, same, depth - 1, alpha, beta, ply, child_since)
+                self.child(&child.board, same, next, window)
             } else {
-                // Late quiet moves are searched shallower first (late move reduction); a
-                // move that then beats alpha is searched again at full depth.
-                let quiet = child.gain == 0 && !same && child.order < KILLER;
-                let reduction = if quiet && depth >= 3 && i >= 2 {
-                    1 + i32::from(i >= 3 && depth >= 5) + i32::from(i >= 4 && depth >= 8)
-                } else {
-                    0
-                };
-                let mut s = self.child(
-                    &child.board,
-                    same,
-                    depth - 1 - reduction,
-                    alpha,
-                    alpha + 1,
-                    ply,
-                    child_since,
-                );
-                if s > alpha && reduction > 0 {
-                    s = self.child(
-                        &child.board,
-                        same,
-                        depth - 1,
-                        alpha,
-                        alpha + 1,
-                        ply,
-                        child_since,
-                    );
-                }
-                if s > alpha && s < beta {
-                    self.child(&child.board, same, depth - 1, alpha, beta, ply, child_since)
-                } else {
-                    s
-                }
+                let reduction = reduction(child, same, i, node.depth);
+                self.search_later(&child.board, same, next, reduction, window)
             };
             if self.aborted {
-                self.keys.pop();
-                return 0;
+                break;
             }
             if score > best {
                 best = score;
-                if score > alpha {
-                    alpha = score;
+                if score > window.alpha {
+                    window.alpha = score;
                     best_move = Some(child.mv);
-                    self.update_pv(ply, child.mv);
-                    if ply == 0 {
+                    self.update_pv(node.ply, child.mv);
+                    if node.ply == 0 {
                         self.root_improved = true;
                     }
-                    if score >= beta {
-                        if child.gain == 0 {
-                            self.reward(ply, child.mv, depth);
+                    if score >= window.beta {
+                        if child.is_quiet() {
+                            self.heuristics.reward(node.ply, child.mv, node.depth);
                         }
                         break;
                     }
@@ -760,88 +802,42 @@ impl<'a> Searcher<'a> {
             i += 1;
         }
         self.keys.pop();
-        let best = best.clamp(known.0, known.1);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_in {
-            Bound::Exact
+        (best, best_move)
+    }
+
+    /// The score of a move after the first (principal variation search): in a null window
+    /// first, `reduction` plies shallower than `node`, to prove it no better than alpha; again
+    /// at full depth if it beat alpha reduced, and in the full `window` if it beat alpha there.
+    /// `same`: the same side moves again (an extra move).
+    fn search_later(
+        &mut self,
+        board: &Board,
+        same: bool,
+        node: Node,
+        reduction: i32,
+        window: Window,
+    ) -> i32 {
+        let null = Window::null(window.alpha);
+        let mut s = self.child(board, same, node.reduced(reduction), null);
+        if s > window.alpha && reduction > 0 {
+            s = self.child(board, same, node, null);
+        }
+        if s > window.alpha && s < window.beta {
+            self.child(board, same, node, window)
         } else {
-            Bound::Upper
-        };
-        self.tt
-            .store(key, best_move, depth, to_table(best, ply), bound);
-        best
+            s
+        }
     }
 
     /// A child's score from the parent's point of view: negated unless the same side moves
-    /// again (an extra move).
-    #[allow(clippy::too_many_arguments)]
+    /// again (an extra move), when the window is passed through as it is.
     #[inline]
-    fn child(
-        &mut self,
-        board: &Board,
-        same_side: bool,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        since: usize,
-    ) -> i32 {
+    fn child(&mut self, board: &Board, same_side: bool, node: Node, window: Window) -> i32 {
         if same_side {
-            self.negamax(board, depth, alpha, beta, ply + 1, since)
+            self.negamax(board, node, window)
         } else {
-            -self.negamax(board, depth, -beta, -alpha, ply + 1, since)
+            -self.negamax(board, node, window.negated())
         }
-    }
-
-    /// Plays `moves` out into `children[start..]` and puts their indices into `rank[start..]`
-    /// in the order they are to be searched: captures (largest first), killers, then by
-    /// history, ties in the order of the moves. Returns the new length. (The table move never
-    /// comes here: it is searched before the rest are generated.) Sorting one-byte indices
-    /// rather than the children spares moving whole boards about.
-    #[allow(clippy::too_many_arguments)]
-    fn children(
-        &self,
-        board: &Board,
-        moves: MoveList,
-        ply: usize,
-        depth: i32,
-        children: &mut [Child; 6],
-        rank: &mut [u8; 6],
-        start: usize,
-    ) -> usize {
-        let me = board.side_to_move();
-        let mut n = start;
-        for m in moves {
-            if n == children.len() {
-                break;
-            }
-            let next = &mut children[n].board;
-            *next = *board;
-            next.make_unchecked(m);
-            if depth > 1 {
-                // Children at depth 0 are evaluated, never probed.
-                self.tt.prefetch(self.table_key(next));
-            }
-            let gain = i32::from(next.store(me)) - i32::from(board.store(me));
-            let house = m.house() as u8 + 1;
-            let order = if gain > 0 {
-                CAPTURE + gain
-            } else if self.killers[ply][0] == house {
-                KILLER + 1
-            } else if self.killers[ply][1] == house {
-                KILLER
-            } else {
-                self.history[m.house()]
-            };
-            let child = &mut children[n];
-            (child.order, child.gain, child.mv) = (order, gain, m);
-            rank[n] = n as u8;
-            n += 1;
-        }
-        // A stable sort: equal orders stay in move order.
-        rank[start..n].sort_by_key(|&i| std::cmp::Reverse(children[usize::from(i)].order));
-        n
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -857,16 +853,16 @@ impl<'a> Searcher<'a> {
         };
         self.pv_len[ply] = len + 1;
     }
+}
 
-    /// A quiet move refuted the opponent: remember it.
-    fn reward(&mut self, ply: usize, m: Move, depth: i32) {
-        let house = m.house() as u8 + 1;
-        if self.killers[ply][0] != house {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = house;
-        }
-        let h = &mut self.history[m.house()];
-        *h = (*h + depth * depth).min(HISTORY_MAX);
+/// How many plies shallower the `i`th move searched (from 0) at `depth` is searched first
+/// (late move reduction): quiet moves after the first two, the later and the deeper the more,
+/// being the least likely to raise alpha.
+fn reduction(child: &Child, same: bool, i: usize, depth: i32) -> i32 {
+    if child.is_plain() && !same && depth >= 3 && i >= 2 {
+        1 + i32::from(i >= 3 && depth >= 5) + i32::from(i >= 4 && depth >= 8)
+    } else {
+        0
     }
 }
 

@@ -1,0 +1,208 @@
+//! Move ordering: the order in which the search tries a node's moves. Alpha-beta cuts off
+//! sooner the sooner it meets the best move, so the likeliest refutations go first: the
+//! transposition table's move (alone: when it refutes, the other moves are never played out),
+//! then captures (largest first), then the killers (the quiet moves that last refuted at the
+//! same ply), then the other moves by history (how deep the searches were that they refuted),
+//! ties in house order.
+//!
+//! Each search thread has its own [`Heuristics`]; a [`Picker`] lives for one node.
+//!
+//! The search calls the small functions here at every node: they are `#[inline]` so that
+//! builds without link-time optimization (the `ci` profile) can inline them across codegen
+//! units.
+
+use super::score::MAX_PLY;
+use crate::rules::{Board, Move, MoveList};
+
+/// Captures go first, largest first: their order is this plus the seeds won.
+const CAPTURE: i32 = 1 << 24;
+/// The first killer orders as this plus one, the second as this.
+const KILLER: i32 = 1 << 22;
+/// History stops growing here, below the killers.
+const HISTORY_MAX: i32 = 1 << 20;
+
+/// A move with the position it leads to and its ordering score.
+#[derive(Clone, Copy)]
+pub(super) struct Child {
+    order: i32,
+    /// Seeds the move adds to the mover's store (a capture, or a sowing through the store).
+    gain: i32,
+    pub(super) mv: Move,
+    pub(super) board: Board,
+}
+
+impl Child {
+    /// Whether the move adds nothing to the mover's store: when such a move refutes, it is the
+    /// ordering that missed it, so it is remembered (a capture goes early anyway).
+    #[inline]
+    pub(super) fn is_quiet(&self) -> bool {
+        self.gain == 0
+    }
+
+    /// Whether the move is neither a capture nor a killer: the moves that late move reduction
+    /// may search shallower, being unlikely to refute.
+    #[inline]
+    pub(super) fn is_plain(&self) -> bool {
+        self.gain == 0 && self.order < KILLER
+    }
+}
+
+/// What one search thread has learnt about quiet moves: the killers of each ply and the
+/// history of each house.
+pub(super) struct Heuristics {
+    /// Two killer moves per ply, as house + 1 (0 = none).
+    killers: [[u8; 2]; MAX_PLY],
+    history: [i32; 12],
+}
+
+impl Heuristics {
+    /// Nothing learnt yet.
+    pub(super) fn new() -> Heuristics {
+        Heuristics {
+            killers: [[0; 2]; MAX_PLY],
+            history: [0; 12],
+        }
+    }
+
+    /// A new iteration: the history so far counts half, so that what the deeper searches
+    /// find weighs more.
+    pub(super) fn age(&mut self) {
+        for h in &mut self.history {
+            *h /= 2;
+        }
+    }
+
+    /// A quiet move refuted the opponent at `ply`, `depth` plies from the horizon: remember it.
+    #[inline]
+    pub(super) fn reward(&mut self, ply: usize, m: Move, depth: i32) {
+        let house = m.house() as u8 + 1;
+        if self.killers[ply][0] != house {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = house;
+        }
+        let h = &mut self.history[m.house()];
+        *h = (*h + depth * depth).min(HISTORY_MAX);
+    }
+
+    /// The order of a move that wins no seeds, at `ply`.
+    #[inline]
+    fn quiet_order(&self, ply: usize, m: Move) -> i32 {
+        let house = m.house() as u8 + 1;
+        if self.killers[ply][0] == house {
+            KILLER + 1
+        } else if self.killers[ply][1] == house {
+            KILLER
+        } else {
+            self.history[m.house()]
+        }
+    }
+}
+
+/// The moves of one node, played out and handed over in the order they are to be searched.
+/// The table move is played out alone first; the rest only when it has been searched and did
+/// not refute.
+pub(super) struct Picker {
+    children: [Child; 6],
+    /// The children's indices, in the order they are searched. Sorting one-byte indices
+    /// rather than the children spares moving whole boards about.
+    rank: [u8; 6],
+    /// The children played out so far, and how many of them were handed over.
+    len: usize,
+    handed: usize,
+    /// The moves to play out when the children run out, and those after them.
+    pending: MoveList,
+    rest: MoveList,
+}
+
+impl Picker {
+    /// `moves` of `board`, `tt_move` (one of them) first.
+    #[inline]
+    pub(super) fn new(board: &Board, moves: MoveList, tt_move: Option<Move>) -> Picker {
+        let (pending, rest) = match tt_move {
+            Some(m) => {
+                let mut first = MoveList::EMPTY;
+                first.insert(m);
+                let mut rest = moves;
+                rest.remove(m);
+                (first, rest)
+            }
+            None => (moves, MoveList::EMPTY),
+        };
+        Picker {
+            children: [Child {
+                order: 0,
+                gain: 0,
+                mv: Move::new(0).expect("house 0"),
+                board: *board,
+            }; 6],
+            rank: [0; 6],
+            len: 0,
+            handed: 0,
+            pending,
+            rest,
+        }
+    }
+
+    /// The next move to search from `board` (the same board as given to [`Picker::new`]), at
+    /// `ply`; `None` when all have been handed over. `prefetch` is shown each child's position
+    /// as it is played out.
+    #[inline]
+    pub(super) fn next(
+        &mut self,
+        board: &Board,
+        heuristics: &Heuristics,
+        ply: usize,
+        prefetch: impl Fn(&Board),
+    ) -> Option<&Child> {
+        if self.handed == self.len {
+            if self.pending.is_empty() {
+                return None;
+            }
+            let moves = std::mem::replace(&mut self.pending, self.rest);
+            self.rest = MoveList::EMPTY;
+            self.play(board, moves, heuristics, ply, prefetch);
+        }
+        let child = &self.children[usize::from(self.rank[self.handed])];
+        self.handed += 1;
+        Some(child)
+    }
+
+    /// Plays `moves` out into `children[len..]` and puts their indices into `rank[len..]` in
+    /// the order they are to be searched: captures (largest first), killers, then by history,
+    /// ties in the order of the moves.
+    fn play(
+        &mut self,
+        board: &Board,
+        moves: MoveList,
+        heuristics: &Heuristics,
+        ply: usize,
+        prefetch: impl Fn(&Board),
+    ) {
+        let me = board.side_to_move();
+        let start = self.len;
+        let mut n = start;
+        for m in moves {
+            if n == self.children.len() {
+                break;
+            }
+            let next = &mut self.children[n].board;
+            *next = *board;
+            next.make_unchecked(m);
+            prefetch(next);
+            let gain = i32::from(next.store(me)) - i32::from(board.store(me));
+            let order = if gain > 0 {
+                CAPTURE + gain
+            } else {
+                heuristics.quiet_order(ply, m)
+            };
+            let child = &mut self.children[n];
+            (child.order, child.gain, child.mv) = (order, gain, m);
+            self.rank[n] = n as u8;
+            n += 1;
+        }
+        // A stable sort: equal orders stay in move order.
+        let children = &self.children;
+        self.rank[start..n].sort_by_key(|&i| std::cmp::Reverse(children[usize::from(i)].order));
+        self.len = n;
+    }
+}
