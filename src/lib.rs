@@ -31,6 +31,7 @@ pub mod files;
 pub mod human;
 pub mod lines;
 pub mod outdir;
+pub mod pool;
 pub mod referee;
 pub mod rng;
 pub mod rules;

@@ -288,3 +288,56 @@ fn book_in_three_shards_merges_to_the_whole_book() {
         "book-games-2-of-3.json: damaged or cut short",
     );
 }
+
+#[test]
+fn worker_threads_the_system_refuses_are_an_error_not_a_panic() {
+    // `awari tune` and `awari book build` start their pools of worker threads at once; under a
+    // limit of 8 processes for its user, 64 threads panicked ("a thread pool"). Needs root (to
+    // run as `nobody` under the limit: root ignores RLIMIT_NPROC), `setpriv` and `prlimit`.
+    let tools = ["setpriv", "prlimit"].iter().all(|t| {
+        common::hermetic(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !tools || !nix::unistd::geteuid().is_root() {
+        // The one early return of this test, with its reason on stderr.
+        eprintln!("skipped: needs root and util-linux's setpriv and prlimit");
+        return;
+    }
+    let dir = scratch("jobs", "refused-threads");
+    let book = path(&dir, "book.txt");
+    let runs: [&[&str]; 2] = [
+        &["tune", "--games", "4", "--depth", "2", "--threads", "64"],
+        &[
+            "book",
+            "build",
+            "--plies",
+            "1",
+            "--depth",
+            "2",
+            "--games",
+            "2",
+            "--threads",
+            "64",
+            "--out",
+            &book,
+        ],
+    ];
+    for args in runs {
+        let out = common::hermetic("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .args(["prlimit", "--nproc=8", env!("CARGO_BIN_EXE_awari")])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("error: could not start 64 worker threads"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    assert!(!Path::new(&book).exists());
+}

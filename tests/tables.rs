@@ -1011,8 +1011,8 @@ fn tune_takes_the_result_of_a_settled_game_from_the_tables() {
         seed: 3,
         threads: 2,
     };
-    let without = self_play(&options, &Weights::KALAH, None);
-    let with = self_play(&options, &Weights::KALAH, Some(&tables));
+    let without = self_play(&options, &Weights::KALAH, None).unwrap();
+    let with = self_play(&options, &Weights::KALAH, Some(&tables)).unwrap();
     assert!(
         !with.is_empty() && with.len() < without.len(),
         "{} {}",

@@ -127,7 +127,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         options.depth,
         threads,
         &progress,
-    );
+    )?;
     eprintln!(
         "book: searched in {:.1} s; {} self-play games at depth {}",
         started.elapsed().as_secs_f64(),
@@ -140,7 +140,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         options.explore,
         options.seed,
         threads,
-    );
+    )?;
     write_book(&book, &options, out, started)
 }
 

@@ -132,7 +132,7 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
         ));
         return Ok(());
     }
-    let samples = crate::engine::tune::self_play(&options, &shipped, tables.as_ref());
+    let samples = crate::engine::tune::self_play(&options, &shipped, tables.as_ref())?;
     say_positions(&samples, started);
     say_fit(&samples, &shipped, args.steps as usize);
     Ok(())

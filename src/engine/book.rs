@@ -224,12 +224,13 @@ impl Book {
         explore: i32,
         seed: u64,
         threads: usize,
-    ) {
-        let records = self.game_records(games, depth, explore, seed, threads, Shard::WHOLE);
+    ) -> Result<(), String> {
+        let records = self.game_records(games, depth, explore, seed, threads, Shard::WHOLE)?;
         for (board, mv, record) in records {
             self.add_record(&board, mv, record)
                 .expect("the games play the book's own moves");
         }
+        Ok(())
     }
 
     /// The games of [`Book::play_games`] that are `shard`'s (game `i`, from 0, is shard
@@ -244,11 +245,8 @@ impl Book {
         seed: u64,
         threads: usize,
         shard: Shard,
-    ) -> Vec<(Board, Move, [u32; 3])> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build()
-            .expect("a thread pool");
+    ) -> Result<Vec<(Board, Move, [u32; 3])>, String> {
+        let pool = crate::pool::threads(threads)?;
         let mine: Vec<u64> = (0..games as u64).filter(|&i| shard.owns_item(i)).collect();
         let played: Vec<Vec<(u64, Move, f64)>> = pool.install(|| {
             mine.into_par_iter()
@@ -273,13 +271,13 @@ impl Book {
             };
             records.entry((line, place)).or_default()[slot] += 1;
         }
-        records
+        Ok(records
             .into_iter()
             .map(|((line, place), record)| {
                 let (board, moves) = &self.lines[line];
                 (*board, moves[place].mv, record)
             })
-            .collect()
+            .collect())
     }
 
     /// Adds `record` (wins, draws, losses) to move `mv` of `board`; an error if the book does
@@ -445,15 +443,15 @@ pub fn build(
     depth: u32,
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Book {
-    let scored = search_positions(variant, plies, depth, threads, Shard::WHOLE, progress);
-    Book::new(
+) -> Result<Book, String> {
+    let scored = search_positions(variant, plies, depth, threads, Shard::WHOLE, progress)?;
+    Ok(Book::new(
         variant,
         scored
             .into_iter()
             .map(|(_, board, moves)| (board, moves))
             .collect(),
-    )
+    ))
 }
 
 /// The searches of [`build`] that are `shard`'s: position `i` (from 0, in the order
@@ -468,7 +466,7 @@ pub fn search_positions(
     threads: usize,
     shard: Shard,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Vec<(usize, Board, Vec<Entry>)> {
+) -> Result<Vec<(usize, Board, Vec<Entry>)>, String> {
     let games: Vec<(usize, Game)> = positions(variant, plies)
         .into_iter()
         .enumerate()
@@ -476,11 +474,8 @@ pub fn search_positions(
         .collect();
     let total = games.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .expect("a thread pool");
-    pool.install(|| {
+    let pool = crate::pool::threads(threads)?;
+    Ok(pool.install(|| {
         games
             .par_iter()
             .map(|(i, game)| {
@@ -492,7 +487,7 @@ pub fn search_positions(
                 (*i, *game.board(), moves)
             })
             .collect()
-    })
+    }))
 }
 
 /// Every legal move of `game` scored by a search to `depth`, best first.
@@ -543,7 +538,7 @@ mod tests {
 
     #[test]
     fn a_small_book_reads_back_and_chooses_within_the_margin() {
-        let book = build(Variant::Oware, 1, 4, 2, &|_, _| {});
+        let book = build(Variant::Oware, 1, 4, 2, &|_, _| {}).unwrap();
         let text = book.to_text("test");
         let book = Book::parse(Variant::Oware, &text).unwrap();
         assert_eq!(
@@ -594,8 +589,8 @@ mod tests {
     /// that led there, seen from the other side.
     #[test]
     fn self_play_records_add_up() {
-        let mut book = build(Variant::Oware, 1, 3, 2, &|_, _| {});
-        book.play_games(60, 2, 10_000, 5, 2);
+        let mut book = build(Variant::Oware, 1, 3, 2, &|_, _| {}).unwrap();
+        book.play_games(60, 2, 10_000, 5, 2).unwrap();
         let start = Game::new(Board::start(Variant::Oware));
         let total: u32 = book
             .moves(start.board())

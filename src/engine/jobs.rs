@@ -164,7 +164,7 @@ pub fn tune_shard(
             already: true,
         });
     }
-    let played = tune::play_shard(options, weights, tables, shard);
+    let played = tune::play_shard(options, weights, tables, shard)?;
     let data: Vec<TuneGame> = played
         .iter()
         .map(|(game, samples)| TuneGame {
@@ -407,7 +407,7 @@ pub fn book_shard(
             threads,
             shard,
             progress,
-        );
+        )?;
         let data: Vec<(u64, String)> = searched
             .iter()
             .map(|(i, board, moves)| (*i as u64, book::line_text(board, moves)))
@@ -455,7 +455,7 @@ pub fn book_shard(
         options.seed,
         threads,
         shard,
-    );
+    )?;
     let data = BookGames {
         games: shard.items_of(options.games as u64),
         records: records

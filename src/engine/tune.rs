@@ -118,11 +118,15 @@ pub fn fitted(samples: &[Sample]) -> [bool; WEIGHTS.len()] {
 /// first position the tables know exactly: its result is then the tables' (perfect play from
 /// there), not that of the moves a fixed-depth search would have made, and the positions from
 /// there on are not samples (the search never evaluates them).
-pub fn self_play(options: &TuneOptions, weights: &Weights, tables: Option<&Tables>) -> Vec<Sample> {
-    play_shard(options, weights, tables, Shard::WHOLE)
+pub fn self_play(
+    options: &TuneOptions,
+    weights: &Weights,
+    tables: Option<&Tables>,
+) -> Result<Vec<Sample>, String> {
+    Ok(play_shard(options, weights, tables, Shard::WHOLE)?
         .into_iter()
         .flat_map(|(_, samples)| samples)
-        .collect()
+        .collect())
 }
 
 /// The games of [`self_play`] that are `shard`'s (game `i`, from 0, is shard `i mod N`'s),
@@ -133,19 +137,16 @@ pub fn play_shard(
     weights: &Weights,
     tables: Option<&Tables>,
     shard: Shard,
-) -> Vec<(u64, Vec<Sample>)> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads.max(1))
-        .build()
-        .expect("a thread pool");
+) -> Result<Vec<(u64, Vec<Sample>)>, String> {
+    let pool = crate::pool::threads(options.threads)?;
     let mine: Vec<u64> = (0..options.games as u64)
         .filter(|&i| shard.owns_item(i))
         .collect();
-    pool.install(|| {
+    Ok(pool.install(|| {
         mine.into_par_iter()
             .map(|i| (i, one_game(options, weights, tables, i)))
             .collect()
-    })
+    }))
 }
 
 fn one_game(
@@ -368,8 +369,8 @@ mod tests {
             seed: 1,
             threads: 2,
         };
-        let a = self_play(&options, &Weights::OWARE, None);
-        let b = self_play(&options, &Weights::OWARE, None);
+        let a = self_play(&options, &Weights::OWARE, None).unwrap();
+        let b = self_play(&options, &Weights::OWARE, None).unwrap();
         assert!(!a.is_empty());
         // The same samples, not only as many.
         let same = |s: &Sample| (s.terms, s.result);
@@ -382,7 +383,7 @@ mod tests {
         // The shards' games, in order, are the whole run's, and their samples read back.
         let mut games: Vec<(u64, Vec<Sample>)> = (0..3)
             .flat_map(|index| {
-                play_shard(&options, &Weights::OWARE, None, Shard { index, count: 3 })
+                play_shard(&options, &Weights::OWARE, None, Shard { index, count: 3 }).unwrap()
             })
             .collect();
         games.sort_by_key(|&(i, _)| i);
