@@ -637,21 +637,12 @@ fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
     // Under a limit of 8 processes for its user, `Threads 64` made the scoped spawn panic: the
     // worker died and no `bestmove` came again. Needs root (to run the engine as `nobody`
     // under the limit: root ignores RLIMIT_NPROC), `setpriv` and `prlimit`.
-    let tools = ["setpriv", "prlimit"].iter().all(|t| {
-        common::hermetic(t)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    let root = nix::unistd::geteuid().is_root();
-    if !tools || !root {
+    if let Some(why) = common::nproc_limit_unavailable() {
         // The one early return of this test, with its reason on stderr.
-        eprintln!("skipped: needs root and util-linux's setpriv and prlimit");
+        eprintln!("skipped: {why}");
         return;
     }
-    let mut child = common::hermetic("setpriv")
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .args(["prlimit", "--nproc=8", env!("CARGO_BIN_EXE_awari")])
+    let mut child = common::as_nobody_limited(env!("CARGO_BIN_EXE_awari"), 8)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

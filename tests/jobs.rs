@@ -294,15 +294,9 @@ fn worker_threads_the_system_refuses_are_an_error_not_a_panic() {
     // `awari tune` and `awari book build` start their pools of worker threads at once; under a
     // limit of 8 processes for its user, 64 threads panicked ("a thread pool"). Needs root (to
     // run as `nobody` under the limit: root ignores RLIMIT_NPROC), `setpriv` and `prlimit`.
-    let tools = ["setpriv", "prlimit"].iter().all(|t| {
-        common::hermetic(t)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if !tools || !nix::unistd::geteuid().is_root() {
+    if let Some(why) = common::nproc_limit_unavailable() {
         // The one early return of this test, with its reason on stderr.
-        eprintln!("skipped: needs root and util-linux's setpriv and prlimit");
+        eprintln!("skipped: {why}");
         return;
     }
     let dir = scratch("jobs", "refused-threads");
@@ -325,9 +319,7 @@ fn worker_threads_the_system_refuses_are_an_error_not_a_panic() {
         ],
     ];
     for args in runs {
-        let out = common::hermetic("setpriv")
-            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .args(["prlimit", "--nproc=8", env!("CARGO_BIN_EXE_awari")])
+        let out = common::as_nobody_limited(env!("CARGO_BIN_EXE_awari"), 8)
             .args(args)
             .output()
             .unwrap();

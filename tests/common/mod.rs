@@ -107,3 +107,28 @@ pub fn repetition_wins() -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// Why a test cannot run a program as `nobody` under a limit on its user's processes (it
+/// needs root, since root ignores RLIMIT_NPROC, and util-linux's `setpriv` and `prlimit`), or
+/// `None` when it can.
+pub fn nproc_limit_unavailable() -> Option<&'static str> {
+    let tools = ["setpriv", "prlimit"].iter().all(|t| {
+        hermetic(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    let root = nix::unistd::geteuid().is_root();
+    (!tools || !root).then_some("needs root and util-linux's setpriv and prlimit")
+}
+
+/// `program` run as `nobody` under a limit of `nproc` processes for that user.
+pub fn as_nobody_limited(program: &str, nproc: u32) -> std::process::Command {
+    let mut command = hermetic("setpriv");
+    command
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg("prlimit")
+        .arg(format!("--nproc={nproc}"))
+        .arg(program);
+    command
+}
