@@ -130,6 +130,9 @@ pub struct Found {
     /// Helper threads asked for that could not be started (the system's thread limit), and
     /// why: the search went on with those that did.
     pub unstarted: Option<(usize, String)>,
+    /// The root within the endgame tables' reach: their move and bounds, and the moves the
+    /// search chose among (`None` beyond their reach).
+    pub table_root: Option<Root>,
 }
 
 /// Everything one search needs besides the position.
@@ -195,6 +198,7 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         || main_search(game, shared, root, report),
     );
     found.unstarted = unstarted;
+    found.table_root = root;
     found.ponder = found
         .ponder
         .filter(|&p| ponder_is_legal(game, found.best, p));
@@ -243,6 +247,7 @@ fn main_search(
         nodes: 0,
         tbhits: 0,
         unstarted: None,
+        table_root: None,
     };
     if moves.is_empty() {
         return found;
@@ -328,6 +333,7 @@ fn settled(root: Root, game: &Game, setup: &Setup<'_>, report: &mut dyn FnMut(&R
         nodes: 1,
         tbhits,
         unstarted: None,
+        table_root: Some(root),
     }
 }
 

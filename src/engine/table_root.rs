@@ -80,7 +80,6 @@ pub fn plan(tables: &Tables, game: &Game, moves: MoveList) -> Option<Root> {
     let Some(limit) = rank_limit(tables, game, target) else {
         return Some(settled);
     };
-    let me = board.side_to_move();
     let mut allowed = MoveList::EMPTY;
     for m in moves {
         if ends_by_repetition(game, m) {
@@ -96,8 +95,7 @@ pub fn plan(tables: &Tables, game: &Game, moves: MoveList) -> Option<Root> {
             continue;
         }
         let child = board.play_unchecked(m);
-        let stays = child.stores() == board.stores() && child.side_to_move() != me;
-        let keeps = !stays
+        let keeps = !stays(board, &child)
             || tables
                 .rank(&child)
                 .is_some_and(|r| r != SATURATED && u16::from(r) < limit);
@@ -149,15 +147,13 @@ fn rank_limit(tables: &Tables, game: &Game, target: u8) -> Option<u16> {
 /// than the least rank of the moves that keep it (1 for a move leaving the layer), or `None`
 /// when a move is not in the tables. 0 when no move keeps it (its `lo` is its safe core).
 fn progress(tables: &Tables, x: &Board, lo: u8) -> Option<u16> {
-    let me = x.side_to_move();
     let mut least: Option<u16> = None;
     for m in x.moves_or_end().ok()? {
         if after_move(tables, x, m)?.lo != lo {
             continue;
         }
         let child = x.play_unchecked(m);
-        let stays = child.stores() == x.stores() && child.side_to_move() != me;
-        let pass = if stays {
+        let pass = if stays(x, &child) {
             u16::from(tables.rank(&child)?) + 1
         } else {
             1
@@ -180,7 +176,6 @@ fn progress(tables: &Tables, x: &Board, lo: u8) -> Option<u16> {
 /// ends the game at least as well as the tables guarantee, and it scores as a finished game.
 fn conversion(tables: &Tables, game: &Game, moves: MoveList) -> Option<(Move, i32)> {
     let board = game.board();
-    let me = board.side_to_move();
     // Greatest first: the least score, leaving the layer, the least rank, the most score.
     type Preference = (i32, bool, std::cmp::Reverse<u8>, i32);
     let mut best: Option<(Preference, Move, Option<i32>)> = None;
@@ -193,7 +188,7 @@ fn conversion(tables: &Tables, game: &Game, moves: MoveList) -> Option<(Move, i3
         } else {
             let v = after_move(tables, board, m)?;
             let (lower, upper) = table_scores(board, v);
-            let stays = child.stores() == board.stores() && child.side_to_move() != me;
+            let stays = stays(board, &child);
             let rank = if stays { tables.rank(&child)? } else { 0 };
             ((lower, !stays, std::cmp::Reverse(rank), upper), None)
         };
@@ -214,6 +209,12 @@ fn repetition_score(board: &Board, m: Move) -> i32 {
         Side::South => margin,
         Side::North => -margin,
     })
+}
+
+/// Whether a move from `board` to `child` keeps the play in the layer: no seed left the board
+/// and the opponent moves next (else it is an exit: a capture, kalah's extra move).
+fn stays(board: &Board, child: &Board) -> bool {
+    child.stores() == board.stores() && child.side_to_move() != board.side_to_move()
 }
 
 /// Whether playing `m` in `game` repeats a position seen since the last capture, which ends

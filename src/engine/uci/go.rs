@@ -8,7 +8,6 @@ use super::text::{beyond_line, describe, info_line};
 use crate::classic::player::{Limit, Player};
 use crate::engine::eval::Weights;
 use crate::engine::search::{self, Score, Setup};
-use crate::engine::table_root;
 use crate::engine::time::Limits;
 use crate::engine::tt::Table;
 use crate::rules::Game;
@@ -84,10 +83,10 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
             out.line(line);
         }
     }
-    if let Some((t, line)) = tables.and_then(|t| Some((t, describe(t, game.board())?))) {
+    if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
         out.line(&format!("info string {line}"));
-        let root = table_root::plan(t, game, game.legal_moves());
-        if let Some(line) = root.and_then(|r| beyond_line(&r, game.board(), found.score)) {
+        let root = found.table_root.as_ref();
+        if let Some(line) = root.and_then(|r| beyond_line(r, game.board(), found.score)) {
             out.line(&format!("info string {line}"));
             proven.set(game, line);
         }
