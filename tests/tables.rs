@@ -553,6 +553,39 @@ impl Drop for Engine {
 }
 
 #[test]
+fn paths_prints_the_exact_share_per_layer_and_refuses_what_it_cannot_do() {
+    let dir = scratch("paths");
+    build_into(&dir, Variant::Oware, 4);
+    let d = dir.to_str().unwrap();
+    let (ok, out, err) = awari(&["tables", "paths", "--dir", d, "--seeds", "4"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    // Every bounded position of 3 seeds is proven exact; 4 seeds keeps some bounded.
+    assert!(
+        lines[3].starts_with("layer  3:") && lines[3].contains("-> 100.0%"),
+        "{out}"
+    );
+    assert!(
+        lines[4].starts_with("layer  4:") && !lines[4].contains("-> 100.0%"),
+        "{out}"
+    );
+    let faults: &[(&[&str], &str)] = &[
+        (&["--seeds", "5"], "do not reach 5 seeds"),
+        (&["--budget", "0"], "--budget must be at least 1"),
+    ];
+    for (args, says) in faults {
+        let mut all = vec!["tables", "paths", "--dir", d];
+        all.extend_from_slice(args);
+        let (ok, out, err) = awari(&all);
+        assert!(
+            !ok && out.is_empty() && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn the_engine_reports_table_faults_and_plays_on() {
     let dir = scratch("engine-faults");
     build_into(&dir, Variant::Oware, 6);

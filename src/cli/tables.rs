@@ -24,6 +24,24 @@ pub(super) enum TablesCommand {
         #[arg(long)]
         dir: Option<PathBuf>,
     },
+    /// Prove exact path-game values (oware: the value from an empty history, with the
+    /// repetition rule) for positions whose table bounds differ, by a history-following search
+    /// with a node budget per question; print the exact share per layer. Reads built tables;
+    /// writes nothing.
+    Paths {
+        /// The largest seed count to prove (the tables must reach it).
+        #[arg(long, default_value_t = 8)]
+        seeds: usize,
+        /// Nodes each question (can the side to move end with at least k seeds?) may search.
+        #[arg(long, default_value_t = 20_000)]
+        budget: u64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Directory of the layer files (default: as for build).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
     /// Print a position's table value, then the value each legal move leads to.
     Probe {
         /// Rule set: oware or kalah.
@@ -68,6 +86,33 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                 bars: std::io::stderr().is_terminal(),
             };
             build(&options, &mut std::io::stdout().lock()).map_err(|e| e.to_string())?;
+            Ok(())
+        }
+        TablesCommand::Paths {
+            seeds,
+            budget,
+            threads,
+            dir,
+        } => {
+            if budget == 0 {
+                return Err("--budget must be at least 1".into());
+            }
+            let dir = tables_dir(dir)?;
+            let tables = Tables::open(&dir, Variant::Oware);
+            for problem in tables.problems() {
+                eprintln!("warning: {problem}");
+            }
+            let pool = crate::pool::threads(threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            }))?;
+            pool.install(|| {
+                crate::tables::paths::prove_tables(
+                    &tables,
+                    seeds,
+                    budget,
+                    &mut std::io::stdout().lock(),
+                )
+            })?;
             Ok(())
         }
         TablesCommand::Probe {

@@ -8,6 +8,7 @@
 //! - [`solve`]: one layer from the smaller ones.
 //! - [`file`](mod@file): layer files (header, checksum, written whole or not at all).
 //! - [`build`]: `awari tables build`.
+//! - [`paths`]: `awari tables paths`: exact path-game values where the bounds differ.
 //! - [`probe`]: tables opened for play ([`Tables`]), once per process.
 //!
 //! Stores are not part of a table position: they cannot change how the seeds left on the board
@@ -16,6 +17,7 @@
 pub mod build;
 pub mod file;
 pub mod index;
+pub mod paths;
 pub mod probe;
 pub mod solve;
 pub mod value;
