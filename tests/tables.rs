@@ -572,7 +572,7 @@ fn paths_prints_the_exact_share_per_layer_and_refuses_what_it_cannot_do() {
     );
     let faults: &[(&[&str], &str)] = &[
         (&["--seeds", "5"], "do not reach 5 seeds"),
-        (&["--budget", "0"], "--budget must be at least 1"),
+        (&["--budget", "many"], "invalid value 'many' for '--budget"),
     ];
     for (args, says) in faults {
         let mut all = vec!["tables", "paths", "--dir", d];

@@ -204,58 +204,78 @@ fn oware_bounds_hold_for_every_small_position_by_path_search() {
     }
 }
 
-/// The path values `awari tables paths` proves (`awari::tables::paths`) against this file's own
-/// path search, on every position up to 5 seeds (4 in debug), to the end of the game: each
-/// position's exact value (found here by asking for every `k` between the table's bounds) lies
-/// within the proven bounds, and equals them where they meet.
+/// The path values `awari tables paths` proves (`awari::tables::paths` and `rounds`) against
+/// this file's own path search, on every position up to 5 seeds (4 in debug), to the end of
+/// the game: each position's exact value (found here by asking for every `k` between the
+/// table's bounds) lies within the proven bounds, and equals them where they meet. Twice: with
+/// the path search in every layer, and in the layers up to 3 only, so that the larger layers'
+/// exact values come from the rounds of safe cores alone.
 #[test]
 fn path_values_proven_by_the_library_equal_an_exhaustive_path_search() {
     let top = if cfg!(debug_assertions) { 4 } else { 5 };
     let (_dir, tables) = tables(Variant::Oware, top, "paths");
-    let mut lines = Vec::new();
-    let proven = awari::tables::paths::prove_tables(&tables, top, 20_000, &mut lines).unwrap();
-    let lines = String::from_utf8(lines).unwrap();
-    assert_eq!(lines.lines().count(), top + 1, "{lines}");
     let mut prover = Prover {
         tables: &tables,
         fresh: HashMap::new(),
         nodes: 0,
         budget: 5_000_000,
     };
-    let (mut bounded, mut exact) = (0, 0);
-    for (n, layer) in proven.iter().enumerate() {
-        assert_eq!(layer.len() as u64, layer_size(n));
-        for (index, &byte) in layer.iter().enumerate() {
-            let b = board(Variant::Oware, unrank(n, index as u64), Side::South);
-            let table = tables.probe(&b).unwrap();
-            let path = Value::decode(byte, n).unwrap();
-            assert!(
-                table.lo <= path.lo && path.hi <= table.hi,
-                "{b}: path bounds {path:?} outside the table's {table:?}"
-            );
-            let mut value = i32::from(table.lo);
-            while value < i32::from(table.hi) {
-                prover.nodes = 0;
-                if !prover.fresh_at_least(&b, value + 1) {
-                    break;
+    let mut values: Vec<Vec<(Value, i32)>> = Vec::new();
+    for n in 0..=top {
+        let layer = (0..layer_size(n))
+            .map(|index| {
+                let b = board(Variant::Oware, unrank(n, index), Side::South);
+                let table = tables.probe(&b).unwrap();
+                let mut value = i32::from(table.lo);
+                while value < i32::from(table.hi) {
+                    prover.nodes = 0;
+                    if !prover.fresh_at_least(&b, value + 1) {
+                        break;
+                    }
+                    value += 1;
                 }
-                value += 1;
-            }
-            assert!(
-                i32::from(path.lo) <= value && value <= i32::from(path.hi),
-                "{b}: the path value is {value}, outside the proven {path:?}"
-            );
-            if table.exact().is_none() {
-                bounded += 1;
-                exact += usize::from(path.exact().is_some());
+                (table, value)
+            })
+            .collect();
+        values.push(layer);
+    }
+    for search_seeds in [top, 3] {
+        let mut lines = Vec::new();
+        let proven =
+            awari::tables::paths::prove_tables(&tables, top, 20_000, search_seeds, &mut lines)
+                .unwrap();
+        let lines = String::from_utf8(lines).unwrap();
+        assert_eq!(lines.lines().count(), top + 1, "{lines}");
+        // Positions bounded in the tables, and of those, exact now: in layers up to 3, and
+        // above (by the path search or the rounds alone).
+        let mut counts = [[0; 2]; 2];
+        for (n, layer) in proven.iter().enumerate() {
+            assert_eq!(layer.len() as u64, layer_size(n));
+            for (index, &byte) in layer.iter().enumerate() {
+                let (table, value) = values[n][index];
+                let path = Value::decode(byte, n).unwrap();
+                let at = || format!("layer {n} index {index}, search up to {search_seeds}");
+                assert!(
+                    table.lo <= path.lo && path.hi <= table.hi,
+                    "{}: path bounds {path:?} outside the table's {table:?}",
+                    at()
+                );
+                assert!(
+                    i32::from(path.lo) <= value && value <= i32::from(path.hi),
+                    "{}: the path value is {value}, outside the proven {path:?}",
+                    at()
+                );
+                if table.exact().is_none() {
+                    let c = &mut counts[usize::from(n > 3)];
+                    c[0] += 1;
+                    c[1] += usize::from(path.exact().is_some());
+                }
             }
         }
+        // Exact and bounded values above 3 seeds both occur, so both claims were tested there.
+        let [_, [bounded, exact]] = counts;
+        assert!(exact > 0 && exact < bounded, "{counts:?}\n{lines}");
     }
-    // Both kinds occur, so both claims were tested.
-    assert!(
-        exact > 0 && exact < bounded,
-        "{exact} of {bounded}\n{lines}"
-    );
 }
 
 /// Strategy proofs (see the module docs).

@@ -32,9 +32,14 @@ pub(super) enum TablesCommand {
         /// The largest seed count to prove (the tables must reach it).
         #[arg(long, default_value_t = 8)]
         seeds: usize,
-        /// Nodes each question (can the side to move end with at least k seeds?) may search.
-        #[arg(long, default_value_t = 20_000)]
+        /// Nodes each question (can the side to move end with at least k seeds?) may search; 0:
+        /// no path search, the rounds of safe cores only.
+        #[arg(long, default_value_t = 2_000)]
         budget: u64,
+        /// The path search runs in the layers up to this seed count; the larger ones get the
+        /// rounds of safe cores only (the search's cost grows fast with the layer).
+        #[arg(long, default_value_t = 7)]
+        search_seeds: usize,
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
@@ -91,12 +96,10 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
         TablesCommand::Paths {
             seeds,
             budget,
+            search_seeds,
             threads,
             dir,
         } => {
-            if budget == 0 {
-                return Err("--budget must be at least 1".into());
-            }
             let dir = tables_dir(dir)?;
             let tables = Tables::open(&dir, Variant::Oware);
             for problem in tables.problems() {
@@ -110,6 +113,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                     &tables,
                     seeds,
                     budget,
+                    search_seeds,
                     &mut std::io::stdout().lock(),
                 )
             })?;

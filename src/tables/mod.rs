@@ -9,6 +9,7 @@
 //! - [`file`](mod@file): layer files (header, checksum, written whole or not at all).
 //! - [`build`]: `awari tables build`.
 //! - [`paths`]: `awari tables paths`: exact path-game values where the bounds differ.
+//! - [`rounds`]: tighter bounds by rounds of safe cores that lean on earlier rounds.
 //! - [`probe`]: tables opened for play ([`Tables`]), once per process.
 //!
 //! Stores are not part of a table position: they cannot change how the seeds left on the board
@@ -19,6 +20,7 @@ pub mod file;
 pub mod index;
 pub mod paths;
 pub mod probe;
+pub mod rounds;
 pub mod solve;
 pub mod value;
 

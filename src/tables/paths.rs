@@ -24,6 +24,8 @@
 //! and a fast-shrinking share of the larger layers: the number of lines grows with the length
 //! of the play without capture, which is the whole layer's giant strongly connected component
 //! (12 seeds: 1,235,429 of its 1,352,078 positions), so no split into smaller parts helps.
+//! [`prove_tables`] runs it in the small layers, after the rounds of
+//! [`rounds`](super::rounds) in every layer, which carry what it settles upwards.
 
 use super::index::unrank;
 use super::solve::{moves, Lower, Moves, Step};
@@ -369,12 +371,15 @@ impl Lower for Layers {
 }
 
 /// Proves the path values of every layer of `tables` up to `seeds`, smallest first (exits
-/// read the smaller layers' proven bounds), `budget` nodes per question, writing a line per
-/// layer to `out`; returns each layer's path bounds.
+/// read the smaller layers' proven bounds): in each layer the rounds of safe cores
+/// ([`tighten`](super::rounds::tighten)), then, in the layers up to `search_seeds`, the path
+/// search with `budget` nodes per question (none when 0). Writes a line per layer to `out`;
+/// returns each layer's path bounds.
 pub fn prove_tables(
     tables: &super::Tables,
     seeds: usize,
     budget: u64,
+    search_seeds: usize,
     out: &mut dyn std::io::Write,
 ) -> Result<Vec<Vec<u8>>, String> {
     if tables.variant() != Variant::Oware {
@@ -393,21 +398,39 @@ pub fn prove_tables(
     let mut layers = Layers(Vec::new());
     for n in 0..=seeds {
         let size = super::index::layer_size(n);
-        let here: Vec<u8> = (0..size)
-            .map(|i| tables.value(n, i).expect("covered").encode(n))
+        let table: Vec<Value> = (0..size)
+            .map(|i| tables.value(n, i).expect("covered"))
             .collect();
         let start = std::time::Instant::now();
-        let proven = prove_layer(Variant::Oware, n, &layers, &here, budget);
-        let before = size - proven.bounded;
+        let (tight, rounds) = super::rounds::tighten(Variant::Oware, n, &layers, &table);
+        let here: Vec<u8> = tight.iter().map(|v| v.encode(n)).collect();
+        let proven = if budget == 0 || n > search_seeds {
+            Proven {
+                bytes: here.clone(),
+                bounded: 0,
+                exact: 0,
+                narrowed: 0,
+                nodes: 0,
+            }
+        } else {
+            prove_layer(Variant::Oware, n, &layers, &here, budget)
+        };
+        let exact = |values: &mut dyn Iterator<Item = Value>| {
+            values.filter(|v| v.exact().is_some()).count() as u64
+        };
+        let in_table = exact(&mut table.iter().copied());
+        let by_rounds = exact(&mut tight.iter().copied());
         let pct = |x: u64| 100.0 * x as f64 / size as f64;
         let _ = writeln!(
             out,
-            "layer {n:>2}: {size:>9} positions, {:>8} bounded by the tables, {:>7} proven exact by path search, {:>6} narrowed; exact {:>5.1}% -> {:>5.1}%; {:>8.0} nodes per bounded position, {:.2} s",
-            proven.bounded,
+            "layer {n:>2}: {size:>9} positions, {:>8} bounded by the tables, {:>7} exact by {rounds} rounds of cores, {:>7} by path search ({:>6} narrowed); exact {:>5.1}% -> {:>5.1}% -> {:>5.1}%; {:>8.0} nodes per position searched, {:.2} s",
+            size - in_table,
+            by_rounds - in_table,
             proven.exact,
             proven.narrowed,
-            pct(before),
-            pct(before + proven.exact),
+            pct(in_table),
+            pct(by_rounds),
+            pct(by_rounds + proven.exact),
             proven.nodes as f64 / proven.bounded.max(1) as f64,
             start.elapsed().as_secs_f64()
         );
