@@ -10,7 +10,8 @@ use super::game::{Limit, Scoring};
 use super::merge;
 use super::outdir::{self, Manifest, Union};
 use super::process::{become_subreaper, install_interrupt_handler, Spec};
-use super::records::Sink;
+use super::records::{GameRecord, Sink};
+use super::report::Live;
 use super::resume::Schedule;
 use super::runner::{self, Config, Contestant, Opening, Output, Restart, Sprt};
 use super::tournament::{self, Kind, Standings};
@@ -152,6 +153,9 @@ struct Cli {
     /// SPRT on game pairs in normalized Elo: elo0=0 elo1=5 alpha=0.05 beta=0.05.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// An HTML report page (result, plots, every game), written again after each game.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 #[derive(clap::Subcommand)]
@@ -177,6 +181,22 @@ enum Sub {
     Merge {
         /// The --out-dir of the match or tournament.
         dir: PathBuf,
+    },
+    /// An HTML page of matches already played: the result, plots and a viewer of every
+    /// game, in one file that needs no network. RECORDS are --jsonout files (a shard's,
+    /// merged.jsonl) or --out-dir directories of sharded matches and tournaments; their games
+    /// are grouped into matches by engines and rule set.
+    Report {
+        /// JSON lines files or --out-dir directories.
+        #[arg(required = true)]
+        records: Vec<PathBuf>,
+        /// The page to write (replaced whole).
+        #[arg(long, value_name = "FILE", required = true)]
+        html: PathBuf,
+        /// The SPRT to show the LLR of (a directory's match shows its own without it):
+        /// elo0=0 elo1=5 alpha=0.05 beta=0.05.
+        #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+        sprt: Option<Vec<String>>,
     },
 }
 
@@ -233,6 +253,11 @@ pub fn main() -> ExitCode {
         Some(Sub::Check { variant, command }) => return check(*variant, command),
         Some(Sub::Evolve(args)) => return evolve(args),
         Some(Sub::Merge { dir }) => return merge(dir),
+        Some(Sub::Report {
+            records,
+            html,
+            sprt,
+        }) => return report(records, html, sprt.as_deref()),
         None => {}
     }
     let engines: Vec<Vec<String>> = matches
@@ -713,12 +738,13 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         }
         dir => vec![dir.clone(); pairings.len()],
     };
+    let mut live = cli.html.as_deref().map(Live::new).transpose()?;
     let mut standings = Standings::new(engines.len());
     let (mut counted, mut no_contest) = (0, 0);
     for (&(a, b), dir) in pairings.iter().zip(dirs) {
         let mut config = base.clone();
         config.engines = [engines[a].clone(), engines[b].clone()];
-        let totals = play_match(&config, &cli, dir.as_deref())?;
+        let totals = play_match(&config, &cli, dir.as_deref(), live.as_mut())?;
         standings.add(a, b, &totals);
         counted += totals.games();
         no_contest += totals.no_contest;
@@ -744,7 +770,12 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
 /// Plays one two-engine match (resumed from `--jsonout` with `--resume`) and prints its
 /// progress and table. With `dir` (`--out-dir`), the records go there, as the match's shard,
 /// resumed from what the shard's file holds.
-fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::Totals, Error> {
+fn play_match(
+    config: &Config,
+    cli: &Cli,
+    dir: Option<&Path>,
+    mut live: Option<&mut Live>,
+) -> Result<runner::Totals, Error> {
     let (jsonout, pgnout, resume) = match dir {
         Some(dir) => {
             outdir::settle(dir, &Manifest::of(config))?;
@@ -764,14 +795,14 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
         }
         None => (cli.jsonout.clone(), cli.pgnout.clone(), cli.resume),
     };
-    let done = match (&jsonout, resume) {
+    let (done, earlier) = match (&jsonout, resume) {
         (Some(json), true) => {
             let resumed = super::resume::read(json, config)?;
             for w in &resumed.warnings {
                 eprintln!("warning: --resume {}: {w}", json.display());
             }
             super::resume::restore(json, pgnout.as_deref(), &resumed).map_err(Error::Run)?;
-            resumed.done()
+            (resumed.done(), resumed.records)
         }
         _ => Default::default(),
     };
@@ -800,6 +831,14 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
         config.engines[0].spec.name.clone(),
         config.engines[1].spec.name.clone(),
     ];
+    if let Some(live) = live.as_deref_mut() {
+        live.begin(
+            names.clone(),
+            config.variant.name().to_string(),
+            config.sprt,
+            earlier,
+        );
+    }
     let mine = config.shard.games_of(config.total_games());
     say!(
         "{} vs {}, {}, {} games, {} openings{}{}",
@@ -834,7 +873,13 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
         bar.set_position(done.len() as u64);
         bar
     });
-    let mut progress = |f: &runner::Finished, t: &runner::Totals| {
+    let mut progress = |f: &runner::Finished, record: &GameRecord, t: &runner::Totals| {
+        if let Some(live) = live.as_deref_mut() {
+            // The records are written; a page that cannot be is not worth the match.
+            if let Err(e) = live.add(record.clone()) {
+                eprintln!("warning: {e}");
+            }
+        }
         if let Some(bar) = &bar {
             let elo = if t.games() > 0 && t.wins < t.games() && t.losses < t.games() {
                 let e = super::stats::elo(&[t.losses, t.draws, t.wins]);
@@ -884,6 +929,11 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
     if let Some(bar) = &bar {
         // The last state stays on the screen: the games played and the score.
         bar.finish();
+    }
+    if let Some(live) = live {
+        if let Err(e) = live.write() {
+            eprintln!("warning: {e}");
+        }
     }
     let totals = totals.map_err(Error::Run)?;
     say!();
@@ -964,6 +1014,30 @@ fn merge(dir: &Path) -> ExitCode {
         Ok(false) => ExitCode::from(1),
         Err(e) => {
             eprintln!("error: merge: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `referee report RECORDS --html FILE`: the page of matches already played. Exit status 0
+/// when it is written, 2 when the records cannot be read or the page cannot be written.
+fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) -> ExitCode {
+    let result = (|| -> Result<usize, String> {
+        let sprt = sprt.map(parse_sprt).transpose()?;
+        let read = super::report::read(records, sprt)?;
+        for w in &read.warnings {
+            eprintln!("warning: report: {w}");
+        }
+        super::report::write(html, &read.matches)?;
+        Ok(read.matches.iter().map(|m| m.records.len()).sum())
+    })();
+    match result {
+        Ok(games) => {
+            say!("{games} games written to {}", html.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: report: {e}");
             ExitCode::from(2)
         }
     }
