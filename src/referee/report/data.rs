@@ -736,7 +736,7 @@ mod tests {
 
     #[test]
     fn an_illegal_move_in_a_record_is_an_error_naming_the_round() {
-        let r = record(Variant::Oware, 7, "", "Fb", GameResult::Draw);
+        let r = record(Variant::Oware, 7, "", "FA", GameResult::Draw);
         let e = positions(&r).unwrap_err();
         assert!(e.0.starts_with("round 7: ply 2"), "{e}");
     }

@@ -349,7 +349,7 @@
     });
   }
 
-  // ---- the browser test's hook: #test=match:M;game:ROUND;plies:0,5,17 ----
+  // ---- the browser test's hook: #test=match:M;game:ROUND;plies:0,5,17[;only:ID] ----
   // Steps the viewer to each ply and writes what the page drew (read back from the SVG), the
   // plots' points and the errors seen, as JSON into <pre id="test-out">.
   function testHook() {
@@ -390,6 +390,9 @@
           (p.getAttribute("d").match(/L/g) || []).length,
       })),
     }));
+    // only:ID shows that section alone (a screenshot of the viewer, which a headless browser
+    // cannot scroll to).
+    if (args.only) for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== args.only;
     out.errors = errors;
     const pre = document.getElementById("test-out");
     pre.textContent = JSON.stringify(out);
