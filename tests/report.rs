@@ -269,10 +269,10 @@ fn check_plots(out: &Value, pages: &[MatchPage], what: &str) {
         for (name, values) in [("ms", &s.ms), ("depth", &s.depth)] {
             let p = plot(name);
             assert_eq!(p["n"], games, "{what}: {name}");
-            for e in 0..2 {
+            for (e, engine) in values.iter().enumerate() {
                 assert_eq!(
                     points(p, e),
-                    defined(&values[e]),
+                    defined(engine),
                     "{what}: {name} of engine {e}"
                 );
             }

@@ -272,12 +272,24 @@ pub fn encode_boards(plies: &[Ply]) -> (u8, String) {
     (width as u8, text)
 }
 
-/// Reads back what [`encode_boards`] wrote: per ply, (houses, stores, side to move, last
-/// move's house, sowing's end). For tests, and the reference of the page's decoder.
-pub fn decode_boards(
-    width: u8,
-    text: &str,
-) -> Vec<([u8; 12], [u8; 2], Side, Option<usize>, Option<usize>)> {
+/// One ply as [`decode_boards`] reads it back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// Houses `A`-`F`, then `a`-`f`.
+    pub houses: [u8; 12],
+    /// South's store, North's.
+    pub stores: [u8; 2],
+    /// The side to move.
+    pub side: Side,
+    /// The last move's house.
+    pub last: Option<usize>,
+    /// Where the sowing ended.
+    pub end: Option<usize>,
+}
+
+/// Reads back what [`encode_boards`] wrote. For tests, and the reference of the page's
+/// decoder.
+pub fn decode_boards(width: u8, text: &str) -> Vec<Decoded> {
     let value = |c: u8| DIGITS.iter().position(|&d| d == c);
     let width = usize::from(width);
     let size = 14 * width + 3;
@@ -299,13 +311,13 @@ pub fn decode_boards(
             } else {
                 Side::South
             };
-            (
+            Decoded {
                 houses,
-                [count(12), count(13)],
+                stores: [count(12), count(13)],
                 side,
-                value(chunk[14 * width + 1]),
-                value(chunk[14 * width + 2]),
-            )
+                last: value(chunk[14 * width + 1]),
+                end: value(chunk[14 * width + 2]),
+            }
         })
         .collect()
 }
@@ -692,10 +704,11 @@ mod tests {
                     game.play(list[k - 1]).unwrap();
                 }
                 let b = game.board();
-                assert_eq!(d.0, b.houses(), "{variant} ply {k}");
-                assert_eq!(d.1, b.stores(), "{variant} ply {k}");
-                assert_eq!(d.2, b.side_to_move(), "{variant} ply {k}");
-                assert_eq!(d.3, k.checked_sub(1).map(|i| list[i].house()), "{variant}");
+                assert_eq!(d.houses, b.houses(), "{variant} ply {k}");
+                assert_eq!(d.stores, b.stores(), "{variant} ply {k}");
+                assert_eq!(d.side, b.side_to_move(), "{variant} ply {k}");
+                let last = k.checked_sub(1).map(|i| list[i].house());
+                assert_eq!(d.last, last, "{variant} ply {k}");
             }
         }
     }
@@ -729,9 +742,9 @@ mod tests {
         assert_eq!(width, 2);
         assert_eq!(text.len(), 14 * 2 + 3);
         let d = &decode_boards(width, &text)[0];
-        assert_eq!(d.0, board.houses());
-        assert_eq!(d.1, [100, 3]);
-        assert_eq!((d.3, d.4), (None, Some(11)));
+        assert_eq!(d.houses, board.houses());
+        assert_eq!(d.stores, [100, 3]);
+        assert_eq!((d.last, d.end), (None, Some(11)));
     }
 
     #[test]

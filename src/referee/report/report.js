@@ -111,7 +111,9 @@
         d: parts.join(""), fill: "none", stroke: s.color, "stroke-width": s.dots ? 3.2 : 1.6,
         "stroke-linecap": "round", "stroke-linejoin": "round", "data-label": s.label, class: "series",
       }, root);
-      svg("text", { x: L + 6 + 130 * k, y: T + 12, fill: s.color }, root, s.label);
+      // The legend, along the bottom.
+      svg("rect", { x: 4 + 90 * k, y: H - 12, width: 8, height: 8, fill: s.color }, root);
+      svg("text", { x: 16 + 90 * k, y: H - 4, fill: s.color }, root, s.label);
     });
     if (o.marker !== undefined) svg("line", { x1: x(o.marker), x2: x(o.marker), y1: T, y2: H - B, class: "marker" }, root);
     return root;
@@ -125,7 +127,7 @@
       name: "elo", title: `Elo of ${names[0]} after each game, with its 95% interval`, n, zero: true,
       series: [{ values: s.elo.map((e) => (e ? e[0] : null)), color: COLORS[0], label: "Elo" }],
       band: { lo: s.elo.map((e) => (e ? e[0] - e[1] : null)), hi: s.elo.map((e) => (e ? e[0] + e[1] : null)), color: COLORS[0] },
-      xlabel: round, xname: "round",
+      xlabel: round, xname: "round", empty: "no finite Elo yet: one engine has scored every point",
     });
     const bounds = s.llr_bounds;
     plot(container, {
@@ -286,12 +288,12 @@
     });
     const engines = m.summary.names;
     plot(graphs, {
-      name: "game-score", title: "Each engine's score, South's side (centi-seeds; a mate at 2000)", n, zero: true,
+      name: "game-score", title: "Scores, South's side (cp; mate = 2000)", n, zero: true,
       series: [0, 1].map((e) => ({ values: score[e], color: COLORS[e], dots: true, label: engines[e] })),
       xlabel: (t) => t, xname: "ply", marker: 0,
     });
     plot(graphs, {
-      name: "game-depth", title: "Each engine's depth", n, zero: true,
+      name: "game-depth", title: "Depths", n, zero: true,
       series: [0, 1].map((e) => ({ values: depth[e], color: COLORS[e], dots: true, label: engines[e] })),
       xlabel: (t) => t, xname: "ply", marker: 0,
     });
