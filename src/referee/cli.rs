@@ -49,6 +49,8 @@ const EXAMPLES: &str = "Examples:
           --sprt elo0=0 elo1=5 --shard auto --out-dir /shared/m1
                                             one task of a Slurm job array (tournament/slurm/)
   referee merge /shared/m1                  the whole match's report, once the shards are done
+  referee report games.jsonl --html report.html
+                                            a page: the result, plots and every game, offline
 Engine keys: cmd=PATH (required), name=N, dir=D, arg=A (repeatable), option.NAME=VALUE,
 and a time control of its own: tc=..., movetime=MS, depth=D or nodes=N.
 Time controls: tc=[moves/]seconds[+increment] (10+0.1, 40/60, 60+1), or --movetime, --depth, --nodes.";

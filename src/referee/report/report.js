@@ -48,7 +48,7 @@
   // A line or dot plot of series over x = 0..n-1. Each series is one path; a null value
   // breaks a line. The path's vertices are the points drawn (the browser test counts them).
   function plot(parent, o) {
-    const W = 440, H = 220, L = 50, R = 12, T = 24, B = 30;
+    const W = 440, H = o.height || 220, L = 50, R = 12, T = 24, B = 30;
     const root = svg("svg", { class: "plot", viewBox: `0 0 ${W} ${H}`, "data-name": o.name, "data-n": o.n }, parent);
     svg("text", { x: L, y: 15, class: "title" }, root, o.title);
     let values = [];
@@ -290,12 +290,12 @@
     plot(graphs, {
       name: "game-score", title: "Scores, South's side (cp; mate = 2000)", n, zero: true,
       series: [0, 1].map((e) => ({ values: score[e], color: COLORS[e], dots: true, label: engines[e] })),
-      xlabel: (t) => t, xname: "ply", marker: 0,
+      xlabel: (t) => t, xname: "ply", marker: 0, height: 150,
     });
     plot(graphs, {
       name: "game-depth", title: "Depths", n, zero: true,
       series: [0, 1].map((e) => ({ values: depth[e], color: COLORS[e], dots: true, label: engines[e] })),
-      xlabel: (t) => t, xname: "ply", marker: 0,
+      xlabel: (t) => t, xname: "ply", marker: 0, height: 150,
     });
     table(Math.floor(index / PAGE));
     show();
@@ -318,7 +318,7 @@
       const i = page * PAGE + k, names = gameNames(g, m);
       const row = html("tr", { class: i === view.index ? "now" : "" }, body);
       for (const c of [g.round, names[0], names[1], g.result, g.opening.length + g.moves.length, g.termination, g.opening]) {
-        html("td", {}, row, String(c));
+        html("td", { title: String(c) }, row, String(c));
       }
       row.onclick = () => selectGame(view.match, i);
     });
