@@ -517,6 +517,21 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
 }
 
 #[test]
+fn the_page_before_a_matchs_first_game_opens_without_errors() {
+    let dir = scratch("report", "empty");
+    let html = dir.join("empty.html");
+    awari::referee::report::Live::new(&html).unwrap();
+    assert_eq!(page_data(&html)["matches"], serde_json::json!([]));
+    let Ok(browser) = browser() else {
+        eprintln!("skipped: the browser part: {}", browser().unwrap_err());
+        return;
+    };
+    let out = drive(&browser, &html, "game:1;plies:0");
+    assert_eq!(out["errors"], serde_json::json!([]), "{out}");
+    assert_eq!(out["games"], serde_json::json!([]), "{out}");
+}
+
+#[test]
 fn user_errors_are_named_with_a_non_zero_exit() {
     let dir = scratch("report", "errors");
     let json = dir.join("games.jsonl");

@@ -364,7 +364,8 @@
     }
     const match = +(args.match || 0);
     const out = { games: DATA.matches.map((m) => m.games.length), pairs: DATA.matches.map((m) => m.series.llr.length), plies: [] };
-    const index = DATA.matches[match].games.findIndex((g) => g.round === +(args.game || 1));
+    const games = DATA.matches[match] ? DATA.matches[match].games : [];
+    const index = games.findIndex((g) => g.round === +(args.game || 1));
     if (args.plies !== undefined && index >= 0) {
       if (document.getElementById("pick-match")) document.getElementById("pick-match").value = match;
       selectGame(match, index);
@@ -402,8 +403,13 @@
 
   try {
     document.querySelectorAll(".plots").forEach((box) => matchPlots(DATA.matches[+box.getAttribute("data-match")], box));
-    wire();
-    selectGame(0, 0);
+    if (DATA.matches.length > 0) {
+      wire();
+      selectGame(0, 0);
+    } else {
+      // A match's page before its first game.
+      document.getElementById("viewer").hidden = true;
+    }
     document.documentElement.setAttribute("data-script-ms", performance.now().toFixed(0));
     testHook();
   } catch (e) {
