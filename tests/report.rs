@@ -496,6 +496,17 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
         "one match, every game once, in round order"
     );
     assert_eq!(page_data(&together), data);
+    // `referee merge --html` writes the same page beside the merged records.
+    let beside = dir.join("beside.html");
+    let out = referee()
+        .arg("merge")
+        .arg(&run)
+        .arg("--html")
+        .arg(&beside)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(page_data(&beside), data);
     let Ok(browser) = browser() else {
         eprintln!("skipped: the browser part: {}", browser().unwrap_err());
         return;

@@ -11,7 +11,7 @@ use super::merge;
 use super::outdir::{self, Manifest, Union};
 use super::process::{become_subreaper, install_interrupt_handler, Spec};
 use super::records::{GameRecord, Sink};
-use super::report::Live;
+use super::report::{data::MatchRecords, Live};
 use super::resume::Schedule;
 use super::runner::{self, Config, Contestant, Opening, Output, Restart, Sprt};
 use super::tournament::{self, Kind, Standings};
@@ -183,6 +183,9 @@ enum Sub {
     Merge {
         /// The --out-dir of the match or tournament.
         dir: PathBuf,
+        /// Also an HTML report page of the whole run (as `referee report DIR --html FILE`).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// An HTML page of matches already played: the result, plots and a viewer of every
     /// game, in one file that needs no network. RECORDS are --jsonout files (a shard's,
@@ -254,7 +257,7 @@ pub fn main() -> ExitCode {
     match &cli.sub {
         Some(Sub::Check { variant, command }) => return check(*variant, command),
         Some(Sub::Evolve(args)) => return evolve(args),
-        Some(Sub::Merge { dir }) => return merge(dir),
+        Some(Sub::Merge { dir, html }) => return merge(dir, html.as_deref()),
         Some(Sub::Report {
             records,
             html,
@@ -954,8 +957,9 @@ fn play_match(
 
 /// `referee merge DIR`: the report of a match, or of each match of a tournament and its
 /// standings, played into `dir` in any number of shards.
-fn merge(dir: &Path) -> ExitCode {
+fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
     let result = (|| -> Result<bool, String> {
+        let mut pages = Vec::new();
         let matches = match outdir::read_manifest(dir)? {
             Some(_) => vec![dir.to_path_buf()],
             None => tournament::match_dirs(dir)?,
@@ -994,6 +998,15 @@ fn merge(dir: &Path) -> ExitCode {
             );
             complete &= merged.verdict.is_some()
                 || merged.records.len() as u64 == merged.manifest.schedule.games;
+            if html.is_some() {
+                let s = &merged.manifest.schedule;
+                pages.push(MatchRecords {
+                    names: s.names.clone(),
+                    variant: s.variant.clone(),
+                    sprt: merged.manifest.sprt(),
+                    records: merged.records.clone(),
+                });
+            }
             if let Some((names, standings, _)) = &mut standings {
                 let s = &merged.manifest.schedule;
                 let index = |name: &str| names.iter().position(|n| n == name);
@@ -1008,6 +1021,10 @@ fn merge(dir: &Path) -> ExitCode {
             for line in standings.table(&names) {
                 say!("{line}");
             }
+        }
+        if let Some(path) = html {
+            super::report::write(path, &pages)?;
+            say!("the report page written to {}", path.display());
         }
         Ok(complete)
     })();

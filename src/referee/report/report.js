@@ -108,7 +108,7 @@
         pen = true;
       }
       svg("path", {
-        d: parts.join(""), fill: "none", stroke: s.color, "stroke-width": s.dots ? 3.2 : 1.6,
+        d: parts.join(""), fill: "none", stroke: s.color, "stroke-width": s.dots ? (o.n > 2000 ? 2 : 3.2) : 1.6,
         "stroke-linecap": "round", "stroke-linejoin": "round", "data-label": s.label, class: "series",
       }, root);
       // The legend, along the bottom.
