@@ -12,9 +12,9 @@ use awari::referee::records::GameRecord;
 use awari::referee::report::data::{match_page, MatchPage, MatchRecords};
 use awari::rules::{parse_move_list, relay_sow, Board, Game, Side, Variant};
 use serde_json::Value;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod common;
@@ -93,11 +93,14 @@ impl Drop for Running {
 }
 
 /// Runs the browser headless on `url` with `args` (a fresh profile, no sandbox as root, no
-/// GPU) and returns what it printed; it is stopped by its process id after `limit`.
-fn headless(browser: &Path, url: &str, args: &[&str], limit: Duration) -> String {
+/// GPU) and returns what it printed on its standard output and its error output; it is
+/// stopped by its process id after `limit`.
+fn headless(browser: &Path, url: &str, args: &[&str], limit: Duration) -> (String, String) {
+    // Tests run in parallel threads of one process: each run gets a profile of its own.
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
     let profile = scratch(
         "report-chromium",
-        &format!("{:?}", Instant::now()).replace(['.', ' '], ""),
+        &RUNS.fetch_add(1, Ordering::Relaxed).to_string(),
     );
     let mut command = Command::new(browser);
     command.args([
@@ -115,14 +118,17 @@ fn headless(browser: &Path, url: &str, args: &[&str], limit: Duration) -> String
         .arg(url)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        .stderr(Stdio::piped());
     let mut running = Running(command.spawn().expect("the browser starts"));
-    let mut stdout = running.0.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
+    let read = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = read(Box::new(running.0.stdout.take().unwrap()));
+    let stderr = read(Box::new(running.0.stderr.take().unwrap()));
     let started = Instant::now();
     loop {
         match running.0.try_wait() {
@@ -136,18 +142,31 @@ fn headless(browser: &Path, url: &str, args: &[&str], limit: Duration) -> String
         }
     }
     drop(running);
-    reader.join().unwrap()
+    (stdout.join().unwrap(), stderr.join().unwrap())
 }
 
 /// What the page's test hook wrote for `hook` (`game:3;plies:0,5`), as JSON.
 fn drive(browser: &Path, html: &Path, hook: &str) -> Value {
     let url = format!("file://{}#test={hook}", html.display());
-    let dom = headless(
+    let (dom, log) = headless(
         browser,
         &url,
-        &["--virtual-time-budget=10000", "--dump-dom"],
+        &[
+            "--virtual-time-budget=10000",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--dump-dom",
+        ],
         Duration::from_secs(90),
     );
+    // The browser's own record of the console, beside what the page caught: the page writes
+    // nothing there, so any line (an error the page could not catch, a script that did not
+    // parse) is a failure.
+    let console: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains(":CONSOLE") && l.contains("source: file://"))
+        .collect();
+    assert!(console.is_empty(), "the console of {url}: {console:#?}");
     let start = dom
         .find(r#"<pre id="test-out""#)
         .expect("the page has its test output");
