@@ -515,6 +515,23 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
         "one match, every game once, in round order"
     );
     assert_eq!(page_data(&together), data);
+    // A shard's file and the directory named together: every game once, with a warning.
+    let mixed = dir.join("mixed.html");
+    let out = referee()
+        .arg("report")
+        .arg(run.join("shard-1-of-2.jsonl"))
+        .arg(&run)
+        .arg("--html")
+        .arg(&mixed)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("is already read; the first is kept"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(page_data(&mixed), data);
     // `referee merge --html` writes the same page beside the merged records.
     let beside = dir.join("beside.html");
     let out = referee()

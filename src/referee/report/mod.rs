@@ -58,6 +58,24 @@ pub struct Read {
 }
 
 impl Read {
+    /// The match of engines `a` (South in odd rounds) and `b` under `variant`, made if new.
+    fn entry(&mut self, a: &str, b: &str, variant: &str) -> &mut MatchRecords {
+        let found = self
+            .matches
+            .iter()
+            .position(|m| m.names[0] == a && m.names[1] == b && m.variant == variant);
+        let i = found.unwrap_or_else(|| {
+            self.matches.push(MatchRecords {
+                names: [a.to_string(), b.to_string()],
+                variant: variant.to_string(),
+                sprt: None,
+                records: Vec::new(),
+            });
+            self.matches.len() - 1
+        });
+        &mut self.matches[i]
+    }
+
     /// Adds `record` to its match (engine A is South in odd rounds), unless that match already
     /// holds its round.
     fn add(&mut self, record: GameRecord, from: &str) {
@@ -66,27 +84,14 @@ impl Read {
         } else {
             (&record.north, &record.south)
         };
-        let found = self
-            .matches
-            .iter()
-            .position(|m| &m.names[0] == a && &m.names[1] == b && m.variant == record.variant);
-        let m = match found {
-            Some(i) => &mut self.matches[i],
-            None => {
-                self.matches.push(MatchRecords {
-                    names: [a.clone(), b.clone()],
-                    variant: record.variant.clone(),
-                    sprt: None,
-                    records: Vec::new(),
-                });
-                self.matches.last_mut().expect("just pushed")
-            }
-        };
+        let (a, b) = (a.clone(), b.clone());
+        let m = self.entry(&a, &b, &record.variant.clone());
         if m.records.iter().any(|r| r.round == record.round) {
-            self.warnings.push(format!(
-                "{from}: round {} of {} vs {} is already read; the first is kept",
-                record.round, m.names[0], m.names[1]
-            ));
+            let warning = format!(
+                "{from}: round {} of {a} vs {b} is already read; the first is kept",
+                record.round
+            );
+            self.warnings.push(warning);
         } else {
             m.records.push(record);
         }
@@ -160,13 +165,11 @@ fn read_dir(dir: &Path, read: &mut Read) -> Result<(), String> {
         let from = match_dir.display().to_string();
         read.warnings
             .extend(merged.warnings.iter().map(|w| format!("{from}: {w}")));
+        // The match is on the page even with no game yet (a tournament's match to come), with
+        // its SPRT, whatever file named its games first.
         let s = &merged.manifest.schedule;
-        read.matches.push(MatchRecords {
-            names: s.names.clone(),
-            variant: s.variant.clone(),
-            sprt: merged.manifest.sprt(),
-            records: Vec::new(),
-        });
+        let m = read.entry(&s.names[0], &s.names[1], &s.variant);
+        m.sprt = m.sprt.or(merged.manifest.sprt());
         for record in merged.records {
             read.add(record, &from);
         }
