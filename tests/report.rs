@@ -617,6 +617,7 @@ fn user_errors_are_named_with_a_non_zero_exit() {
             vec!["report", &json, "--html", "/nonexistent/dir/page.html"],
             "--html /nonexistent/dir/page.html",
         ),
+        (vec!["report", &json, "--html", &dirs], "Is a directory"),
         (
             vec!["report", &dirs, "--html", &html],
             "not the --out-dir of a referee match",
