@@ -880,7 +880,7 @@ fn play_match(
     });
     let mut progress = |f: &runner::Finished, record: &GameRecord, t: &runner::Totals| {
         if let Some(live) = live.as_deref_mut() {
-            // The records are written; a page that cannot be is not worth the match.
+            // The game's record is written: a page that cannot be does not stop the match.
             if let Err(e) = live.add(record.clone()) {
                 eprintln!("warning: {e}");
             }

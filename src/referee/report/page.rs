@@ -65,6 +65,19 @@ mod tests {
     use crate::referee::records::GameRecord;
 
     #[test]
+    fn the_script_decodes_with_the_data_models_constants() {
+        use super::super::data::{DIGITS, MATE, NONE};
+        let digits = std::str::from_utf8(DIGITS).unwrap();
+        for line in [
+            format!("const DIGITS = \"{digits}\";"),
+            format!("const NONE = \"{}\";", char::from(NONE)),
+            format!("const MATE = {MATE};"),
+        ] {
+            assert!(SCRIPT.contains(&line), "report.js lacks {line}");
+        }
+    }
+
+    #[test]
     fn names_are_escaped_and_cannot_end_the_data_early() {
         let line = r#"{"round":1,"event":"e","date":"2026.11.24","south":"</script><b>x","north":"y&z","variant":"oware","start":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","opening":"Ff","moves":"Ea","result":"1-0","termination":"t","plies":4,"stores":[0,0],"time_control":["depth=1","depth=1"],"info":[{"ms":1},{"ms":2}]}"#;
         let record = GameRecord::from_json(line.as_bytes()).unwrap();
