@@ -458,6 +458,13 @@ fn a_tournament_page_has_standings_a_cross_table_and_every_match() {
     let out = drive(&browser, &html, &hook(2, record, &plies));
     check_viewer(&out, record, &plies, "tournament");
     check_plots(&out, &matches, "tournament");
+    // A click on a game's point in a plot opens that game in the viewer.
+    let out = drive(&browser, &html, "match:1;click:1");
+    assert_eq!(
+        out["clicked"],
+        serde_json::json!({"match": 1, "round": 2}),
+        "{out}"
+    );
     screenshots(&browser, &html, "tournament", &hook(2, record, &plies));
 }
 

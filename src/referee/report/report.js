@@ -116,18 +116,36 @@
       svg("text", { x: 16 + 90 * k, y: H - 4, fill: s.color }, root, s.label);
     });
     if (o.marker !== undefined) svg("line", { x1: x(o.marker), x2: x(o.marker), y1: T, y2: H - B, class: "marker" }, root);
+    if (o.pick) {
+      // A click picks the nearest x: a game to view, or a ply to show.
+      root.style.cursor = "pointer";
+      svg("title", {}, root, o.pickTitle);
+      root.addEventListener("click", (e) => {
+        const m = root.getScreenCTM();
+        if (!m) return;
+        const px = (e.clientX - m.e) / m.a;
+        const i = o.n <= 1 ? 0 : Math.round(((px - L) * (o.n - 1)) / (W - L - R));
+        if (i >= 0 && i < o.n) o.pick(i);
+      });
+    }
     return root;
   }
 
   // ---- the match plots ----
-  function matchPlots(m, container) {
+  function matchPlots(m, container, index) {
     const s = m.series, names = m.summary.names, n = s.rounds.length;
     const round = (i) => s.rounds[Math.min(i, n - 1)];
+    const pick = (i) => {
+      if (document.getElementById("pick-match")) document.getElementById("pick-match").value = index;
+      selectGame(index, i);
+      document.getElementById("viewer").scrollIntoView();
+    };
+    const pickTitle = "click: view the game";
     plot(container, {
       name: "elo", title: `Elo of ${names[0]} after each game, with its 95% interval`, n, zero: true,
       series: [{ values: s.elo.map((e) => (e ? e[0] : null)), color: COLORS[0], label: "Elo" }],
       band: { lo: s.elo.map((e) => (e ? e[0] - e[1] : null)), hi: s.elo.map((e) => (e ? e[0] + e[1] : null)), color: COLORS[0] },
-      xlabel: round, xname: "round", empty: "no finite Elo yet: one engine has scored every point",
+      xlabel: round, xname: "round", empty: "no finite Elo yet: one engine has scored every point", pick, pickTitle,
     });
     const bounds = s.llr_bounds;
     plot(container, {
@@ -145,17 +163,17 @@
         { values: by(0), color: COLORS[1], dots: true, label: names[1] + " won" },
         { values: by(null), color: "#000", dots: true, label: "no contest" },
       ],
-      xlabel: round, xname: "round",
+      xlabel: round, xname: "round", pick, pickTitle,
     });
     plot(container, {
       name: "ms", title: "Time used per move (ms, mean of each game)", n, zero: true,
       series: [0, 1].map((e) => ({ values: s.ms[e], color: COLORS[e], dots: true, label: names[e] })),
-      xlabel: round, xname: "round",
+      xlabel: round, xname: "round", pick, pickTitle,
     });
     plot(container, {
       name: "depth", title: "Depth reached per move (mean of each game)", n, zero: true,
       series: [0, 1].map((e) => ({ values: s.depth[e], color: COLORS[e], dots: true, label: names[e] })),
-      xlabel: round, xname: "round",
+      xlabel: round, xname: "round", pick, pickTitle,
     });
   }
 
@@ -291,11 +309,13 @@
       name: "game-score", title: "Scores, South's side (cp; mate = 2000)", n, zero: true,
       series: [0, 1].map((e) => ({ values: score[e], color: COLORS[e], dots: true, label: engines[e] })),
       xlabel: (t) => t, xname: "ply", marker: 0, height: 150,
+      pick: (p) => { view.ply = p; show(); }, pickTitle: "click: show this ply",
     });
     plot(graphs, {
       name: "game-depth", title: "Depths", n, zero: true,
       series: [0, 1].map((e) => ({ values: depth[e], color: COLORS[e], dots: true, label: engines[e] })),
       xlabel: (t) => t, xname: "ply", marker: 0, height: 150,
+      pick: (p) => { view.ply = p; show(); }, pickTitle: "click: show this ply",
     });
     table(Math.floor(index / PAGE));
     show();
@@ -393,6 +413,15 @@
           (p.getAttribute("d").match(/L/g) || []).length,
       })),
     }));
+    // click:K clicks the game-length plot of the match at its K-th game (from 0): the viewer
+    // then shows that game.
+    if (args.click !== undefined) {
+      const plot = document.querySelector(`.plots[data-match="${match}"] svg[data-name="plies"]`);
+      const n = +plot.getAttribute("data-n"), m = plot.getScreenCTM(), k = +args.click;
+      const x = 50 + (n <= 1 ? (440 - 62) / 2 : (k * (440 - 62)) / (n - 1));
+      plot.dispatchEvent(new MouseEvent("click", { clientX: m.a * x + m.e, clientY: m.f + 100, bubbles: true }));
+      out.clicked = { match: view.match, round: DATA.matches[view.match].games[view.index].round };
+    }
     // only:ID shows that section alone (a screenshot of the viewer, which a headless browser
     // cannot scroll to).
     if (args.only) for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== args.only;
@@ -402,7 +431,10 @@
   }
 
   try {
-    document.querySelectorAll(".plots").forEach((box) => matchPlots(DATA.matches[+box.getAttribute("data-match")], box));
+    document.querySelectorAll(".plots").forEach((box) => {
+      const index = +box.getAttribute("data-match");
+      matchPlots(DATA.matches[index], box, index);
+    });
     if (DATA.matches.length > 0) {
       wire();
       selectGame(0, 0);
