@@ -571,6 +571,30 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
 }
 
 #[test]
+fn a_resumed_matchs_page_holds_the_games_played_before() {
+    let dir = scratch("report", "resume");
+    let (json, html) = (dir.join("games.jsonl"), dir.join("page.html"));
+    for games in ["2", "4"] {
+        let out = referee()
+            .args(engines())
+            .args(["--games", games, "--resume", "--jsonout"])
+            .arg(&json)
+            .arg("--html")
+            .arg(&html)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let rounds: Vec<u64> = page_data(&html)["matches"][0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["round"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rounds, vec![1, 2, 3, 4]);
+}
+
+#[test]
 fn the_page_before_a_matchs_first_game_opens_without_errors() {
     let dir = scratch("report", "empty");
     let html = dir.join("empty.html");
@@ -626,6 +650,10 @@ fn user_errors_are_named_with_a_non_zero_exit() {
         ),
         (vec!["report", &json, "--html", &dirs], "Is a directory"),
         (
+            vec!["report", &json, "--html", &json],
+            "is one of the records",
+        ),
+        (
             vec!["report", &dirs, "--html", &html],
             "not the --out-dir of a referee match",
         ),
@@ -652,6 +680,18 @@ fn user_errors_are_named_with_a_non_zero_exit() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(!text(&out).contains("game 1 "), "{}", text(&out));
+    let out = referee()
+        .args(engines())
+        .args(["--games", "2", "--jsonout", &json, "--html", &json])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("is the --jsonout file"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(records(Path::new(&json)).len(), 2, "the records are kept");
     // A damaged line among good ones is left out with a warning.
     let damaged = dir.join("damaged.jsonl");
     let good = std::fs::read_to_string(&json).unwrap();

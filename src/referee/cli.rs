@@ -743,6 +743,16 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         }
         dir => vec![dir.clone(); pairings.len()],
     };
+    if let Some(html) = &cli.html {
+        for (flag, path) in [("--jsonout", &cli.jsonout), ("--pgnout", &cli.pgnout)] {
+            if path
+                .as_deref()
+                .is_some_and(|p| super::report::same_file(p, html))
+            {
+                return Err(format!("--html {} is the {flag} file", html.display()).into());
+            }
+        }
+    }
     let mut live = cli.html.as_deref().map(Live::new).transpose()?;
     let mut standings = Standings::new(engines.len());
     let (mut counted, mut no_contest) = (0, 0);
@@ -1043,6 +1053,14 @@ fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
 fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) -> ExitCode {
     let result = (|| -> Result<usize, String> {
         let sprt = sprt.map(parse_sprt).transpose()?;
+        // A page written over its own records would lose them.
+        if let Some(r) = records.iter().find(|r| super::report::same_file(r, html)) {
+            return Err(format!(
+                "--html {} is one of the records ({}): name another file",
+                html.display(),
+                r.display()
+            ));
+        }
         let read = super::report::read(records, sprt)?;
         for w in &read.warnings {
             eprintln!("warning: report: {w}");
