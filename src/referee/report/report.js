@@ -204,7 +204,8 @@
     return i < 6 ? { x: 150 + 100 * i, y: 172 } : { x: 150 + 100 * (11 - i), y: 88 };
   }
 
-  function drawBoard(variant, b, names) {
+  // `over`: the game's last position, where nobody moves any more (the result says why).
+  function drawBoard(variant, b, names, over) {
     const root = document.getElementById("board");
     root.textContent = "";
     const onPath = variant === "ahl" || variant === "kalah";
@@ -228,7 +229,7 @@
     const who = b.side === "S" ? "South" : "North";
     const name = names[b.side === "S" ? 0 : 1];
     svg("text", { x: 400, y: b.side === "S" ? 252 : 20, "text-anchor": "middle", class: "turn", "data-side": b.side },
-      root, `${who} (${name}) to move${b.bonus ? ", bonus move" : ""}`);
+      root, over ? `game over: ${over}` : `${who} (${name}) to move${b.bonus ? ", bonus move" : ""}`);
     const marks = [];
     if (b.last !== null) marks.push("blue ring: the house the last move sowed from");
     if (b.end !== null) marks.push("red dashes: where its relay ended");
@@ -255,7 +256,8 @@
     view.ply = Math.max(0, Math.min(view.ply, boards.count - 1));
     const b = boards.at(view.ply);
     const names = gameNames(game, m);
-    drawBoard(m.summary.variant, b, names);
+    const over = view.ply === boards.count - 1 ? game.result : null;
+    drawBoard(m.summary.variant, b, names, over);
     const letters = game.opening + game.moves;
     document.getElementById("ply-at").textContent =
       `ply ${view.ply} of ${boards.count - 1}` + (view.ply > 0 ? `: ${letters[view.ply - 1]}` : ": start");
