@@ -1,8 +1,8 @@
 //! The HTML report page, end to end: real matches played by the `referee` binary (a match in
 //! each rule set, a tournament, a match in two shards), their pages written by `--html` and
 //! `referee report`, then opened in headless Chromium. The page's test hook steps the viewer
-//! to given plies with the arrow key and writes what it drew; the test compares that with the
-//! positions the rules give, counts the plots' points against the page's data, and requires
+//! through every ply of a game with the arrow keys, forward and back, and writes what it drew;
+//! the test compares that with the positions the rules give, counts the plots' points against the page's data, and requires
 //! a console without errors. Screenshots go to `target/report-artifacts/`.
 //!
 //! Without a browser (`chromium`, `chromium-browser`, `google-chrome`) the browser tests print
@@ -302,10 +302,11 @@ fn check_plots(out: &Value, pages: &[MatchPage], what: &str) {
     }
 }
 
-/// A few plies of a game to step to: the start, one after the opening, the middle, the end.
+/// The plies of a game to step to: every one, forward, then a few back (the end, the middle,
+/// the start).
 fn plies_of(record: &GameRecord) -> Vec<usize> {
-    let mut plies = vec![0, 3.min(record.plies), record.plies / 2, record.plies];
-    plies.dedup();
+    let mut plies: Vec<usize> = (0..=record.plies).collect();
+    plies.extend([record.plies / 2, 0]);
     plies
 }
 

@@ -391,10 +391,11 @@
     if (args.plies !== undefined && index >= 0) {
       if (document.getElementById("pick-match")) document.getElementById("pick-match").value = match;
       selectGame(match, index);
+      view.ply = 0; show();
       for (const p of args.plies.split(",").map(Number)) {
-        view.ply = 0; show();
-        // Step there the way a user does: the arrow key, ply by ply.
-        for (let k = 0; k < p; k++) document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
+        // Step there the way a user does: the arrow keys, ply by ply.
+        const key = p < view.ply ? "ArrowLeft" : "ArrowRight";
+        for (let k = Math.abs(p - view.ply); k > 0; k--) document.dispatchEvent(new KeyboardEvent("keydown", { key }));
         const board = document.getElementById("board");
         const read = (sel) => +board.querySelector(sel).textContent;
         const marked = (cls) => { const c = board.querySelector(`circle.${cls}`); return c ? +c.getAttribute("data-house-cell") : null; };
