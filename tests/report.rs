@@ -2,8 +2,9 @@
 //! each rule set, a tournament, a match in two shards), their pages written by `--html` and
 //! `referee report`, then opened in headless Chromium. The page's test hook steps the viewer
 //! through every ply of a game with the arrow keys, forward and back, and writes what it drew;
-//! the test compares that with the positions the rules give, counts the plots' points against the page's data, and requires
-//! a console without errors. Screenshots go to `target/report-artifacts/`.
+//! the test compares that with the positions the rules give, counts the plots' points against
+//! the page's data, and requires a console without errors. Screenshots go to
+//! `target/report-artifacts/`.
 //!
 //! Without a browser (`chromium`, `chromium-browser`, `google-chrome`) the browser tests print
 //! `skipped: <reason>` and return; `.ci/run` installs Debian's `chromium` where it can.
