@@ -10,7 +10,8 @@ use super::game::{Limit, Scoring};
 use super::merge;
 use super::outdir::{self, Manifest, Union};
 use super::process::{become_subreaper, install_interrupt_handler, Spec};
-use super::records::Sink;
+use super::records::{GameRecord, Sink};
+use super::report::{data::MatchRecords, Live};
 use super::resume::Schedule;
 use super::runner::{self, Config, Contestant, Opening, Output, Restart, Sprt};
 use super::tournament::{self, Kind, Standings};
@@ -48,6 +49,8 @@ const EXAMPLES: &str = "Examples:
           --sprt elo0=0 elo1=5 --shard auto --out-dir /shared/m1
                                             one task of a Slurm job array (tournament/slurm/)
   referee merge /shared/m1                  the whole match's report, once the shards are done
+  referee report games.jsonl --html report.html
+                                            a page: the result, plots and every game, offline
 Engine keys: cmd=PATH (required), name=N, dir=D, arg=A (repeatable), option.NAME=VALUE,
 and a time control of its own: tc=..., movetime=MS, depth=D or nodes=N.
 Time controls: tc=[moves/]seconds[+increment] (10+0.1, 40/60, 60+1), or --movetime, --depth, --nodes.";
@@ -152,6 +155,9 @@ struct Cli {
     /// SPRT on game pairs in normalized Elo: elo0=0 elo1=5 alpha=0.05 beta=0.05.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// An HTML report page (result, plots, every game), written again after each game.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 #[derive(clap::Subcommand)]
@@ -177,6 +183,25 @@ enum Sub {
     Merge {
         /// The --out-dir of the match or tournament.
         dir: PathBuf,
+        /// Also an HTML report page of the whole run (as `referee report DIR --html FILE`).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+    },
+    /// An HTML page of matches already played: the result, plots and a viewer of every
+    /// game, in one file that needs no network. RECORDS are --jsonout files (a shard's,
+    /// merged.jsonl) or --out-dir directories of sharded matches and tournaments; their games
+    /// are grouped into matches by engines and rule set.
+    Report {
+        /// JSON lines files or --out-dir directories.
+        #[arg(required = true)]
+        records: Vec<PathBuf>,
+        /// The page to write (replaced whole).
+        #[arg(long, value_name = "FILE", required = true)]
+        html: PathBuf,
+        /// The SPRT to show the LLR of (a directory's match shows its own without it):
+        /// elo0=0 elo1=5 alpha=0.05 beta=0.05.
+        #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+        sprt: Option<Vec<String>>,
     },
 }
 
@@ -232,7 +257,12 @@ pub fn main() -> ExitCode {
     match &cli.sub {
         Some(Sub::Check { variant, command }) => return check(*variant, command),
         Some(Sub::Evolve(args)) => return evolve(args),
-        Some(Sub::Merge { dir }) => return merge(dir),
+        Some(Sub::Merge { dir, html }) => return merge(dir, html.as_deref()),
+        Some(Sub::Report {
+            records,
+            html,
+            sprt,
+        }) => return report(records, html, sprt.as_deref()),
         None => {}
     }
     let engines: Vec<Vec<String>> = matches
@@ -713,12 +743,23 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
         }
         dir => vec![dir.clone(); pairings.len()],
     };
+    if let Some(html) = &cli.html {
+        for (flag, path) in [("--jsonout", &cli.jsonout), ("--pgnout", &cli.pgnout)] {
+            if path
+                .as_deref()
+                .is_some_and(|p| super::report::same_file(p, html))
+            {
+                return Err(format!("--html {} is the {flag} file", html.display()).into());
+            }
+        }
+    }
+    let mut live = cli.html.as_deref().map(Live::new).transpose()?;
     let mut standings = Standings::new(engines.len());
     let (mut counted, mut no_contest) = (0, 0);
     for (&(a, b), dir) in pairings.iter().zip(dirs) {
         let mut config = base.clone();
         config.engines = [engines[a].clone(), engines[b].clone()];
-        let totals = play_match(&config, &cli, dir.as_deref())?;
+        let totals = play_match(&config, &cli, dir.as_deref(), live.as_mut())?;
         standings.add(a, b, &totals);
         counted += totals.games();
         no_contest += totals.no_contest;
@@ -744,7 +785,12 @@ fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
 /// Plays one two-engine match (resumed from `--jsonout` with `--resume`) and prints its
 /// progress and table. With `dir` (`--out-dir`), the records go there, as the match's shard,
 /// resumed from what the shard's file holds.
-fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::Totals, Error> {
+fn play_match(
+    config: &Config,
+    cli: &Cli,
+    dir: Option<&Path>,
+    mut live: Option<&mut Live>,
+) -> Result<runner::Totals, Error> {
     let (jsonout, pgnout, resume) = match dir {
         Some(dir) => {
             outdir::settle(dir, &Manifest::of(config))?;
@@ -764,14 +810,14 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
         }
         None => (cli.jsonout.clone(), cli.pgnout.clone(), cli.resume),
     };
-    let done = match (&jsonout, resume) {
+    let (done, earlier) = match (&jsonout, resume) {
         (Some(json), true) => {
             let resumed = super::resume::read(json, config)?;
             for w in &resumed.warnings {
                 eprintln!("warning: --resume {}: {w}", json.display());
             }
             super::resume::restore(json, pgnout.as_deref(), &resumed).map_err(Error::Run)?;
-            resumed.done()
+            (resumed.done(), resumed.records)
         }
         _ => Default::default(),
     };
@@ -800,6 +846,14 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
         config.engines[0].spec.name.clone(),
         config.engines[1].spec.name.clone(),
     ];
+    if let Some(live) = live.as_deref_mut() {
+        live.begin(
+            names.clone(),
+            config.variant.name().to_string(),
+            config.sprt,
+            earlier,
+        );
+    }
     let mine = config.shard.games_of(config.total_games());
     say!(
         "{} vs {}, {}, {} games, {} openings{}{}",
@@ -834,7 +888,13 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
         bar.set_position(done.len() as u64);
         bar
     });
-    let mut progress = |f: &runner::Finished, t: &runner::Totals| {
+    let mut progress = |f: &runner::Finished, record: &GameRecord, t: &runner::Totals| {
+        if let Some(live) = live.as_deref_mut() {
+            // The game's record is written: a page that cannot be does not stop the match.
+            if let Err(e) = live.add(record.clone()) {
+                eprintln!("warning: {e}");
+            }
+        }
         if let Some(bar) = &bar {
             let elo = if t.games() > 0 && t.wins < t.games() && t.losses < t.games() {
                 let e = super::stats::elo(&[t.losses, t.draws, t.wins]);
@@ -885,6 +945,11 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
         // The last state stays on the screen: the games played and the score.
         bar.finish();
     }
+    if let Some(live) = live {
+        if let Err(e) = live.write() {
+            eprintln!("warning: {e}");
+        }
+    }
     let totals = totals.map_err(Error::Run)?;
     say!();
     if config.shard != Shard::WHOLE {
@@ -902,8 +967,9 @@ fn play_match(config: &Config, cli: &Cli, dir: Option<&Path>) -> Result<runner::
 
 /// `referee merge DIR`: the report of a match, or of each match of a tournament and its
 /// standings, played into `dir` in any number of shards.
-fn merge(dir: &Path) -> ExitCode {
+fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
     let result = (|| -> Result<bool, String> {
+        let mut pages = Vec::new();
         let matches = match outdir::read_manifest(dir)? {
             Some(_) => vec![dir.to_path_buf()],
             None => tournament::match_dirs(dir)?,
@@ -942,6 +1008,15 @@ fn merge(dir: &Path) -> ExitCode {
             );
             complete &= merged.verdict.is_some()
                 || merged.records.len() as u64 == merged.manifest.schedule.games;
+            if html.is_some() {
+                let s = &merged.manifest.schedule;
+                pages.push(MatchRecords {
+                    names: s.names.clone(),
+                    variant: s.variant.clone(),
+                    sprt: merged.manifest.sprt(),
+                    records: merged.records.clone(),
+                });
+            }
             if let Some((names, standings, _)) = &mut standings {
                 let s = &merged.manifest.schedule;
                 let index = |name: &str| names.iter().position(|n| n == name);
@@ -957,6 +1032,10 @@ fn merge(dir: &Path) -> ExitCode {
                 say!("{line}");
             }
         }
+        if let Some(path) = html {
+            super::report::write(path, &pages)?;
+            say!("the report page written to {}", path.display());
+        }
         Ok(complete)
     })();
     match result {
@@ -964,6 +1043,38 @@ fn merge(dir: &Path) -> ExitCode {
         Ok(false) => ExitCode::from(1),
         Err(e) => {
             eprintln!("error: merge: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `referee report RECORDS --html FILE`: the page of matches already played. Exit status 0
+/// when it is written, 2 when the records cannot be read or the page cannot be written.
+fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) -> ExitCode {
+    let result = (|| -> Result<usize, String> {
+        let sprt = sprt.map(parse_sprt).transpose()?;
+        // A page written over its own records would lose them.
+        if let Some(r) = records.iter().find(|r| super::report::same_file(r, html)) {
+            return Err(format!(
+                "--html {} is one of the records ({}): name another file",
+                html.display(),
+                r.display()
+            ));
+        }
+        let read = super::report::read(records, sprt)?;
+        for w in &read.warnings {
+            eprintln!("warning: report: {w}");
+        }
+        super::report::write(html, &read.matches)?;
+        Ok(read.matches.iter().map(|m| m.records.len()).sum())
+    })();
+    match result {
+        Ok(games) => {
+            say!("{games} games written to {}", html.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: report: {e}");
             ExitCode::from(2)
         }
     }

@@ -1,7 +1,7 @@
 //! The referee: engine processes ([`process`]) and what they say ([`reply`]), one game
 //! ([`game`]), a match ([`runner`]) and tournaments of matches ([`tournament`]), the records
-//! ([`records`]) and resuming from them ([`resume`]), the statistics ([`stats`]), the
-//! compliance test ([`check`]) and the command line ([`cli`]).
+//! ([`records`]) and resuming from them ([`resume`]), the statistics ([`stats`]), the HTML
+//! report page ([`report`]), the compliance test ([`check`]) and the command line ([`cli`]).
 
 pub mod check;
 pub mod cli;
@@ -11,6 +11,7 @@ pub mod outdir;
 pub mod process;
 pub mod records;
 pub mod reply;
+pub mod report;
 pub mod resume;
 pub mod runner;
 pub mod stats;

@@ -519,8 +519,8 @@ pub struct Output<'a> {
     pub json: Option<Sink>,
     /// Rounds already finished in an earlier run, with A's half points (`None`: no contest).
     pub done: HashMap<u64, Option<u8>>,
-    /// Called once per finished game with the totals.
-    pub progress: &'a mut dyn FnMut(&Finished, &Totals),
+    /// Called once per finished game, its record written, with its record and the totals.
+    pub progress: &'a mut dyn FnMut(&Finished, &GameRecord, &Totals),
     /// A shard's SPRT: called after each of its games (its record written), whether the SPRT
     /// over the records of every shard has decided. `None`: the match's own SPRT.
     pub union_sprt: Option<&'a mut dyn FnMut() -> bool>,
@@ -624,7 +624,7 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
             if let Some(side) = finished.record.forfeited() {
                 tally.forfeit((side == Side::South) == finished.a_south);
             }
-            progress(&finished, &tally.totals);
+            progress(&finished, &record, &tally.totals);
             if let Some(s) = &config.sprt {
                 // A shard's SPRT is the one over every shard's games, never its own alone.
                 let decided = match &mut union_sprt {
