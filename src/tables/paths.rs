@@ -209,16 +209,11 @@ impl<'a> Prover<'a> {
                     layer,
                     index,
                 } => {
-                    let v = self.exits.value(layer, index);
-                    let g = gain as i32;
-                    let (l, h) = if same_side {
-                        (g + i32::from(v.lo), g + i32::from(v.hi))
-                    } else {
-                        (
-                            g + layer as i32 - i32::from(v.hi),
-                            g + layer as i32 - i32::from(v.lo),
-                        )
-                    };
+                    let v = self
+                        .exits
+                        .value(layer, index)
+                        .after_exit(gain, same_side, layer);
+                    let (l, h) = (i32::from(v.lo), i32::from(v.hi));
                     if l >= k {
                         answer = Answer::Yes;
                         break;

@@ -69,14 +69,11 @@ impl Graph {
                                 layer,
                                 index,
                             } => {
-                                let v = exits.value(layer, index);
-                                let g = gain as u8;
-                                let (l, h) = if same_side {
-                                    (g + v.lo, g + v.hi)
-                                } else {
-                                    (g + layer as u8 - v.hi, g + layer as u8 - v.lo)
-                                };
-                                best = Some(best.map_or((l, h), |(bl, bh)| (bl.max(l), bh.max(h))));
+                                let v =
+                                    exits.value(layer, index).after_exit(gain, same_side, layer);
+                                best = Some(
+                                    best.map_or((v.lo, v.hi), |(l, h)| (l.max(v.lo), h.max(v.hi))),
+                                );
                             }
                         }
                     }

@@ -32,6 +32,25 @@ impl Value {
         (self.lo == self.hi).then_some(self.lo)
     }
 
+    /// What a move that leaves the layer is worth to its mover, `self` being the value of the
+    /// position it leads to (in a layer of `layer` seeds): the `gain` seeds it took, plus the
+    /// value there for whoever moves next (the mover again when `same_side`, kalah's extra
+    /// move; the opponent otherwise, whose bounds leave the mover the rest).
+    pub fn after_exit(self, gain: usize, same_side: bool, layer: usize) -> Value {
+        let (g, n) = (gain as u8, layer as u8);
+        if same_side {
+            Value {
+                lo: g + self.lo,
+                hi: g + self.hi,
+            }
+        } else {
+            Value {
+                lo: g + n - self.hi,
+                hi: g + n - self.lo,
+            }
+        }
+    }
+
     /// One byte: `lo` in the low 5 bits, `hi - lo` in the top 3 (7 = `hi` not kept, read back
     /// as `n`, still a true bound). A layer above [`MAX_ENCODED_LAYER`] cannot be encoded.
     pub fn encode(self, n: usize) -> u8 {
