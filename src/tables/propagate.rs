@@ -1,0 +1,452 @@
+//! The propagating solver: the fixed points of [`solve`](super::solve), each pass evaluating
+//! only the positions one of whose children changed in the pass before.
+//!
+//! A pass computes a position's bounds from its children's as the last pass left them, and
+//! keeps the better of that and what the position held; if no child changed since the
+//! position was last evaluated, that is what it holds already. So evaluating only the parents
+//! of the positions that changed gives, pass for pass, the bounds and the pass numbers (the
+//! ranks) of the sweeping solver that evaluates everything ([`sweep`](super::sweep)), and
+//! evaluating a position that is no parent after all changes nothing.
+//!
+//! The parents are found by un-sowing, not stored: a move that keeps every seed on the board
+//! (oware without capture, kalah short of the store) empties its origin and sows the houses
+//! after it in turn, skipping the origin, one seed each. Every way to take back such a
+//! sowing from an empty house of the mover's row is a candidate; the true parents are among
+//! them, and the others (captures, illegal moves) only cost an evaluation. The children are
+//! generated again at each evaluation, from the position's houses. What a position keeps is
+//! its two bounds, the bounds of the next pass, the best its exits give (read from the
+//! smaller layers once) and its rank: 7 bytes, and a bit in each of two sets (the positions to
+//! evaluate, the positions that changed).
+
+use super::index::{from_side, layer_size, next, rank, seeds, unrank};
+use super::solve::{Lower, Progress, Solved};
+use super::value::Value;
+use crate::rules::{Board, Side, Variant};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// `xlo`/`xhi` of a position with no exit.
+const NO_EXIT: u8 = u8::MAX;
+/// `xhi` of a position where the game is over (its value is in `xlo`).
+const OVER: u8 = u8::MAX - 1;
+/// Positions per task; a multiple of 64, so that a task owns whole words of the bit sets.
+const BLOCK: usize = 1 << 12;
+
+/// A set of positions of the layer, one bit each, shared by the threads.
+struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    fn new(size: usize) -> Bits {
+        Bits((0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    /// Adds `i`; whether it was new.
+    #[inline]
+    fn insert(&self, i: u64) -> bool {
+        let bit = 1u64 << (i % 64);
+        self.0[(i / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+
+    /// Puts every position of a layer of `size` in the set.
+    fn fill(&self, size: usize) {
+        self.0.par_iter().enumerate().for_each(|(w, word)| {
+            let bits = (size - w * 64).min(64);
+            word.store(u64::MAX >> (64 - bits), Ordering::Relaxed);
+        });
+    }
+
+    /// Calls `f` with every position of the set and its houses, in parallel, emptying the set,
+    /// and `done` with the count of each run of positions after it; returns the number of
+    /// positions.
+    fn drain(
+        &self,
+        n: usize,
+        f: &(dyn Fn(usize, &[u8; 12]) + Sync),
+        done: &(dyn Fn(u64) + Sync),
+    ) -> u64 {
+        self.0
+            .par_chunks(BLOCK / 64)
+            .enumerate()
+            .map(|(b, words)| {
+                let mut count = 0;
+                // The houses of position `at`, walked forwards when the next one is near.
+                let mut at = usize::MAX;
+                let mut houses = [0u8; 12];
+                for (w, word) in words.iter().enumerate() {
+                    if word.load(Ordering::Relaxed) == 0 {
+                        continue;
+                    }
+                    let mut bits = word.swap(0, Ordering::Relaxed);
+                    count += u64::from(bits.count_ones());
+                    while bits != 0 {
+                        let i = b * BLOCK + w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if at < i && i - at <= 16 {
+                            while at < i {
+                                next(&mut houses);
+                                at += 1;
+                            }
+                        } else {
+                            houses = unrank(n, i as u64);
+                            at = i;
+                        }
+                        f(i, &houses);
+                    }
+                }
+                done(count);
+                count
+            })
+            .sum()
+    }
+}
+
+fn atomics(size: usize) -> Vec<AtomicU8> {
+    (0..size).map(|_| AtomicU8::new(0)).collect()
+}
+
+/// The position whose houses, seen from the side to move, are `houses`, with empty stores (see
+/// [`moves`](super::solve::moves) for why).
+#[inline]
+fn board(variant: Variant, houses: [u8; 12]) -> Board {
+    Board::from_parts(variant, houses, [0, 0], Side::South, false, 0)
+        .expect("a layer holds at most 48 seeds and no bonus")
+}
+
+/// The rows swapped: the houses seen from the other side.
+#[inline]
+fn swapped(houses: &[u8; 12]) -> [u8; 12] {
+    let mut r = [0u8; 12];
+    r[..6].copy_from_slice(&houses[6..]);
+    r[6..].copy_from_slice(&houses[..6]);
+    r
+}
+
+/// Whether a sowing that ended in the opponent's house `last` (of the board after it, seen
+/// from the mover) takes seeds in oware: 2s and 3s backwards from there, unless they are all
+/// the opponent has (a grand slam takes nothing in oware).
+#[inline]
+fn oware_takes(after: &[u8; 12], last: usize) -> bool {
+    if last < 6 || !matches!(after[last], 2 | 3) {
+        return false;
+    }
+    let mut taken = 0u32;
+    let mut house = last + 1;
+    while house > 6 && matches!(after[house - 1], 2 | 3) {
+        house -= 1;
+        taken += u32::from(after[house]);
+    }
+    taken != after[6..].iter().map(|&h| u32::from(h)).sum::<u32>()
+}
+
+/// Calls `f` with the houses, seen from its side to move, of every position a move of the
+/// layer's position `houses` (seen from its side to move, its game not over) leads to without
+/// leaving the layer: no seed taken, the opponent to move. The rules of
+/// [`Board`](crate::rules::Board) on raw houses, without its keys and counters: the moves of
+/// [`moves`](super::solve::moves) that are [`Step::Inside`](super::solve::Step::Inside) (a
+/// test checks they agree).
+#[inline]
+pub fn children(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(&[u8; 12])) {
+    match variant {
+        Variant::Kalah => {
+            for origin in 0..6 {
+                let sown = usize::from(houses[origin]);
+                // Past house 5 the sowing reaches the store.
+                if sown == 0 || origin + sown > 5 {
+                    continue;
+                }
+                let mut after = *houses;
+                after[origin] = 0;
+                for h in &mut after[origin + 1..=origin + sown] {
+                    *h += 1;
+                }
+                let last = origin + sown;
+                // A last seed alone in its house takes the facing house's seeds, if any.
+                if after[last] == 1 && after[11 - last] != 0 {
+                    continue;
+                }
+                f(&swapped(&after));
+            }
+        }
+        _ => {
+            let starving = houses[6..].iter().all(|&h| h == 0);
+            for origin in 0..6 {
+                let sown = usize::from(houses[origin]);
+                // An opponent with no seeds must be fed.
+                if sown == 0 || (starving && origin + sown < 6) {
+                    continue;
+                }
+                let mut after = *houses;
+                after[origin] = 0;
+                let mut house = origin;
+                for _ in 0..sown {
+                    house = if house == 11 { 0 } else { house + 1 };
+                    if house == origin {
+                        house = if house == 11 { 0 } else { house + 1 };
+                    }
+                    after[house] += 1;
+                }
+                if !oware_takes(&after, house) {
+                    f(&swapped(&after));
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f` with the index of every position that might lead to `houses` (seen from its side
+/// to move) by a move that keeps every seed on the board: every way to take back a sowing
+/// that ended there (see the module's documentation) that [`children`] would not rule out by
+/// a look at the board after it.
+#[inline]
+pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
+    // The board after the move, seen from the mover.
+    let after = swapped(houses);
+    let starving = after[6..].iter().all(|&h| h == 0);
+    for origin in 0..6 {
+        if after[origin] != 0 {
+            continue;
+        }
+        let mut before = after;
+        let mut house = origin;
+        for sown in 1u8.. {
+            house = if house == 11 { 0 } else { house + 1 };
+            if house == origin {
+                house = if house == 11 { 0 } else { house + 1 };
+            }
+            // A larger sowing would take this seed back too: none can end here.
+            if before[house] == 0 {
+                break;
+            }
+            before[house] -= 1;
+            before[origin] = sown;
+            let keeps = match variant {
+                // Short of the store, and not a last seed alone facing seeds.
+                Variant::Kalah => {
+                    if house > 5 {
+                        break;
+                    }
+                    !(after[house] == 1 && after[11 - house] != 0)
+                }
+                // No capture, and no sowing short of an opponent who has nothing.
+                _ => !oware_takes(&after, house) && !(starving && house < 6 && house > origin),
+            };
+            if keeps {
+                f(rank(&before));
+            }
+        }
+    }
+}
+
+/// Solves layer `n` of `variant` by propagation, with the smaller layers in `lower`, on the
+/// current rayon pool; the same bytes as [`solve_layer_sweeping`](super::sweep::solve_layer_sweeping).
+pub fn solve_layer_propagating(
+    variant: Variant,
+    n: usize,
+    lower: &dyn Lower,
+    progress: &dyn Progress,
+) -> Solved {
+    let size = layer_size(n) as usize;
+    let nb = n as u8;
+
+    // The exits, read once, and the first pass of stage 1, from the cores' starting values
+    // (a side's own row), which a child's houses give without reading anything.
+    progress.pass(0, size as u64);
+    let mut xlo = vec![0u8; size];
+    let mut xhi = vec![0u8; size];
+    let s = atomics(size);
+    let t = atomics(size);
+    let changed = Bits::new(size);
+    xlo.par_chunks_mut(BLOCK)
+        .zip(xhi.par_chunks_mut(BLOCK))
+        .enumerate()
+        .for_each(|(b, (xl, xh))| {
+            let start = b * BLOCK;
+            let mut houses = unrank(n, start as u64);
+            for k in 0..xl.len() {
+                let i = start + k;
+                let row: u8 = houses[..6].iter().sum();
+                let board = board(variant, houses);
+                match board.moves_or_end() {
+                    Err(_) => {
+                        let v = board.row_seeds(Side::South) as u8;
+                        (xl[k], xh[k]) = (v, OVER);
+                        s[i].store(v, Ordering::Relaxed);
+                        t[i].store(nb - v, Ordering::Relaxed);
+                    }
+                    Ok(legal) => {
+                        let (mut lo, mut hi) = (None::<u8>, None::<u8>);
+                        // Stage 1's first pass: a child's core starts at its mover's own row
+                        // (also the value of a finished game, see `moves`).
+                        let (mut best, mut worst) = (None::<u8>, nb);
+                        for m in legal {
+                            let child = board.play_unchecked(m);
+                            let gain = child.store(Side::South);
+                            let side = child.side_to_move();
+                            let seen = from_side(child.houses(), side);
+                            if gain == 0 && side == Side::North {
+                                let own: u8 = seen[..6].iter().sum();
+                                best = Some(best.map_or(nb - own, |x| x.max(nb - own)));
+                                worst = worst.min(own);
+                                continue;
+                            }
+                            let layer = seeds(&seen);
+                            let v = lower.value(layer, rank(&seen));
+                            let (l, h) = if side == Side::South {
+                                (gain + v.lo, gain + v.hi)
+                            } else {
+                                (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
+                            };
+                            lo = Some(lo.map_or(l, |x| x.max(l)));
+                            hi = Some(hi.map_or(h, |x| x.max(h)));
+                        }
+                        (xl[k], xh[k]) = (lo.unwrap_or(NO_EXIT), hi.unwrap_or(NO_EXIT));
+                        let best = best.unwrap_or(0).max(lo.unwrap_or(0));
+                        let worst = worst.min(hi.map_or(nb, |h| nb - h));
+                        let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
+                        s[i].store(new_s, Ordering::Relaxed);
+                        t[i].store(new_t, Ordering::Relaxed);
+                        if (new_s, new_t) != (row, nb - row) {
+                            changed.insert(i as u64);
+                        }
+                    }
+                }
+                next(&mut houses);
+            }
+            progress.advance(xl.len() as u64);
+        });
+    let (xlo, xhi) = (&xlo, &xhi);
+    let mut evaluated = size as u64;
+    let mut passes = 1;
+    let dirty = Bits::new(size);
+    // The parents of what changed in the last pass are marked to be evaluated; `commit` runs
+    // first on each changed position. Returns how many are marked.
+    let mark = |commit: &(dyn Fn(usize) + Sync)| -> u64 {
+        let marked = AtomicU64::new(0);
+        changed.drain(
+            n,
+            &|i, houses| {
+                commit(i);
+                let mut new = 0;
+                parents(variant, houses, |p| new += u64::from(dirty.insert(p)));
+                marked.fetch_add(new, Ordering::Relaxed);
+            },
+            &|_| {},
+        );
+        marked.into_inner()
+    };
+
+    // Stage 1, from above: in place, in any order (the largest fixed point below the start is
+    // one, however it is reached), until no core shrinks.
+    loop {
+        let marked = mark(&|_| {});
+        if marked == 0 {
+            break;
+        }
+        passes += 1;
+        progress.pass(passes, marked);
+        evaluated += dirty.drain(
+            n,
+            &|i, houses| {
+                if xhi[i] == OVER {
+                    return;
+                }
+                let (old_s, old_t) = (s[i].load(Ordering::Relaxed), t[i].load(Ordering::Relaxed));
+                // The side to move stays safe through one move; the other side through all of them.
+                let mut best = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
+                let mut worst = if xhi[i] == NO_EXIT { nb } else { nb - xhi[i] };
+                children(variant, houses, |c| {
+                    let j = rank(c) as usize;
+                    best = best.max(t[j].load(Ordering::Relaxed));
+                    worst = worst.min(s[j].load(Ordering::Relaxed));
+                });
+                let (new_s, new_t) = (old_s.min(best), old_t.min(worst));
+                if (new_s, new_t) != (old_s, old_t) {
+                    s[i].store(new_s, Ordering::Relaxed);
+                    t[i].store(new_t, Ordering::Relaxed);
+                    changed.insert(i as u64);
+                }
+            },
+            &|count| progress.advance(count),
+        );
+    }
+
+    if std::env::var_os("AWARI_DEBUG_SOLVE").is_some() {
+        eprintln!(
+            "stage 1: {passes} passes, {:.2} evaluations per position",
+            evaluated as f64 / size as f64
+        );
+    }
+    // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and writes the
+    // new ones beside them, committed when its parents are marked, so that a rank is the pass
+    // of the sweeping solver.
+    let lo = s;
+    let hi = t;
+    hi.par_iter().for_each(|h| {
+        h.store(nb - h.load(Ordering::Relaxed), Ordering::Relaxed);
+    });
+    let (next_lo, next_hi) = (atomics(size), atomics(size));
+    let ranks = atomics(size);
+    let mut pass = 0u32;
+    loop {
+        pass += 1;
+        let marked = if pass == 1 {
+            dirty.fill(size);
+            size as u64
+        } else {
+            mark(&|i| {
+                lo[i].store(next_lo[i].load(Ordering::Relaxed), Ordering::Relaxed);
+                hi[i].store(next_hi[i].load(Ordering::Relaxed), Ordering::Relaxed);
+            })
+        };
+        if marked == 0 {
+            break;
+        }
+        passes += 1;
+        progress.pass(passes, marked);
+        let rank_now = pass.min(255) as u8;
+        let evaluate = |i: usize, houses: &[u8; 12]| {
+            let (old_lo, old_hi) = (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
+            if old_lo == old_hi {
+                return;
+            }
+            let mut best_lo = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
+            let mut best_hi = if xhi[i] == NO_EXIT { 0 } else { xhi[i] };
+            children(variant, houses, |c| {
+                let j = rank(c) as usize;
+                best_lo = best_lo.max(nb - hi[j].load(Ordering::Relaxed));
+                best_hi = best_hi.max(nb - lo[j].load(Ordering::Relaxed));
+            });
+            let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
+            if (new_lo, new_hi) != (old_lo, old_hi) {
+                next_lo[i].store(new_lo, Ordering::Relaxed);
+                next_hi[i].store(new_hi, Ordering::Relaxed);
+                if new_hi != old_hi {
+                    ranks[i].store(rank_now, Ordering::Relaxed);
+                }
+                changed.insert(i as u64);
+            }
+        };
+        evaluated += dirty.drain(n, &evaluate, &|count| progress.advance(count));
+    }
+    drop((next_lo, next_hi, dirty, changed));
+
+    let mut unsettled = 0;
+    let bytes = (0..size)
+        .map(|i| {
+            let v = Value {
+                lo: lo[i].load(Ordering::Relaxed),
+                hi: hi[i].load(Ordering::Relaxed),
+            };
+            assert!(v.lo <= v.hi, "layer {n} index {i}: bounds crossed: {v:?}");
+            unsettled += u64::from(v.lo != v.hi);
+            v.encode(n)
+        })
+        .collect();
+    Solved {
+        bytes,
+        ranks: ranks.into_iter().map(AtomicU8::into_inner).collect(),
+        passes,
+        unsettled,
+        evaluated,
+    }
+}
