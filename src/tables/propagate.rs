@@ -55,13 +55,13 @@ impl Bits {
         });
     }
 
-    /// Calls `f` with every position of the set and its houses, in parallel, emptying the set,
-    /// and `done` with the count of each run of positions after it; returns the number of
-    /// positions.
+    /// Calls `f` with every position of the set and a [`Walk`] that gives its houses, in
+    /// parallel, emptying the set, and `done` with the count of each run of positions after
+    /// it; returns the number of positions.
     fn drain(
         &self,
         n: usize,
-        f: &(dyn Fn(usize, &[u8; 12]) + Sync),
+        f: &(dyn Fn(usize, &mut Walk) + Sync),
         done: &(dyn Fn(u64) + Sync),
     ) -> u64 {
         self.0
@@ -69,9 +69,11 @@ impl Bits {
             .enumerate()
             .map(|(b, words)| {
                 let mut count = 0;
-                // The houses of position `at`, walked forwards when the next one is near.
-                let mut at = usize::MAX;
-                let mut houses = [0u8; 12];
+                let mut walk = Walk {
+                    n,
+                    at: usize::MAX,
+                    houses: [0; 12],
+                };
                 for (w, word) in words.iter().enumerate() {
                     if word.load(Ordering::Relaxed) == 0 {
                         continue;
@@ -81,16 +83,7 @@ impl Bits {
                     while bits != 0 {
                         let i = b * BLOCK + w * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        if at < i && i - at <= 16 {
-                            while at < i {
-                                next(&mut houses);
-                                at += 1;
-                            }
-                        } else {
-                            houses = unrank(n, i as u64);
-                            at = i;
-                        }
-                        f(i, &houses);
+                        f(i, &mut walk);
                     }
                 }
                 done(count);
@@ -99,6 +92,44 @@ impl Bits {
             .sum()
     }
 }
+
+/// The houses of the positions of a run, in increasing order, each found from the last when it
+/// is near.
+struct Walk {
+    n: usize,
+    /// The position `houses` holds (`usize::MAX`: none yet).
+    at: usize,
+    houses: [u8; 12],
+}
+
+impl Walk {
+    #[inline]
+    fn houses(&mut self, i: usize) -> &[u8; 12] {
+        if self.at < i && i - self.at <= 16 {
+            while self.at < i {
+                next(&mut self.houses);
+                self.at += 1;
+            }
+        } else if self.at != i {
+            self.houses = unrank(self.n, i as u64);
+            self.at = i;
+        }
+        &self.houses
+    }
+}
+
+/// The in-layer children of a block of positions, as indices, kept from the first pass while
+/// memory allows ([`CACHE`]), so that a pass reads them instead of playing the moves again.
+struct Kids {
+    /// Where each position's children begin in `kids`, and where the last one's end.
+    start: Vec<u16>,
+    kids: Vec<u32>,
+}
+
+/// Bytes the children of a layer's blocks may take, at most: all of them up to 22 seeds, some
+/// 80% at 24 seeds, where the rest of a solve takes some 3.3 GB and the smaller layers' values
+/// 0.8 GB more.
+const CACHE: u64 = 6 << 30;
 
 fn atomics(size: usize) -> Vec<AtomicU8> {
     (0..size).map(|_| AtomicU8::new(0)).collect()
@@ -249,20 +280,33 @@ pub fn solve_layer_propagating(
     let nb = n as u8;
 
     // The exits, read once, and the first pass of stage 1, from the cores' starting values
-    // (a side's own row), which a child's houses give without reading anything.
+    // (a side's own row), which a child's houses give without reading anything. `old_s` and
+    // `old_t` keep what a position held before its last change, for the marking.
     progress.pass(0, size as u64);
     let mut xlo = vec![0u8; size];
     let mut xhi = vec![0u8; size];
-    let s = atomics(size);
-    let t = atomics(size);
+    let (s, t) = (atomics(size), atomics(size));
+    let (old_s, old_t) = (atomics(size), atomics(size));
     let changed = Bits::new(size);
-    xlo.par_chunks_mut(BLOCK)
+    // Children are kept while their bytes stay within `CACHE`, and never past the indices a
+    // `u32` holds.
+    let room = AtomicU64::new(if u32::try_from(size).is_ok() { CACHE } else { 0 });
+    let cache: Vec<Option<Kids>> = xlo
+        .par_chunks_mut(BLOCK)
         .zip(xhi.par_chunks_mut(BLOCK))
         .enumerate()
-        .for_each(|(b, (xl, xh))| {
+        .map(|(b, (xl, xh))| {
             let start = b * BLOCK;
             let mut houses = unrank(n, start as u64);
+            let keep = room.load(Ordering::Relaxed) > 0;
+            let mut kids = Kids {
+                start: Vec::with_capacity(if keep { xl.len() + 1 } else { 0 }),
+                kids: Vec::with_capacity(if keep { xl.len() * 4 } else { 0 }),
+            };
             for k in 0..xl.len() {
+                if keep {
+                    kids.start.push(kids.kids.len() as u16);
+                }
                 let i = start + k;
                 let row: u8 = houses[..6].iter().sum();
                 let board = board(variant, houses);
@@ -284,6 +328,9 @@ pub fn solve_layer_propagating(
                             let side = child.side_to_move();
                             let seen = from_side(child.houses(), side);
                             if gain == 0 && side == Side::North {
+                                if keep {
+                                    kids.kids.push(rank(&seen) as u32);
+                                }
                                 let own: u8 = seen[..6].iter().sum();
                                 best = Some(best.map_or(nb - own, |x| x.max(nb - own)));
                                 worst = worst.min(own);
@@ -306,6 +353,8 @@ pub fn solve_layer_propagating(
                         s[i].store(new_s, Ordering::Relaxed);
                         t[i].store(new_t, Ordering::Relaxed);
                         if (new_s, new_t) != (row, nb - row) {
+                            old_s[i].store(row, Ordering::Relaxed);
+                            old_t[i].store(nb - row, Ordering::Relaxed);
                             changed.insert(i as u64);
                         }
                     }
@@ -313,21 +362,45 @@ pub fn solve_layer_propagating(
                 next(&mut houses);
             }
             progress.advance(xl.len() as u64);
-        });
+            if !keep {
+                return None;
+            }
+            kids.start.push(kids.kids.len() as u16);
+            let bytes = (2 * kids.start.len() + 4 * kids.kids.len()) as u64;
+            room.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| r.checked_sub(bytes))
+                .ok()
+                .map(|_| kids)
+        })
+        .collect();
     let (xlo, xhi) = (&xlo, &xhi);
+    // Calls `f` with the index of each child of position `i` that stays in the layer.
+    let each_child = |i: usize, walk: &mut Walk, f: &mut dyn FnMut(usize)| match &cache[i / BLOCK] {
+        Some(kids) => {
+            let k = i % BLOCK;
+            let (from, to) = (kids.start[k], kids.start[k + 1]);
+            for &j in &kids.kids[usize::from(from)..usize::from(to)] {
+                f(j as usize);
+            }
+        }
+        None => children(variant, walk.houses(i), |c| f(rank(c) as usize)),
+    };
     let mut evaluated = size as u64;
     let mut passes = 1;
     let dirty = Bits::new(size);
-    // The parents of what changed in the last pass are marked to be evaluated; `commit` runs
-    // first on each changed position. Returns how many are marked.
-    let mark = |commit: &(dyn Fn(usize) + Sync)| -> u64 {
+    // Marks for the next pass the parents of what changed in the last one that the change can
+    // move: `affects(child, parent)`, called after `commit(child)`. Returns how many it marked.
+    let mark = |commit: &(dyn Fn(usize) + Sync), affects: &(dyn Fn(usize, usize) -> bool + Sync)| {
         let marked = AtomicU64::new(0);
         changed.drain(
             n,
-            &|i, houses| {
-                commit(i);
+            &|j, walk| {
+                commit(j);
                 let mut new = 0;
-                parents(variant, houses, |p| new += u64::from(dirty.insert(p)));
+                parents(variant, walk.houses(j), |p| {
+                    if affects(j, p as usize) {
+                        new += u64::from(dirty.insert(p));
+                    }
+                });
                 marked.fetch_add(new, Ordering::Relaxed);
             },
             &|_| {},
@@ -336,9 +409,15 @@ pub fn solve_layer_propagating(
     };
 
     // Stage 1, from above: in place, in any order (the largest fixed point below the start is
-    // one, however it is reached), until no core shrinks.
+    // one, however it is reached), until no core shrinks. A parent's `s` can only fall below
+    // a child's new `t` if that fell, and its `t` below the child's new `s` likewise.
+    let load = |x: &[AtomicU8], i: usize| x[i].load(Ordering::Relaxed);
     loop {
-        let marked = mark(&|_| {});
+        let marked = mark(&|_| {}, &|j, p| {
+            let (sj, tj) = (load(&s, j), load(&t, j));
+            (tj != load(&old_t, j) && tj < load(&s, p))
+                || (sj != load(&old_s, j) && sj < load(&t, p))
+        });
         if marked == 0 {
             break;
         }
@@ -346,21 +425,22 @@ pub fn solve_layer_propagating(
         progress.pass(passes, marked);
         evaluated += dirty.drain(
             n,
-            &|i, houses| {
+            &|i, walk| {
                 if xhi[i] == OVER {
                     return;
                 }
-                let (old_s, old_t) = (s[i].load(Ordering::Relaxed), t[i].load(Ordering::Relaxed));
-                // The side to move stays safe through one move; the other side through all of them.
+                let (was_s, was_t) = (load(&s, i), load(&t, i));
+                // The side to move stays safe through one move; the other side through all.
                 let mut best = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
                 let mut worst = if xhi[i] == NO_EXIT { nb } else { nb - xhi[i] };
-                children(variant, houses, |c| {
-                    let j = rank(c) as usize;
-                    best = best.max(t[j].load(Ordering::Relaxed));
-                    worst = worst.min(s[j].load(Ordering::Relaxed));
+                each_child(i, walk, &mut |j| {
+                    best = best.max(load(&t, j));
+                    worst = worst.min(load(&s, j));
                 });
-                let (new_s, new_t) = (old_s.min(best), old_t.min(worst));
-                if (new_s, new_t) != (old_s, old_t) {
+                let (new_s, new_t) = (was_s.min(best), was_t.min(worst));
+                if (new_s, new_t) != (was_s, was_t) {
+                    old_s[i].store(was_s, Ordering::Relaxed);
+                    old_t[i].store(was_t, Ordering::Relaxed);
                     s[i].store(new_s, Ordering::Relaxed);
                     t[i].store(new_t, Ordering::Relaxed);
                     changed.insert(i as u64);
@@ -370,22 +450,21 @@ pub fn solve_layer_propagating(
         );
     }
 
-    if std::env::var_os("AWARI_DEBUG_SOLVE").is_some() {
-        eprintln!(
-            "stage 1: {passes} passes, {:.2} evaluations per position",
-            evaluated as f64 / size as f64
-        );
-    }
     // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and writes the
-    // new ones beside them, committed when its parents are marked, so that a rank is the pass
-    // of the sweeping solver.
-    let lo = s;
-    let hi = t;
+    // new ones to `next_lo` and `next_hi`, committed when its parents are marked, so that a
+    // rank is the pass of the sweeping solver. A parent's `lo` can only rise if a child's new
+    // `hi` leaves it more, and its `hi` only fall if a child's new `lo` leaves it less.
+    let (lo, hi) = (s, t);
     hi.par_iter().for_each(|h| {
         h.store(nb - h.load(Ordering::Relaxed), Ordering::Relaxed);
     });
-    let (next_lo, next_hi) = (atomics(size), atomics(size));
+    let (next_lo, next_hi) = (old_s, old_t);
     let ranks = atomics(size);
+    // Whether a committed position's `lo` and `hi` moved: set by `commit`, read by `affects`
+    // on the same thread, for the position being marked from.
+    thread_local! {
+        static MOVED: std::cell::Cell<(bool, bool)> = const { std::cell::Cell::new((false, false)) };
+    }
     let mut pass = 0u32;
     loop {
         pass += 1;
@@ -393,10 +472,21 @@ pub fn solve_layer_propagating(
             dirty.fill(size);
             size as u64
         } else {
-            mark(&|i| {
-                lo[i].store(next_lo[i].load(Ordering::Relaxed), Ordering::Relaxed);
-                hi[i].store(next_hi[i].load(Ordering::Relaxed), Ordering::Relaxed);
-            })
+            mark(
+                &|j| {
+                    let (l, h) = (load(&next_lo, j), load(&next_hi, j));
+                    MOVED.with(|m| m.set((l != load(&lo, j), h != load(&hi, j))));
+                    lo[j].store(l, Ordering::Relaxed);
+                    hi[j].store(h, Ordering::Relaxed);
+                },
+                &|j, p| {
+                    let (lo_moved, hi_moved) = MOVED.with(std::cell::Cell::get);
+                    let (lp, hp) = (load(&lo, p), load(&hi, p));
+                    lp != hp
+                        && ((hi_moved && nb - load(&hi, j) > lp)
+                            || (lo_moved && nb - load(&lo, j) < hp))
+                },
+            )
         };
         if marked == 0 {
             break;
@@ -404,23 +494,22 @@ pub fn solve_layer_propagating(
         passes += 1;
         progress.pass(passes, marked);
         let rank_now = pass.min(255) as u8;
-        let evaluate = |i: usize, houses: &[u8; 12]| {
-            let (old_lo, old_hi) = (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
-            if old_lo == old_hi {
+        let evaluate = |i: usize, walk: &mut Walk| {
+            let (was_lo, was_hi) = (load(&lo, i), load(&hi, i));
+            if was_lo == was_hi {
                 return;
             }
             let mut best_lo = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
             let mut best_hi = if xhi[i] == NO_EXIT { 0 } else { xhi[i] };
-            children(variant, houses, |c| {
-                let j = rank(c) as usize;
-                best_lo = best_lo.max(nb - hi[j].load(Ordering::Relaxed));
-                best_hi = best_hi.max(nb - lo[j].load(Ordering::Relaxed));
+            each_child(i, walk, &mut |j| {
+                best_lo = best_lo.max(nb - load(&hi, j));
+                best_hi = best_hi.max(nb - load(&lo, j));
             });
-            let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
-            if (new_lo, new_hi) != (old_lo, old_hi) {
+            let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
+            if (new_lo, new_hi) != (was_lo, was_hi) {
                 next_lo[i].store(new_lo, Ordering::Relaxed);
                 next_hi[i].store(new_hi, Ordering::Relaxed);
-                if new_hi != old_hi {
+                if new_hi != was_hi {
                     ranks[i].store(rank_now, Ordering::Relaxed);
                 }
                 changed.insert(i as u64);
@@ -428,7 +517,7 @@ pub fn solve_layer_propagating(
         };
         evaluated += dirty.drain(n, &evaluate, &|count| progress.advance(count));
     }
-    drop((next_lo, next_hi, dirty, changed));
+    drop((next_lo, next_hi, dirty, changed, cache));
 
     let mut unsettled = 0;
     let bytes = (0..size)
@@ -450,3 +539,4 @@ pub fn solve_layer_propagating(
         evaluated,
     }
 }
+
