@@ -60,6 +60,21 @@ impl Lower for Opened {
 struct Bar {
     bar: Option<ProgressBar>,
     done: AtomicU64,
+    /// When the layer began.
+    start: Instant,
+    /// Seconds this layer and the ones after it should take, from the last layer's time per
+    /// position (`None` before one was built).
+    expected: Option<(f64, f64)>,
+}
+
+impl Bar {
+    /// About how long the build has left: this layer's expected time less what it took so
+    /// far (at least a tenth of it, while it runs), and the layers after it.
+    fn left(&self) -> Option<Duration> {
+        let (this, after) = self.expected?;
+        let spent = self.start.elapsed().as_secs_f64();
+        Some(Duration::from_secs_f64((this - spent).max(this / 10.0) + after))
+    }
 }
 
 impl Progress for Bar {
@@ -74,7 +89,13 @@ impl Progress for Bar {
         if let Some(bar) = &self.bar {
             bar.set_length(positions);
             bar.set_position(0);
-            bar.set_message(format!("pass {number}"));
+            bar.set_message(match self.left() {
+                Some(left) => format!(
+                    "pass {number}, about {} left",
+                    indicatif::HumanDuration(left)
+                ),
+                None => format!("pass {number}"),
+            });
         }
     }
 }
@@ -150,6 +171,7 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
     let start = Instant::now();
     let mut summary = Summary::default();
     let mut lower = Opened(Vec::new());
+    let mut per_position: Option<f64> = None;
     let say = |out: &mut dyn Write, line: String| {
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
@@ -182,8 +204,8 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
                 let bar = ProgressBar::new(size);
                 bar.set_style(
                     ProgressStyle::with_template(&format!(
-                        "layer {n:>2} {{msg:>8}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{rate}} \
-                         pass eta {{eta}}, layer {{elapsed}}"
+                        "layer {n:>2} {{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{rate}}, \
+                         layer {{elapsed}}"
                     ))
                     .expect("a valid template")
                     .with_key(
@@ -197,6 +219,11 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
                 bar
             }),
             done: AtomicU64::new(0),
+            start: Instant::now(),
+            expected: per_position.map(|spp| {
+                let after: u64 = (n + 1..=options.seeds).map(layer_size).sum();
+                (spp * size as f64, spp * after as f64)
+            }),
         };
         let t = Instant::now();
         let solved = pool.install(|| solve_layer(options.variant, n, &lower, &bar));
@@ -214,14 +241,17 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
         let layer =
             Layer::open(&options.dir, options.variant, n).map_err(|e| BuildError::Reread(n, e))?;
         let secs = t.elapsed().as_secs_f64();
+        // Larger layers take longer per position: the estimate leans on the last one.
+        per_position = Some(secs / size as f64);
         say(
             out,
             format!(
-                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s ({:.2} M evaluations/s) -> {}",
+                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s, {:>5.1} evaluations per position ({:.2} M/s) -> {}",
                 solved.passes,
                 100.0 * solved.unsettled as f64 / size as f64,
                 secs,
                 size as f64 / secs.max(1e-9) / 1e6,
+                solved.evaluated as f64 / size as f64,
                 solved.evaluated as f64 / secs.max(1e-9) / 1e6,
                 path.display()
             ),

@@ -23,7 +23,7 @@ use super::solve::{Lower, Progress, Solved};
 use super::value::Value;
 use crate::rules::{Board, Side, Variant};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 
 /// `xlo`/`xhi` of a position with no exit.
 const NO_EXIT: u8 = u8::MAX;
@@ -55,20 +55,29 @@ impl Bits {
         });
     }
 
+    /// How many positions the set holds.
+    fn count(&self) -> u64 {
+        self.0
+            .par_iter()
+            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+            .sum()
+    }
+
     /// Calls `f` with every position of the set and a [`Walk`] that gives its houses, in
-    /// parallel, emptying the set, and `done` with the count of each run of positions after
-    /// it; returns the number of positions.
+    /// parallel, emptying the set (a position added meanwhile is seen if its word has not been
+    /// emptied yet), and `done` with the count of each run of positions after it; returns the
+    /// number of positions and the sum of what `f` returned.
     fn drain(
         &self,
         n: usize,
-        f: &(dyn Fn(usize, &mut Walk) + Sync),
+        f: &(dyn Fn(usize, &mut Walk) -> u64 + Sync),
         done: &(dyn Fn(u64) + Sync),
-    ) -> u64 {
+    ) -> (u64, u64) {
         self.0
             .par_chunks(BLOCK / 64)
             .enumerate()
             .map(|(b, words)| {
-                let mut count = 0;
+                let (mut count, mut sum) = (0, 0);
                 let mut walk = Walk {
                     n,
                     at: usize::MAX,
@@ -83,13 +92,13 @@ impl Bits {
                     while bits != 0 {
                         let i = b * BLOCK + w * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        f(i, &mut walk);
+                        sum += f(i, &mut walk);
                     }
                 }
                 done(count);
-                count
+                (count, sum)
             })
-            .sum()
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 }
 
@@ -133,6 +142,27 @@ const CACHE: u64 = 6 << 30;
 
 fn atomics(size: usize) -> Vec<AtomicU8> {
     (0..size).map(|_| AtomicU8::new(0)).collect()
+}
+
+/// Two bytes per position, read and written together (one cache line for both): `(s, t)`,
+/// then `(lo, hi)`.
+struct Pairs(Vec<AtomicU16>);
+
+impl Pairs {
+    fn new(size: usize) -> Pairs {
+        Pairs((0..size).map(|_| AtomicU16::new(0)).collect())
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> (u8, u8) {
+        let [a, b] = self.0[i].load(Ordering::Relaxed).to_le_bytes();
+        (a, b)
+    }
+
+    #[inline]
+    fn set(&self, i: usize, (a, b): (u8, u8)) {
+        self.0[i].store(u16::from_le_bytes([a, b]), Ordering::Relaxed);
+    }
 }
 
 /// The position whose houses, seen from the side to move, are `houses`, with empty stores (see
@@ -280,13 +310,12 @@ pub fn solve_layer_propagating(
     let nb = n as u8;
 
     // The exits, read once, and the first pass of stage 1, from the cores' starting values
-    // (a side's own row), which a child's houses give without reading anything. `old_s` and
-    // `old_t` keep what a position held before its last change, for the marking.
+    // (a side's own row), which a child's houses give without reading anything. `old` keeps
+    // what a position held before its last change, for the marking.
     progress.pass(0, size as u64);
     let mut xlo = vec![0u8; size];
     let mut xhi = vec![0u8; size];
-    let (s, t) = (atomics(size), atomics(size));
-    let (old_s, old_t) = (atomics(size), atomics(size));
+    let (st, old) = (Pairs::new(size), Pairs::new(size));
     let changed = Bits::new(size);
     // Children are kept while their bytes stay within `CACHE`, and never past the indices a
     // `u32` holds.
@@ -314,8 +343,7 @@ pub fn solve_layer_propagating(
                     Err(_) => {
                         let v = board.row_seeds(Side::South) as u8;
                         (xl[k], xh[k]) = (v, OVER);
-                        s[i].store(v, Ordering::Relaxed);
-                        t[i].store(nb - v, Ordering::Relaxed);
+                        st.set(i, (v, nb - v));
                     }
                     Ok(legal) => {
                         let (mut lo, mut hi) = (None::<u8>, None::<u8>);
@@ -350,11 +378,9 @@ pub fn solve_layer_propagating(
                         let best = best.unwrap_or(0).max(lo.unwrap_or(0));
                         let worst = worst.min(hi.map_or(nb, |h| nb - h));
                         let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
-                        s[i].store(new_s, Ordering::Relaxed);
-                        t[i].store(new_t, Ordering::Relaxed);
+                        st.set(i, (new_s, new_t));
                         if (new_s, new_t) != (row, nb - row) {
-                            old_s[i].store(row, Ordering::Relaxed);
-                            old_t[i].store(nb - row, Ordering::Relaxed);
+                            old.set(i, (row, nb - row));
                             changed.insert(i as u64);
                         }
                     }
@@ -373,6 +399,12 @@ pub fn solve_layer_propagating(
         })
         .collect();
     let (xlo, xhi) = (&xlo, &xhi);
+    let clock = std::time::Instant::now();
+    let mut tm = [0f64; 4];
+    let mut lap = || { let e = clock.elapsed().as_secs_f64(); e };
+    let mut last = lap();
+    let mut tick = |k: usize, tm: &mut [f64; 4]| { let now = lap(); tm[k] += now - last; last = now; };
+    let dbg_init = clock.elapsed();
     // Calls `f` with the index of each child of position `i` that stays in the layer.
     let each_child = |i: usize, walk: &mut Walk, f: &mut dyn FnMut(usize)| match &cache[i / BLOCK] {
         Some(kids) => {
@@ -390,34 +422,38 @@ pub fn solve_layer_propagating(
     // Marks for the next pass the parents of what changed in the last one that the change can
     // move: `affects(child, parent)`, called after `commit(child)`. Returns how many it marked.
     let mark = |commit: &(dyn Fn(usize) + Sync), affects: &(dyn Fn(usize, usize) -> bool + Sync)| {
-        let marked = AtomicU64::new(0);
-        changed.drain(
-            n,
-            &|j, walk| {
-                commit(j);
-                let mut new = 0;
-                parents(variant, walk.houses(j), |p| {
-                    if affects(j, p as usize) {
-                        new += u64::from(dirty.insert(p));
-                    }
-                });
-                marked.fetch_add(new, Ordering::Relaxed);
-            },
-            &|_| {},
-        );
-        marked.into_inner()
+        changed
+            .drain(
+                n,
+                &|j, walk| {
+                    commit(j);
+                    let mut new = 0;
+                    parents(variant, walk.houses(j), |p| {
+                        if affects(j, p as usize) {
+                            new += u64::from(dirty.insert(p));
+                        }
+                    });
+                    new
+                },
+                &|_| {},
+            )
+            .1
     };
 
     // Stage 1, from above: in place, in any order (the largest fixed point below the start is
     // one, however it is reached), until no core shrinks. A parent's `s` can only fall below
-    // a child's new `t` if that fell, and its `t` below the child's new `s` likewise.
-    let load = |x: &[AtomicU8], i: usize| x[i].load(Ordering::Relaxed);
+    // a child's new `t` if that fell, and its `t` below the child's new `s` likewise; a
+    // position that changes marks the parents it can move at once, so that a pass also
+    // evaluates those it has yet to reach.
+    let affects = |(sj, tj): (u8, u8), (was_s, was_t): (u8, u8), p: usize| {
+        let (sp, tp) = st.get(p);
+        (tj != was_t && tj < sp) || (sj != was_s && sj < tp)
+    };
+    mark(&|_| {}, &|j, p| affects(st.get(j), old.get(j), p));
+    drop(old);
+    tick(0, &mut tm);
     loop {
-        let marked = mark(&|_| {}, &|j, p| {
-            let (sj, tj) = (load(&s, j), load(&t, j));
-            (tj != load(&old_t, j) && tj < load(&s, p))
-                || (sj != load(&old_s, j) && sj < load(&t, p))
-        });
+        let marked = dirty.count();
         if marked == 0 {
             break;
         }
@@ -427,38 +463,43 @@ pub fn solve_layer_propagating(
             n,
             &|i, walk| {
                 if xhi[i] == OVER {
-                    return;
+                    return 0;
                 }
-                let (was_s, was_t) = (load(&s, i), load(&t, i));
+                let (was_s, was_t) = st.get(i);
                 // The side to move stays safe through one move; the other side through all.
                 let mut best = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
                 let mut worst = if xhi[i] == NO_EXIT { nb } else { nb - xhi[i] };
                 each_child(i, walk, &mut |j| {
-                    best = best.max(load(&t, j));
-                    worst = worst.min(load(&s, j));
+                    let (sj, tj) = st.get(j);
+                    best = best.max(tj);
+                    worst = worst.min(sj);
                 });
                 let (new_s, new_t) = (was_s.min(best), was_t.min(worst));
                 if (new_s, new_t) != (was_s, was_t) {
-                    old_s[i].store(was_s, Ordering::Relaxed);
-                    old_t[i].store(was_t, Ordering::Relaxed);
-                    s[i].store(new_s, Ordering::Relaxed);
-                    t[i].store(new_t, Ordering::Relaxed);
-                    changed.insert(i as u64);
+                    st.set(i, (new_s, new_t));
+                    parents(variant, walk.houses(i), |p| {
+                        if affects((new_s, new_t), (was_s, was_t), p as usize) {
+                            dirty.insert(p);
+                        }
+                    });
                 }
+                0
             },
             &|count| progress.advance(count),
-        );
+        ).0;
+        tick(1, &mut tm);
     }
 
     // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and writes the
     // new ones to `next_lo` and `next_hi`, committed when its parents are marked, so that a
     // rank is the pass of the sweeping solver. A parent's `lo` can only rise if a child's new
     // `hi` leaves it more, and its `hi` only fall if a child's new `lo` leaves it less.
-    let (lo, hi) = (s, t);
-    hi.par_iter().for_each(|h| {
-        h.store(nb - h.load(Ordering::Relaxed), Ordering::Relaxed);
+    let bounds = st;
+    bounds.0.par_iter().enumerate().for_each(|(i, _)| {
+        let (s, t) = bounds.get(i);
+        bounds.set(i, (s, nb - t));
     });
-    let (next_lo, next_hi) = (old_s, old_t);
+    let next = Pairs::new(size);
     let ranks = atomics(size);
     // Whether a committed position's `lo` and `hi` moved: set by `commit`, read by `affects`
     // on the same thread, for the position being marked from.
@@ -474,20 +515,18 @@ pub fn solve_layer_propagating(
         } else {
             mark(
                 &|j| {
-                    let (l, h) = (load(&next_lo, j), load(&next_hi, j));
-                    MOVED.with(|m| m.set((l != load(&lo, j), h != load(&hi, j))));
-                    lo[j].store(l, Ordering::Relaxed);
-                    hi[j].store(h, Ordering::Relaxed);
+                    let ((l, h), (was_l, was_h)) = (next.get(j), bounds.get(j));
+                    MOVED.with(|m| m.set((l != was_l, h != was_h)));
+                    bounds.set(j, (l, h));
                 },
                 &|j, p| {
                     let (lo_moved, hi_moved) = MOVED.with(std::cell::Cell::get);
-                    let (lp, hp) = (load(&lo, p), load(&hi, p));
-                    lp != hp
-                        && ((hi_moved && nb - load(&hi, j) > lp)
-                            || (lo_moved && nb - load(&lo, j) < hp))
+                    let ((lj, hj), (lp, hp)) = (bounds.get(j), bounds.get(p));
+                    lp != hp && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
                 },
             )
         };
+        tick(2, &mut tm);
         if marked == 0 {
             break;
         }
@@ -495,37 +534,40 @@ pub fn solve_layer_propagating(
         progress.pass(passes, marked);
         let rank_now = pass.min(255) as u8;
         let evaluate = |i: usize, walk: &mut Walk| {
-            let (was_lo, was_hi) = (load(&lo, i), load(&hi, i));
+            let (was_lo, was_hi) = bounds.get(i);
             if was_lo == was_hi {
-                return;
+                return 0;
             }
             let mut best_lo = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
             let mut best_hi = if xhi[i] == NO_EXIT { 0 } else { xhi[i] };
             each_child(i, walk, &mut |j| {
-                best_lo = best_lo.max(nb - load(&hi, j));
-                best_hi = best_hi.max(nb - load(&lo, j));
+                let (lj, hj) = bounds.get(j);
+                best_lo = best_lo.max(nb - hj);
+                best_hi = best_hi.max(nb - lj);
             });
             let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
             if (new_lo, new_hi) != (was_lo, was_hi) {
-                next_lo[i].store(new_lo, Ordering::Relaxed);
-                next_hi[i].store(new_hi, Ordering::Relaxed);
+                next.set(i, (new_lo, new_hi));
                 if new_hi != was_hi {
                     ranks[i].store(rank_now, Ordering::Relaxed);
                 }
                 changed.insert(i as u64);
             }
+            0
         };
-        evaluated += dirty.drain(n, &evaluate, &|count| progress.advance(count));
+        evaluated += dirty.drain(n, &evaluate, &|count| progress.advance(count)).0;
+        tick(3, &mut tm);
     }
-    drop((next_lo, next_hi, dirty, changed, cache));
+    if std::env::var_os("AWARI_DEBUG_SOLVE").is_some() {
+        eprintln!("init {dbg_init:?} s1 mark {:.2} eval {:.2} s2 mark {:.2} eval {:.2}", tm[0], tm[1], tm[2], tm[3]);
+    }
+    drop((next, dirty, changed, cache));
 
     let mut unsettled = 0;
     let bytes = (0..size)
         .map(|i| {
-            let v = Value {
-                lo: lo[i].load(Ordering::Relaxed),
-                hi: hi[i].load(Ordering::Relaxed),
-            };
+            let (lo, hi) = bounds.get(i);
+            let v = Value { lo, hi };
             assert!(v.lo <= v.hi, "layer {n} index {i}: bounds crossed: {v:?}");
             unsettled += u64::from(v.lo != v.hi);
             v.encode(n)
