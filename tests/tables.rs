@@ -608,7 +608,10 @@ fn tables_path_set_again_sees_the_layers_built_since() {
     e.send(&format!("position fen {six}"));
     for (seeds, line) in [(4, "complete up to 4 seeds"), (6, "complete up to 6 seeds")] {
         build_into(&dir, Variant::Oware, seeds);
-        e.send(&format!("setoption name TablesPath value {}", dir.display()));
+        e.send(&format!(
+            "setoption name TablesPath value {}",
+            dir.display()
+        ));
         e.send("d");
         e.send("isready");
         let said = e.until("readyok").join("\n");
@@ -627,7 +630,10 @@ fn verify_checks_every_byte_and_names_a_corrupt_layer() {
     let d = dir.display().to_string();
     let (ok, out, err) = awari(&["tables", "verify", "--dir", &d]);
     assert!(ok, "{out}{err}");
-    assert!(out.contains("6 oware layers") && out.contains("0 unsound"), "{out}");
+    assert!(
+        out.contains("6 oware layers") && out.contains("0 unsound"),
+        "{out}"
+    );
     let broken = layer_path(&dir, Variant::Oware, 4);
     let mut bytes = read(&broken);
     bytes[40] ^= 0x80;

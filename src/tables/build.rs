@@ -73,7 +73,9 @@ impl Bar {
     fn left(&self) -> Option<Duration> {
         let (this, after) = self.expected?;
         let spent = self.start.elapsed().as_secs_f64();
-        Some(Duration::from_secs_f64((this - spent).max(this / 10.0) + after))
+        Some(Duration::from_secs_f64(
+            (this - spent).max(this / 10.0) + after,
+        ))
     }
 }
 

@@ -1,22 +1,32 @@
 //! The propagating solver: the fixed points of [`solve`](super::solve), each pass evaluating
-//! only the positions one of whose children changed in the pass before.
+//! only the positions that a change of one of their children in the pass before can move.
 //!
 //! A pass computes a position's bounds from its children's as the last pass left them, and
 //! keeps the better of that and what the position held; if no child changed since the
 //! position was last evaluated, that is what it holds already. So evaluating only the parents
 //! of the positions that changed gives, pass for pass, the bounds and the pass numbers (the
 //! ranks) of the sweeping solver that evaluates everything ([`sweep`](super::sweep)), and
-//! evaluating a position that is no parent after all changes nothing.
+//! evaluating a position that is no parent after all changes nothing. A parent is not even
+//! marked when the change cannot move it: a bound that is the best of the moves only moves
+//! when the move that gave it got worse than the bound.
 //!
 //! The parents are found by un-sowing, not stored: a move that keeps every seed on the board
 //! (oware without capture, kalah short of the store) empties its origin and sows the houses
 //! after it in turn, skipping the origin, one seed each. Every way to take back such a
 //! sowing from an empty house of the mover's row is a candidate; the true parents are among
-//! them, and the others (captures, illegal moves) only cost an evaluation. The children are
-//! generated again at each evaluation, from the position's houses. What a position keeps is
-//! its two bounds, the bounds of the next pass, the best its exits give (read from the
-//! smaller layers once) and its rank: 7 bytes, and a bit in each of two sets (the positions to
-//! evaluate, the positions that changed).
+//! them, and the others (illegal moves, captures the board after them does not rule out) only
+//! cost a look. The children's indices are kept from the first pass, block by block, as long as
+//! they fit in [`CACHE`]; the other blocks play their moves again at each evaluation.
+//!
+//! Stage 1 (the cores) is a largest fixed point, the same whatever order the positions are
+//! evaluated in: a position that changes marks its parents at once, and a pass also evaluates
+//! the ones it has yet to reach. Stage 2 keeps passes apart, for the ranks: a pass writes the
+//! new bounds beside the old ones and they are committed, and the parents marked, after it.
+//!
+//! What a position costs: its bounds and the next pass's (4 bytes), the best its exits give
+//! (2, read from the smaller layers once), its rank (1), a bit in each of two sets (to
+//! evaluate, changed), and its children (some 18 bytes) while the cache has room: at 24 seeds,
+//! 417 million positions, some 3 GB and 6 GiB of children.
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
 use super::solve::{Lower, Progress, Solved};
@@ -289,7 +299,7 @@ pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
                     !(after[house] == 1 && after[11 - house] != 0)
                 }
                 // No capture, and no sowing short of an opponent who has nothing.
-                _ => !oware_takes(&after, house) && !(starving && house < 6 && house > origin),
+                _ => !(oware_takes(&after, house) || (starving && house < 6 && house > origin)),
             };
             if keeps {
                 f(rank(&before));
@@ -319,7 +329,11 @@ pub fn solve_layer_propagating(
     let changed = Bits::new(size);
     // Children are kept while their bytes stay within `CACHE`, and never past the indices a
     // `u32` holds.
-    let room = AtomicU64::new(if u32::try_from(size).is_ok() { CACHE } else { 0 });
+    let room = AtomicU64::new(if u32::try_from(size).is_ok() {
+        CACHE
+    } else {
+        0
+    });
     let cache: Vec<Option<Kids>> = xlo
         .par_chunks_mut(BLOCK)
         .zip(xhi.par_chunks_mut(BLOCK))
@@ -393,18 +407,14 @@ pub fn solve_layer_propagating(
             }
             kids.start.push(kids.kids.len() as u16);
             let bytes = (2 * kids.start.len() + 4 * kids.kids.len()) as u64;
-            room.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| r.checked_sub(bytes))
-                .ok()
-                .map(|_| kids)
+            room.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
+                r.checked_sub(bytes)
+            })
+            .ok()
+            .map(|_| kids)
         })
         .collect();
     let (xlo, xhi) = (&xlo, &xhi);
-    let clock = std::time::Instant::now();
-    let mut tm = [0f64; 4];
-    let mut lap = || { let e = clock.elapsed().as_secs_f64(); e };
-    let mut last = lap();
-    let mut tick = |k: usize, tm: &mut [f64; 4]| { let now = lap(); tm[k] += now - last; last = now; };
-    let dbg_init = clock.elapsed();
     // Calls `f` with the index of each child of position `i` that stays in the layer.
     let each_child = |i: usize, walk: &mut Walk, f: &mut dyn FnMut(usize)| match &cache[i / BLOCK] {
         Some(kids) => {
@@ -421,7 +431,8 @@ pub fn solve_layer_propagating(
     let dirty = Bits::new(size);
     // Marks for the next pass the parents of what changed in the last one that the change can
     // move: `affects(child, parent)`, called after `commit(child)`. Returns how many it marked.
-    let mark = |commit: &(dyn Fn(usize) + Sync), affects: &(dyn Fn(usize, usize) -> bool + Sync)| {
+    let mark = |commit: &(dyn Fn(usize) + Sync),
+                affects: &(dyn Fn(usize, usize) -> bool + Sync)| {
         changed
             .drain(
                 n,
@@ -451,7 +462,6 @@ pub fn solve_layer_propagating(
     };
     mark(&|_| {}, &|j, p| affects(st.get(j), old.get(j), p));
     drop(old);
-    tick(0, &mut tm);
     loop {
         let marked = dirty.count();
         if marked == 0 {
@@ -459,35 +469,36 @@ pub fn solve_layer_propagating(
         }
         passes += 1;
         progress.pass(passes, marked);
-        evaluated += dirty.drain(
-            n,
-            &|i, walk| {
-                if xhi[i] == OVER {
-                    return 0;
-                }
-                let (was_s, was_t) = st.get(i);
-                // The side to move stays safe through one move; the other side through all.
-                let mut best = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
-                let mut worst = if xhi[i] == NO_EXIT { nb } else { nb - xhi[i] };
-                each_child(i, walk, &mut |j| {
-                    let (sj, tj) = st.get(j);
-                    best = best.max(tj);
-                    worst = worst.min(sj);
-                });
-                let (new_s, new_t) = (was_s.min(best), was_t.min(worst));
-                if (new_s, new_t) != (was_s, was_t) {
-                    st.set(i, (new_s, new_t));
-                    parents(variant, walk.houses(i), |p| {
-                        if affects((new_s, new_t), (was_s, was_t), p as usize) {
-                            dirty.insert(p);
-                        }
+        evaluated += dirty
+            .drain(
+                n,
+                &|i, walk| {
+                    if xhi[i] == OVER {
+                        return 0;
+                    }
+                    let (was_s, was_t) = st.get(i);
+                    // The side to move stays safe through one move; the other side through all.
+                    let mut best = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
+                    let mut worst = if xhi[i] == NO_EXIT { nb } else { nb - xhi[i] };
+                    each_child(i, walk, &mut |j| {
+                        let (sj, tj) = st.get(j);
+                        best = best.max(tj);
+                        worst = worst.min(sj);
                     });
-                }
-                0
-            },
-            &|count| progress.advance(count),
-        ).0;
-        tick(1, &mut tm);
+                    let (new_s, new_t) = (was_s.min(best), was_t.min(worst));
+                    if (new_s, new_t) != (was_s, was_t) {
+                        st.set(i, (new_s, new_t));
+                        parents(variant, walk.houses(i), |p| {
+                            if affects((new_s, new_t), (was_s, was_t), p as usize) {
+                                dirty.insert(p);
+                            }
+                        });
+                    }
+                    0
+                },
+                &|count| progress.advance(count),
+            )
+            .0;
     }
 
     // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and writes the
@@ -526,7 +537,6 @@ pub fn solve_layer_propagating(
                 },
             )
         };
-        tick(2, &mut tm);
         if marked == 0 {
             break;
         }
@@ -555,11 +565,9 @@ pub fn solve_layer_propagating(
             }
             0
         };
-        evaluated += dirty.drain(n, &evaluate, &|count| progress.advance(count)).0;
-        tick(3, &mut tm);
-    }
-    if std::env::var_os("AWARI_DEBUG_SOLVE").is_some() {
-        eprintln!("init {dbg_init:?} s1 mark {:.2} eval {:.2} s2 mark {:.2} eval {:.2}", tm[0], tm[1], tm[2], tm[3]);
+        evaluated += dirty
+            .drain(n, &evaluate, &|count| progress.advance(count))
+            .0;
     }
     drop((next, dirty, changed, cache));
 
@@ -581,4 +589,3 @@ pub fn solve_layer_propagating(
         evaluated,
     }
 }
-

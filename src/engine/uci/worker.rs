@@ -126,7 +126,13 @@ pub(super) fn worker(
     w.resize(hash_mb);
     // The endgame tables too, as quietly as before `uci` is answered.
     let default = w.default_tables.clone();
-    reopen_tables(&tables.0, default.as_deref(), tables.1, &mut w.reported, None);
+    reopen_tables(
+        &tables.0,
+        default.as_deref(),
+        tables.1,
+        &mut w.reported,
+        None,
+    );
     for job in jobs {
         w.run(job);
     }
