@@ -16,7 +16,7 @@
 //! sowing from an empty house of the mover's row is a candidate; the true parents are among
 //! them, and the others (illegal moves, captures the board after them does not rule out) only
 //! cost a look. The children's indices are kept from the first pass, block by block, as long as
-//! they fit in [`CACHE`]; the other blocks play their moves again at each evaluation.
+//! they fit in 6 GiB; the other blocks play their moves again at each evaluation.
 //!
 //! Stage 1 (the cores) is a largest fixed point, the same whatever order the positions are
 //! evaluated in: a position that changes marks its parents at once, and a pass also evaluates
@@ -138,7 +138,7 @@ impl Walk {
 }
 
 /// The in-layer children of a block of positions, as indices, kept from the first pass while
-/// memory allows ([`CACHE`]), so that a pass reads them instead of playing the moves again.
+/// memory allows (`CACHE`), so that a pass reads them instead of playing the moves again.
 struct Kids {
     /// Where each position's children begin in `kids`, and where the last one's end.
     start: Vec<u16>,
@@ -212,7 +212,7 @@ fn oware_takes(after: &[u8; 12], last: usize) -> bool {
 /// Calls `f` with the houses, seen from its side to move, of every position a move of the
 /// layer's position `houses` (seen from its side to move, its game not over) leads to without
 /// leaving the layer: no seed taken, the opponent to move. The rules of
-/// [`Board`](crate::rules::Board) on raw houses, without its keys and counters: the moves of
+/// [`Board`] on raw houses, without its keys and counters: the moves of
 /// [`moves`](super::solve::moves) that are [`Step::Inside`](super::solve::Step::Inside) (a
 /// test checks they agree).
 #[inline]
