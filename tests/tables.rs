@@ -612,12 +612,14 @@ fn tables_path_set_again_sees_the_layers_built_since() {
             "setoption name TablesPath value {}",
             dir.display()
         ));
-        e.send("d");
         e.send("isready");
         let said = e.until("readyok").join("\n");
         assert!(said.contains(line), "{said}");
-        // `d` answers from the tables the worker opened, before the `readyok` that follows.
-        assert_eq!(said.contains("tables: value"), seeds == 6, "{said}");
+        // The `readyok` came once they were open: `d` answers from them.
+        e.send("d");
+        e.send("isready");
+        let shown = e.until("readyok").join("\n");
+        assert_eq!(shown.contains("tables: value"), seeds == 6, "{shown}");
     }
     let (_, lines) = e.best(&six, &[], "go depth 4");
     assert!(lines.join("\n").contains("tables: value"), "{lines:?}");

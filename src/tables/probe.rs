@@ -160,6 +160,9 @@ impl Tables {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert((dir.to_path_buf(), variant), tables.clone());
+        if tables.count() == 0 {
+            return tables;
+        }
         let checked = tables.clone();
         let spawned = std::thread::Builder::new()
             .name("tables-verify".to_string())
