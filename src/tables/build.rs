@@ -55,6 +55,10 @@ impl Lower for Opened {
     }
 }
 
+/// How much longer a position of the next layer takes to solve than one of the last, for the
+/// estimate of the time left.
+const GROWTH: f64 = 1.15;
+
 /// Progress of one layer: a bar on a terminal, nothing otherwise (the caller prints a line per
 /// layer).
 struct Bar {
@@ -63,7 +67,7 @@ struct Bar {
     /// When the layer began.
     start: Instant,
     /// Seconds this layer and the ones after it should take, from the last layer's time per
-    /// position (`None` before one was built).
+    /// position grown by [`GROWTH`] a layer (`None` before one was built).
     expected: Option<(f64, f64)>,
 }
 
@@ -84,6 +88,10 @@ impl Progress for Bar {
         self.done.fetch_add(positions, Ordering::Relaxed);
         if let Some(bar) = &self.bar {
             bar.inc(positions);
+            // A pass of the propagating solver may take on positions as it goes.
+            if bar.length().is_some_and(|length| bar.position() > length) {
+                bar.set_length(bar.position());
+            }
         }
     }
 
@@ -173,7 +181,8 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
     let start = Instant::now();
     let mut summary = Summary::default();
     let mut lower = Opened(Vec::new());
-    let mut per_position: Option<f64> = None;
+    // The last layer built: its seconds per position, and its seed count.
+    let mut per_position: Option<(f64, usize)> = None;
     let say = |out: &mut dyn Write, line: String| {
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
@@ -222,9 +231,10 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
             }),
             done: AtomicU64::new(0),
             start: Instant::now(),
-            expected: per_position.map(|spp| {
-                let after: u64 = (n + 1..=options.seeds).map(layer_size).sum();
-                (spp * size as f64, spp * after as f64)
+            expected: per_position.map(|(spp, last)| {
+                // The time per position grows by some 15% a layer (layers 15 to 20 of oware).
+                let layer = |m: usize| spp * GROWTH.powi((m - last) as i32) * layer_size(m) as f64;
+                (layer(n), (n + 1..=options.seeds).map(layer).sum())
             }),
         };
         let t = Instant::now();
@@ -244,7 +254,7 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
             Layer::open(&options.dir, options.variant, n).map_err(|e| BuildError::Reread(n, e))?;
         let secs = t.elapsed().as_secs_f64();
         // Larger layers take longer per position: the estimate leans on the last one.
-        per_position = Some(secs / size as f64);
+        per_position = Some((secs / size as f64, n));
         say(
             out,
             format!(
