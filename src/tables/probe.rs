@@ -25,6 +25,17 @@ pub fn default_dir() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("awari").join("tables"))
 }
 
+/// Lowers the calling thread's priority to the least, so that checking the tables' checksums
+/// takes only the time a search leaves. On Linux a thread's nice value is its own; elsewhere it
+/// would be the process's, so nothing is done there.
+fn yield_to_search() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; `who` 0 is the calling thread on Linux.
+    unsafe {
+        nix::libc::setpriority(nix::libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
 /// The layers of one rule set found in a directory.
 pub struct Tables {
     variant: Variant,
@@ -166,7 +177,10 @@ impl Tables {
         let checked = tables.clone();
         let spawned = std::thread::Builder::new()
             .name("tables-verify".to_string())
-            .spawn(move || checked.verify());
+            .spawn(move || {
+                yield_to_search();
+                checked.verify()
+            });
         if spawned.is_err() {
             // No thread to be had: checked now, still off any clock (the engine opens tables
             // when set up, not in a search).
