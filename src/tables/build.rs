@@ -55,11 +55,32 @@ impl Lower for Opened {
     }
 }
 
+/// How much longer a position of the next layer takes to solve than one of the last, for the
+/// estimate of the time left.
+const GROWTH: f64 = 1.15;
+
 /// Progress of one layer: a bar on a terminal, nothing otherwise (the caller prints a line per
 /// layer).
 struct Bar {
     bar: Option<ProgressBar>,
     done: AtomicU64,
+    /// When the layer began.
+    start: Instant,
+    /// Seconds this layer and the ones after it should take, from the last layer's time per
+    /// position grown by [`GROWTH`] a layer (`None` before one was built).
+    expected: Option<(f64, f64)>,
+}
+
+impl Bar {
+    /// About how long the build has left: this layer's expected time less what it took so
+    /// far (at least a tenth of it, while it runs), and the layers after it.
+    fn left(&self) -> Option<Duration> {
+        let (this, after) = self.expected?;
+        let spent = self.start.elapsed().as_secs_f64();
+        Some(Duration::from_secs_f64(
+            (this - spent).max(this / 10.0) + after,
+        ))
+    }
 }
 
 impl Progress for Bar {
@@ -67,6 +88,10 @@ impl Progress for Bar {
         self.done.fetch_add(positions, Ordering::Relaxed);
         if let Some(bar) = &self.bar {
             bar.inc(positions);
+            // A pass of the propagating solver may take on positions as it goes.
+            if bar.length().is_some_and(|length| bar.position() > length) {
+                bar.set_length(bar.position());
+            }
         }
     }
 
@@ -74,7 +99,13 @@ impl Progress for Bar {
         if let Some(bar) = &self.bar {
             bar.set_length(positions);
             bar.set_position(0);
-            bar.set_message(format!("pass {number}"));
+            bar.set_message(match self.left() {
+                Some(left) => format!(
+                    "pass {number}, about {} left",
+                    indicatif::HumanDuration(left)
+                ),
+                None => format!("pass {number}"),
+            });
         }
     }
 }
@@ -150,6 +181,8 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
     let start = Instant::now();
     let mut summary = Summary::default();
     let mut lower = Opened(Vec::new());
+    // The last layer built: its seconds per position, and its seed count.
+    let mut per_position: Option<(f64, usize)> = None;
     let say = |out: &mut dyn Write, line: String| {
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
@@ -182,8 +215,8 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
                 let bar = ProgressBar::new(size);
                 bar.set_style(
                     ProgressStyle::with_template(&format!(
-                        "layer {n:>2} {{msg:>8}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{rate}} \
-                         pass eta {{eta}}, layer {{elapsed}}"
+                        "layer {n:>2} {{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{rate}}, \
+                         layer {{elapsed}}"
                     ))
                     .expect("a valid template")
                     .with_key(
@@ -197,6 +230,12 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
                 bar
             }),
             done: AtomicU64::new(0),
+            start: Instant::now(),
+            expected: per_position.map(|(spp, last)| {
+                // The time per position grows by some 15% a layer (layers 15 to 20 of oware).
+                let layer = |m: usize| spp * GROWTH.powi((m - last) as i32) * layer_size(m) as f64;
+                (layer(n), (n + 1..=options.seeds).map(layer).sum())
+            }),
         };
         let t = Instant::now();
         let solved = pool.install(|| solve_layer(options.variant, n, &lower, &bar));
@@ -214,14 +253,17 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
         let layer =
             Layer::open(&options.dir, options.variant, n).map_err(|e| BuildError::Reread(n, e))?;
         let secs = t.elapsed().as_secs_f64();
+        // Larger layers take longer per position: the estimate leans on the last one.
+        per_position = Some((secs / size as f64, n));
         say(
             out,
             format!(
-                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s ({:.2} M evaluations/s) -> {}",
+                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s, {:>5.1} evaluations per position ({:.2} M/s) -> {}",
                 solved.passes,
                 100.0 * solved.unsettled as f64 / size as f64,
                 secs,
                 size as f64 / secs.max(1e-9) / 1e6,
+                solved.evaluated as f64 / size as f64,
                 solved.evaluated as f64 / secs.max(1e-9) / 1e6,
                 path.display()
             ),

@@ -145,9 +145,18 @@ pub struct Layer {
 impl Layer {
     /// Opens and checks layer `n` of `variant` in `dir`: header, size, variant, layer,
     /// checksum, and that every value byte reads as bounds of the layer (so that no byte a file
-    /// holds can stop a reader later, whatever its checksum says). The file is memory-mapped: processes that open the same tables share the page
-    /// cache.
+    /// holds can stop a reader later, whatever its checksum says). The file is memory-mapped:
+    /// processes that open the same tables share the page cache.
     pub fn open(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
+        let layer = Layer::open_unverified(dir, variant, n)?;
+        layer.verify(dir, variant, n)?;
+        Ok(layer)
+    }
+
+    /// [`Layer::open`] without reading the entries: header, size, variant and layer only,
+    /// which costs no more than the first page however large the layer. [`Layer::verify`]
+    /// does the rest.
+    pub fn open_unverified(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
         let path = layer_path(dir, variant, n);
         // Without waiting, regular files only: a FIFO named like a layer must not hang the
         // engine (its worker opens tables holding the tables' lock).
@@ -201,11 +210,22 @@ impl Layer {
                 expected,
             });
         }
+        Ok(Layer {
+            map,
+            size: entries as usize,
+        })
+    }
+
+    /// The checks [`Layer::open_unverified`] leaves out: the checksum, and that every value
+    /// byte reads as bounds of the layer. `dir`, `variant` and `n` name the file in the error.
+    pub fn verify(&self, dir: &Path, variant: Variant, n: usize) -> Result<(), FileError> {
+        let path = layer_path(dir, variant, n);
+        let map = &self.map;
+        let size = self.size;
         let crc = u32::from_le_bytes(map[24..28].try_into().expect("4 bytes"));
         if crc32fast::hash(&map[HEADER..]) != crc {
             return Err(FileError::Checksum(path));
         }
-        let size = entries as usize;
         if let Some(i) = map[HEADER..HEADER + size]
             .iter()
             .position(|&b| Value::decode(b, n).is_none())
@@ -218,7 +238,7 @@ impl Layer {
                 ),
             ));
         }
-        Ok(Layer { map, size })
+        Ok(())
     }
 
     /// The values, one byte per position.

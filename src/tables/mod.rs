@@ -5,7 +5,9 @@
 //! - [`index`]: the perfect index of a layer (combinatorial ranking of the houses).
 //! - [`value`]: what an entry means ([`Value`]: bounds on the seeds the side to move ends with;
 //!   when they meet, the value is exact).
-//! - [`solve`]: one layer from the smaller ones.
+//! - [`solve`]: one layer from the smaller ones: what a solve reads and returns.
+//! - [`propagate`]: the solver builds use, passes over only what changed.
+//! - [`sweep`]: the first solver, passes over whole layers; the reference.
 //! - [`file`](mod@file): layer files (header, checksum, written whole or not at all).
 //! - [`build`]: `awari tables build`.
 //! - [`paths`]: `awari tables paths`: exact path-game values where the bounds differ.
@@ -20,8 +22,10 @@ pub mod file;
 pub mod index;
 pub mod paths;
 pub mod probe;
+pub mod propagate;
 pub mod rounds;
 pub mod solve;
+pub mod sweep;
 pub mod value;
 
 pub use probe::Tables;

@@ -8,7 +8,8 @@ use crate::rules::{Board, Variant};
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Whether `variant` has tables: oware and kalah. (Awari's grand slam ends the game and its
 /// move limit counts plies, so oware's values are not awari's; ahl's bonus move and ayoayo's
@@ -24,20 +25,56 @@ pub fn default_dir() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("awari").join("tables"))
 }
 
+/// Lowers the calling thread's priority to the least, so that checking the tables' checksums
+/// takes only the time a search leaves. On Linux a thread's nice value is its own; elsewhere it
+/// would be the process's, so nothing is done there.
+fn yield_to_search() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; `who` 0 is the calling thread on Linux.
+    unsafe {
+        nix::libc::setpriority(nix::libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
 /// The layers of one rule set found in a directory.
 pub struct Tables {
     variant: Variant,
     dir: PathBuf,
     /// `layers[n]`: layer `n`, if its file is there and sound.
     layers: Vec<Option<Layer>>,
-    problems: Vec<String>,
+    /// `dropped[n]`: layer `n` failed [`Tables::verify`] and is no longer used.
+    dropped: Vec<AtomicBool>,
+    /// Whether the layers' checksums are still to be checked ([`Tables::open_unverified`]).
+    unverified: bool,
+    problems: Mutex<Vec<String>>,
 }
+
+/// The tables opened in this process, by directory and rule set.
+type Opened = HashMap<(PathBuf, Variant), Arc<Tables>>;
+static OPENED: Lazy<Mutex<Opened>> = Lazy::new(|| Mutex::new(HashMap::new()));
 
 impl Tables {
     /// Opens every layer of `variant` in `dir`, from 0 up to the last file present. A missing
     /// layer below the last one, or a file that is truncated, corrupt or of another rule set,
-    /// is left out and described in [`Tables::problems`]; the others are used.
+    /// is left out and described in [`Tables::problems`]; the others are used. Every byte is
+    /// read and checked (see [`Layer::open`]).
     pub fn open(dir: &Path, variant: Variant) -> Tables {
+        Tables::open_with(dir, variant, Layer::open)
+    }
+
+    /// [`Tables::open`] reading only each file's header and size: the cost does not grow with
+    /// the tables. The checksums are left to [`Tables::verify`].
+    pub fn open_unverified(dir: &Path, variant: Variant) -> Tables {
+        let mut tables = Tables::open_with(dir, variant, Layer::open_unverified);
+        tables.unverified = true;
+        tables
+    }
+
+    fn open_with(
+        dir: &Path,
+        variant: Variant,
+        open: fn(&Path, Variant, usize) -> Result<Layer, super::file::FileError>,
+    ) -> Tables {
         let mut layers = Vec::new();
         let mut problems = Vec::new();
         let mut missing = Vec::new();
@@ -52,7 +89,7 @@ impl Tables {
         };
         if supported(variant) && listed {
             for n in 0..=MAX_ENCODED_LAYER {
-                match Layer::open(dir, variant, n) {
+                match open(dir, variant, n) {
                     Ok(layer) => {
                         for m in missing.drain(..) {
                             problems.push(format!(
@@ -79,20 +116,84 @@ impl Tables {
         Tables {
             variant,
             dir: dir.to_path_buf(),
+            dropped: layers.iter().map(|_| AtomicBool::new(false)).collect(),
             layers,
-            problems,
+            unverified: false,
+            problems: Mutex::new(problems),
         }
     }
 
-    /// The tables of `variant` in `dir`, opened once per process and shared.
+    /// Checks the checksum and the value bytes of every layer that [`Tables::open_unverified`]
+    /// left unchecked; a layer that fails is dropped (from then on it is as if missing) and
+    /// added to [`Tables::problems`]. Returns what failed, one line each. Reads every byte: run
+    /// it where no clock runs (a thread of its own, `awari tables verify`).
+    pub fn verify(&self) -> Vec<String> {
+        if !self.unverified {
+            return Vec::new();
+        }
+        let mut failed = Vec::new();
+        for (n, layer) in self.layers.iter().enumerate() {
+            let Some(layer) = layer else { continue };
+            if let Err(e) = layer.verify(&self.dir, self.variant, n) {
+                self.dropped[n].store(true, Ordering::Relaxed);
+                failed.push(e.to_string());
+            }
+        }
+        self.problems
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(failed.iter().cloned());
+        failed
+    }
+
+    /// The tables of `variant` in `dir`, opened once per process and shared: the ones
+    /// [`Tables::reopen`] opened last, or opened now the same way.
     pub fn shared(dir: &Path, variant: Variant) -> Arc<Tables> {
-        type Opened = HashMap<(PathBuf, Variant), Arc<Tables>>;
-        static OPENED: Lazy<Mutex<Opened>> = Lazy::new(|| Mutex::new(HashMap::new()));
-        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-        opened
-            .entry((dir.to_path_buf(), variant))
-            .or_insert_with(|| Arc::new(Tables::open(dir, variant)))
-            .clone()
+        if let Some(tables) = Tables::cached(dir, variant) {
+            return tables;
+        }
+        Tables::reopen(dir, variant)
+    }
+
+    /// The tables of `variant` in `dir` if this process has opened them; opens nothing.
+    pub fn cached(dir: &Path, variant: Variant) -> Option<Arc<Tables>> {
+        let opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
+        opened.get(&(dir.to_path_buf(), variant)).cloned()
+    }
+
+    /// Opens the tables of `variant` in `dir` again, headers and sizes only, so that layers
+    /// written since the last opening are seen, and shares them from now on in place of the
+    /// old ones (which stay valid for whoever holds them). Their checksums are checked on a
+    /// thread of their own ([`Tables::verify`]); a layer that fails is dropped then.
+    pub fn reopen(dir: &Path, variant: Variant) -> Arc<Tables> {
+        let tables = Arc::new(Tables::open_unverified(dir, variant));
+        OPENED
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert((dir.to_path_buf(), variant), tables.clone());
+        if tables.count() == 0 {
+            return tables;
+        }
+        let checked = tables.clone();
+        let spawned = std::thread::Builder::new()
+            .name("tables-verify".to_string())
+            .spawn(move || {
+                yield_to_search();
+                checked.verify()
+            });
+        if spawned.is_err() {
+            // No thread to be had: checked now, still off any clock (the engine opens tables
+            // when set up, not in a search).
+            tables.verify();
+        }
+        tables
+    }
+
+    /// Layer `n`, if it is there and has not been dropped.
+    #[inline]
+    fn layer(&self, n: usize) -> Option<&Layer> {
+        let layer = self.layers.get(n)?.as_ref()?;
+        (!self.dropped[n].load(Ordering::Relaxed)).then_some(layer)
     }
 
     /// The rule set.
@@ -107,26 +208,34 @@ impl Tables {
 
     /// The largest seed count up to which every layer is there (`None` if layer 0 is not).
     pub fn reach(&self) -> Option<usize> {
-        self.layers.iter().position(Option::is_none).map_or_else(
-            || self.layers.len().checked_sub(1),
-            |first_gap| first_gap.checked_sub(1),
-        )
+        (0..self.layers.len())
+            .position(|n| self.layer(n).is_none())
+            .map_or_else(
+                || self.layers.len().checked_sub(1),
+                |first_gap| first_gap.checked_sub(1),
+            )
     }
 
     /// The layers present.
     pub fn count(&self) -> usize {
-        self.layers.iter().flatten().count()
+        (0..self.layers.len())
+            .filter(|&n| self.layer(n).is_some())
+            .count()
     }
 
-    /// What was wrong with the directory's files, one line each.
-    pub fn problems(&self) -> &[String] {
-        &self.problems
+    /// What was wrong with the directory's files, one line each: what opening found, then
+    /// what [`Tables::verify`] found.
+    pub fn problems(&self) -> Vec<String> {
+        self.problems
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Whether a board of this rule set with `seeds` on its houses is in the tables.
     #[inline]
     pub fn covers(&self, seeds: usize) -> bool {
-        matches!(self.layers.get(seeds), Some(Some(_)))
+        self.layer(seeds).is_some()
     }
 
     /// The value of `board` for its side to move, if its layer is present. Stores and history
@@ -137,7 +246,7 @@ impl Tables {
             return None;
         }
         let seeds: u32 = board.houses().iter().map(|&h| u32::from(h)).sum();
-        let layer = self.layers.get(seeds as usize)?.as_ref()?;
+        let layer = self.layer(seeds as usize)?;
         let (n, index) = locate(board);
         Value::decode(*layer.entries().get(index as usize)?, n)
     }
@@ -151,14 +260,14 @@ impl Tables {
         }
         // The layer first: a board of more seeds than any layer holds has no rank to compute.
         let seeds: u32 = board.houses().iter().map(|&h| u32::from(h)).sum();
-        let layer = self.layers.get(seeds as usize)?.as_ref()?;
+        let layer = self.layer(seeds as usize)?;
         let (_, index) = locate(board);
         layer.ranks().get(index as usize).copied()
     }
 
     /// The value at `index` of layer `n`, if present.
     pub fn value(&self, n: usize, index: u64) -> Option<Value> {
-        let layer = self.layers.get(n)?.as_ref()?;
+        let layer = self.layer(n)?;
         Value::decode(*layer.entries().get(index as usize)?, n)
     }
 }

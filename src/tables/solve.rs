@@ -5,16 +5,31 @@
 //! The values are bounds, `lo <= hi`, on the seeds the side to move ends the game with; `lo`
 //! is what it can force without ever counting on a repetition, `hi` what the opponent cannot
 //! stop it from reaching on the same terms (see [`Value`] and `protocol.md`, section 8). They
-//! are computed by iterating to the fixed point from `lo = 0`, `hi = n`: each pass takes, for
-//! every position, the best of its moves, and a position whose bounds meet is settled and never
-//! looked at again. In kalah a move that keeps every seed on the board moves seeds towards the
-//! mover's store and never back, so the layer has no cycles and every position settles.
+//! are two fixed points, reached by passes over the layer until nothing changes:
+//! 1. The safe core, from above. `s(X)`: the largest `k` such that the side to move at `X` can
+//!    keep every position from here on at `k` or more seeds of its own row, unless the game
+//!    leaves the layer through an exit worth `k` or more to it; `t(X)`: the same for the side
+//!    not to move at `X`. Inside such a core a repetition can only happen at a position
+//!    worth `k`.
+//! 2. The bounds, from the core: `lo(X)` rises from `s(X)` and `hi(X)` falls from
+//!    `n - t(X)`, each the best of the moves (exits, and the opponent's bounds after moves
+//!    that stay in the layer). A side that forces its way into its core or out through a good
+//!    exit never passes a position twice on the way, so no repetition can spoil the bound.
+//!    Each pass reads only the last pass's bounds, so the pass at which a bound last moved is
+//!    a distance: see [`Solved::ranks`].
+//!
+//! A position whose bounds meet is settled and never looked at again. In kalah a move that
+//! keeps every seed on the board moves seeds towards the mover's store and never back, so the
+//! layer has no cycles and every position settles.
+//!
+//! Two solvers compute the same bytes: [`propagate`](super::propagate) (the one builds use)
+//! looks at a position again only when one of its children changed in the last pass;
+//! [`sweep`](super::sweep), the first, evaluates every position in every pass and is kept as
+//! the reference.
 
-use super::index::{from_side, layer_size, next, rank, seeds, unrank};
+use super::index::{from_side, rank, seeds};
 use super::value::Value;
 use crate::rules::{Board, Side, Variant};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Where a move leads, from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,269 +130,42 @@ pub struct Solved {
     pub passes: u32,
     /// Positions whose bounds did not meet (their value depends on repetition).
     pub unsettled: u64,
-    /// Positions evaluated in all, every pass counted.
+    /// Positions evaluated in all (their moves generated and their children read), every
+    /// pass counted.
     pub evaluated: u64,
 }
 
-const CHUNK: u64 = 1 << 14;
-/// `xlo`/`xhi` of a position with no exit.
-const NO_EXIT: u8 = u8::MAX;
-/// `count` of a position where the game is over (its value is in `xlo`).
-const OVER: u8 = u8::MAX;
-
-/// The moves of a run of positions, worked out once and kept for every pass: the best bounds
-/// the exits give, and the indices of the positions the other moves lead to.
-struct Chunk {
-    start: u64,
-    /// In-layer moves per position, or [`OVER`].
-    count: Vec<u8>,
-    children: Vec<u32>,
-    /// The best lower / upper bound an exit gives the side to move ([`NO_EXIT`] if none); for
-    /// a finished game, its value.
-    xlo: Vec<u8>,
-    xhi: Vec<u8>,
-    /// The side to move's own row, the most a repetition can give it.
-    row: Vec<u8>,
-}
-
-impl Chunk {
-    fn new(variant: Variant, n: usize, start: u64, end: u64, lower: &dyn Lower) -> Chunk {
-        let len = (end - start) as usize;
-        let mut c = Chunk {
-            start,
-            count: Vec::with_capacity(len),
-            children: Vec::with_capacity(len * 4),
-            xlo: Vec::with_capacity(len),
-            xhi: Vec::with_capacity(len),
-            row: Vec::with_capacity(len),
-        };
-        let mut houses = unrank(n, start);
-        for _ in start..end {
-            c.row.push(houses[..6].iter().sum());
-            match moves(variant, houses) {
-                Moves::Over(v) => {
-                    c.count.push(OVER);
-                    c.xlo.push(v as u8);
-                    c.xhi.push(v as u8);
-                }
-                Moves::Steps(steps, len) => {
-                    let (mut xlo, mut xhi, mut inside) = (None::<u8>, None::<u8>, 0u8);
-                    for step in &steps[..len] {
-                        match *step {
-                            Step::Inside(j) => {
-                                c.children.push(j as u32);
-                                inside += 1;
-                            }
-                            Step::Exit {
-                                gain,
-                                same_side,
-                                layer,
-                                index,
-                            } => {
-                                let v = lower.value(layer, index);
-                                let g = gain as u8;
-                                let (l, h) = if same_side {
-                                    (g + v.lo, g + v.hi)
-                                } else {
-                                    (g + layer as u8 - v.hi, g + layer as u8 - v.lo)
-                                };
-                                xlo = Some(xlo.map_or(l, |x| x.max(l)));
-                                xhi = Some(xhi.map_or(h, |x| x.max(h)));
-                            }
-                        }
-                    }
-                    c.count.push(inside);
-                    c.xlo.push(xlo.unwrap_or(NO_EXIT));
-                    c.xhi.push(xhi.unwrap_or(NO_EXIT));
-                }
-            }
-            next(&mut houses);
-        }
-        c
-    }
+/// Which solver computes a layer; both write the same bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Solver {
+    /// [`propagate`](super::propagate): only the positions a change can reach.
+    #[default]
+    Propagate,
+    /// [`sweep`](super::sweep): every position in every pass (the reference).
+    Sweep,
 }
 
 /// Solves layer `n` of `variant`, with the smaller layers in `lower`, on the current rayon
-/// pool.
-///
-/// Two fixed points, each reached by passes over the layer until nothing changes:
-/// 1. The safe core, from above. `s(X)`: the largest `k` such that the side to move at `X` can
-///    keep every position from here on at `k` or more seeds of its own row, unless the game
-///    leaves the layer through an exit worth `k` or more to it; `t(X)`: the same for the side
-///    not to move at `X`. Inside such a core a repetition can only happen at a position
-///    worth `k`.
-/// 2. The bounds, from the core: `lo(X)` rises from `s(X)` and `hi(X)` falls from
-///    `n - t(X)`, each the best of the moves (exits, and the opponent's bounds after moves
-///    that stay in the layer). A side that forces its way into its core or out through a good
-///    exit never passes a position twice on the way, so no repetition can spoil the bound.
+/// pool, with the default solver.
 pub fn solve_layer(
     variant: Variant,
     n: usize,
     lower: &dyn Lower,
     progress: &dyn Progress,
 ) -> Solved {
-    let size = layer_size(n);
-    let nb = n as u8;
-    let chunks_n = size.div_ceil(CHUNK);
-    progress.pass(0, size);
-    let chunks: Vec<Chunk> = (0..chunks_n)
-        .into_par_iter()
-        .map(|c| {
-            let start = c * CHUNK;
-            let end = (start + CHUNK).min(size);
-            let chunk = Chunk::new(variant, n, start, end, lower);
-            progress.advance(end - start);
-            chunk
-        })
-        .collect();
-    let evaluated = AtomicU64::new(size);
-    let changed = AtomicU64::new(0);
-    let mut passes = 0;
+    solve_layer_with(Solver::default(), variant, n, lower, progress)
+}
 
-    // Stage 1: the safe core, from above.
-    let s: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
-    let t: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
-    chunks.par_iter().for_each(|c| {
-        for (k, &count) in c.count.iter().enumerate() {
-            let i = c.start as usize + k;
-            let (own, other) = if count == OVER {
-                (c.xlo[k], nb - c.xlo[k])
-            } else {
-                (c.row[k], nb - c.row[k])
-            };
-            s[i].store(own, Ordering::Relaxed);
-            t[i].store(other, Ordering::Relaxed);
-        }
-    });
-    // Passes over every position whose game goes on, until one changes nothing. `update` gets
-    // the pass number (from 1), the position's chunk, its place there and the indices its moves
-    // lead to, and says whether anything changed; `after` runs at the end of each pass.
-    type Update<'u> = dyn Fn(u32, &Chunk, usize, &[u32]) -> bool + Sync + 'u;
-    let run = |passes: &mut u32, update: &Update<'_>, after: &dyn Fn()| {
-        let mut pass = 0;
-        loop {
-            pass += 1;
-            *passes += 1;
-            progress.pass(*passes, size);
-            chunks.par_iter().for_each(|c| {
-                let mut offset = 0;
-                let mut count_changed = 0;
-                for (k, &count) in c.count.iter().enumerate() {
-                    if count == OVER {
-                        continue;
-                    }
-                    let kids = &c.children[offset..offset + usize::from(count)];
-                    offset += usize::from(count);
-                    if update(pass, c, k, kids) {
-                        count_changed += 1;
-                    }
-                }
-                changed.fetch_add(count_changed, Ordering::Relaxed);
-                progress.advance(c.count.len() as u64);
-            });
-            evaluated.fetch_add(size, Ordering::Relaxed);
-            after();
-            if changed.swap(0, Ordering::Relaxed) == 0 {
-                break;
-            }
-        }
-    };
-    run(
-        &mut passes,
-        &|_, c, k, kids| {
-            let i = c.start as usize + k;
-            let (old_s, old_t) = (s[i].load(Ordering::Relaxed), t[i].load(Ordering::Relaxed));
-            // The side to move stays safe through one move; the other side through all of them.
-            let mut best = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
-            let mut worst = if c.xhi[k] == NO_EXIT {
-                nb
-            } else {
-                nb - c.xhi[k]
-            };
-            for &j in kids {
-                best = best.max(t[j as usize].load(Ordering::Relaxed));
-                worst = worst.min(s[j as usize].load(Ordering::Relaxed));
-            }
-            let (new_s, new_t) = (old_s.min(best), old_t.min(worst));
-            if (new_s, new_t) != (old_s, old_t) {
-                s[i].store(new_s, Ordering::Relaxed);
-                t[i].store(new_t, Ordering::Relaxed);
-                true
-            } else {
-                false
-            }
-        },
-        &|| {},
-    );
-
-    // Stage 2: the bounds, from the core. Each pass reads only the last pass's bounds (they
-    // are copied over at its end), so the pass at which a bound last moved is a distance: see
-    // `Solved::ranks`.
-    let lo = s;
-    let hi = t;
-    hi.par_iter().for_each(|h| {
-        h.store(nb - h.load(Ordering::Relaxed), Ordering::Relaxed);
-    });
-    let copy = |from: &[AtomicU8]| -> Vec<AtomicU8> {
-        from.par_iter()
-            .map(|x| AtomicU8::new(x.load(Ordering::Relaxed)))
-            .collect()
-    };
-    let (next_lo, next_hi) = (copy(&lo), copy(&hi));
-    let ranks: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
-    let sync = |to: &[AtomicU8], from: &[AtomicU8]| {
-        to.par_iter().zip(from.par_iter()).for_each(|(t, f)| {
-            t.store(f.load(Ordering::Relaxed), Ordering::Relaxed);
-        });
-    };
-    run(
-        &mut passes,
-        &|pass, c, k, kids| {
-            let i = c.start as usize + k;
-            let (old_lo, old_hi) = (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
-            if old_lo == old_hi {
-                return false;
-            }
-            let mut best_lo = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
-            let mut best_hi = if c.xhi[k] == NO_EXIT { 0 } else { c.xhi[k] };
-            for &j in kids {
-                best_lo = best_lo.max(nb - hi[j as usize].load(Ordering::Relaxed));
-                best_hi = best_hi.max(nb - lo[j as usize].load(Ordering::Relaxed));
-            }
-            let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
-            if new_lo != old_lo {
-                next_lo[i].store(new_lo, Ordering::Relaxed);
-            }
-            if new_hi != old_hi {
-                next_hi[i].store(new_hi, Ordering::Relaxed);
-                ranks[i].store(pass.min(255) as u8, Ordering::Relaxed);
-            }
-            (new_lo, new_hi) != (old_lo, old_hi)
-        },
-        &|| {
-            sync(&lo, &next_lo);
-            sync(&hi, &next_hi);
-        },
-    );
-    drop((next_lo, next_hi));
-
-    let mut unsettled = 0;
-    let bytes = (0..size as usize)
-        .map(|i| {
-            let v = Value {
-                lo: lo[i].load(Ordering::Relaxed),
-                hi: hi[i].load(Ordering::Relaxed),
-            };
-            assert!(v.lo <= v.hi, "layer {n} index {i}: bounds crossed: {v:?}");
-            unsettled += u64::from(v.lo != v.hi);
-            v.encode(n)
-        })
-        .collect();
-    Solved {
-        bytes,
-        ranks: ranks.into_iter().map(AtomicU8::into_inner).collect(),
-        passes,
-        unsettled,
-        evaluated: evaluated.load(Ordering::Relaxed),
+/// [`solve_layer`] with the solver named.
+pub fn solve_layer_with(
+    solver: Solver,
+    variant: Variant,
+    n: usize,
+    lower: &dyn Lower,
+    progress: &dyn Progress,
+) -> Solved {
+    match solver {
+        Solver::Propagate => super::propagate::solve_layer_propagating(variant, n, lower, progress),
+        Solver::Sweep => super::sweep::solve_layer_sweeping(variant, n, lower, progress),
     }
 }

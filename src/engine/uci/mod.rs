@@ -2,7 +2,8 @@
 //! sets the stop flag on `stop`, answers `isready` at once while a search is under way, and
 //! hands everything that takes time to one worker thread over a crossbeam channel, in order:
 //! searches, perft, bench, the classic opponents' moves, the hash table's allocation and
-//! clearing, opening the endgame tables and reading the classic players' files. An `isready`
+//! clearing, opening the endgame tables (at the start, on `TablesPath` and on a change of rule
+//! set; never in a search) and reading the classic players' files. An `isready`
 //! with no search under way goes through the same queue, so `readyok` comes once all the setup
 //! sent before it is done (a 2 GiB table allocated, a memory file read), as UCI clients expect.
 //! The worker owns the transposition table and the classic player, and prints each search's
@@ -98,10 +99,11 @@ pub fn run_with_tables(
     let worker_out = out.clone();
     let hash_mb = settings.hash_mb;
     let worker_tables = default_tables.clone();
+    let first_tables = (settings.tables_path.clone(), settings.variant);
     let handle = thread::Builder::new()
         .name("search".to_string())
         .spawn(move || {
-            worker(receiver, worker_out, hash_mb, worker_tables);
+            worker(receiver, worker_out, hash_mb, worker_tables, first_tables);
             let _ = done_tx.send(());
         })?;
     let mut engine = Engine {
@@ -242,14 +244,15 @@ impl Engine {
         Flow::Continue
     }
 
-    /// What the tables say of the current position, for `d` and `eval`.
+    /// What the tables say of the current position, for `d` and `eval`, if the worker has
+    /// opened them (this thread opens no file).
     fn table_line(&self) -> Option<String> {
         let board = self.game.board();
         if !supported(board.variant()) {
             return None;
         }
         let dir = tables_dir(&self.settings.tables_path, self.default_tables.as_deref())?;
-        let tables = Tables::shared(&dir, board.variant());
+        let tables = Tables::cached(&dir, board.variant())?;
         describe(&tables, board)
     }
 
@@ -292,7 +295,15 @@ impl Engine {
         if settings.randomness != seed_before {
             self.send(Job::Reseed(settings.randomness));
         }
+        // Another rule set's tables are opened now, before the `readyok` that follows.
+        let new_variant = settings.variant != self.settings.variant;
         self.settings = settings;
+        if new_variant && effect != Effect::OpenTables {
+            self.send(Job::OpenTables {
+                path: self.settings.tables_path.clone(),
+                variant: self.settings.variant,
+            });
+        }
         let path = |p: &str| (!p.is_empty()).then(|| PathBuf::from(p));
         match effect {
             Effect::None => {}

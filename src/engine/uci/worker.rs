@@ -7,7 +7,7 @@ use super::flight::Flight;
 use super::go::{run_classic, run_search, Search};
 use super::out::Out;
 use super::proven::Proven;
-use super::tables::open_tables;
+use super::tables::{open_tables, reopen_tables, Reported};
 use crate::classic::player::{Kind, Player};
 use crate::engine::bench::{bench, perft_lines};
 use crate::engine::book::Book;
@@ -17,7 +17,6 @@ use crate::engine::tt::Table;
 use crate::rng::Rng;
 use crate::rules::{Game, Variant};
 use crossbeam_channel::Receiver;
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -29,7 +28,8 @@ pub(super) enum Job {
         flight: Arc<Flight>,
         task: Box<Task>,
     },
-    /// Open the tables of a path and rule set now, and say what was found.
+    /// Open the tables of a path and rule set now (again, if they were open), and say what was
+    /// found.
     OpenTables {
         path: String,
         variant: Variant,
@@ -88,8 +88,8 @@ struct Worker {
     /// memory for the old size either).
     size: usize,
     table: Option<Table>,
-    /// Tables directories already reported, per rule set.
-    reported: HashSet<(String, Variant)>,
+    /// What has been said of each tables directory, per rule set.
+    reported: Reported,
     /// The directory `TablesPath`'s default names.
     default_tables: Option<PathBuf>,
     classic: Player,
@@ -98,18 +98,21 @@ struct Worker {
     book_rng: Rng,
 }
 
-/// The worker's loop: the table allocated first, then each job in turn until the reader has gone.
+/// The worker's loop: the table allocated and the endgame tables of `tables` (the
+/// `TablesPath` and rule set the engine starts with) opened first, then each job in turn until
+/// the reader has gone.
 pub(super) fn worker(
     jobs: Receiver<Job>,
     out: Out,
     hash_mb: usize,
     default_tables: Option<PathBuf>,
+    tables: (String, Variant),
 ) {
     let mut w = Worker {
         table: None,
         size: hash_mb,
         out,
-        reported: HashSet::new(),
+        reported: Reported::new(),
         default_tables,
         classic: Player::new(Kind::Greedy),
         book_rng: Rng::new(
@@ -121,6 +124,15 @@ pub(super) fn worker(
     // The table is allocated now, before the first `isready` is answered, not at the first
     // search, whose time it would eat.
     w.resize(hash_mb);
+    // The endgame tables too, as quietly as before `uci` is answered.
+    let default = w.default_tables.clone();
+    reopen_tables(
+        &tables.0,
+        default.as_deref(),
+        tables.1,
+        &mut w.reported,
+        None,
+    );
     for job in jobs {
         w.run(job);
     }
@@ -137,7 +149,7 @@ impl Worker {
             }
             Job::OpenTables { path, variant } => {
                 let default = self.default_tables.as_deref();
-                open_tables(&path, default, variant, &mut self.reported, out);
+                reopen_tables(&path, default, variant, &mut self.reported, Some(out));
             }
             Job::Resize(mb) => self.resize(mb),
             Job::Clear => {
