@@ -66,15 +66,10 @@ impl Chunk {
                                 layer,
                                 index,
                             } => {
-                                let v = lower.value(layer, index);
-                                let g = gain as u8;
-                                let (l, h) = if same_side {
-                                    (g + v.lo, g + v.hi)
-                                } else {
-                                    (g + layer as u8 - v.hi, g + layer as u8 - v.lo)
-                                };
-                                xlo = Some(xlo.map_or(l, |x| x.max(l)));
-                                xhi = Some(xhi.map_or(h, |x| x.max(h)));
+                                let v =
+                                    lower.value(layer, index).after_exit(gain, same_side, layer);
+                                xlo = Some(xlo.map_or(v.lo, |x| x.max(v.lo)));
+                                xhi = Some(xhi.map_or(v.hi, |x| x.max(v.hi)));
                             }
                         }
                     }
