@@ -343,7 +343,8 @@ impl<'a> Solver<'a> {
         let moves = board.legal_moves();
         for (n, m) in moves.enumerate() {
             let child = board.play_unchecked(m);
-            self.table.prefetch(houses_key(&child));
+            // A child in the tables is never looked up in the table: only one of the two
+            // entries is loaded.
             let slot = self.tables.and_then(|t| {
                 let on_board = seeds(&child) as usize;
                 t.covers(on_board).then(|| {
@@ -352,6 +353,9 @@ impl<'a> Solver<'a> {
                     (n, index)
                 })
             });
+            if slot.is_none() {
+                self.table.prefetch(houses_key(&child));
+            }
             let gain = (i32::from(child.store(me)) - i32::from(board.store(me)))
                 - (i32::from(child.store(me.opponent())) - i32::from(board.store(me.opponent())));
             let same = child.side_to_move() == me;
