@@ -86,32 +86,100 @@ impl Kalah {
     }
 }
 
-/// The final margin (own store minus the opponent's) that best play gives `k`'s side to move.
-fn minimax(k: &Kalah, memo: &mut HashMap<Kalah, i32>) -> i32 {
+/// What best play from `k` adds to its side to move's margin (own store minus the opponent's)
+/// by the end of the game. Stores only ever add, so this depends on the houses and the side
+/// to move alone, which is all the memo keeps (packed: 5 bits a house, then the side).
+fn gain(k: &Kalah, memo: &mut HashMap<u64, i8>) -> i32 {
     let me = k.side;
     if k.over() {
-        let mine = i32::from(k.stores[me]) + k.row(me) as i32;
-        let theirs = i32::from(k.stores[1 - me]) + k.row(1 - me) as i32;
-        return mine - theirs;
+        return k.row(me) as i32 - k.row(1 - me) as i32;
     }
-    if let Some(&v) = memo.get(k) {
-        return v;
+    let key = k
+        .houses
+        .iter()
+        .fold(me as u64, |key, &h| key << 5 | u64::from(h.min(31)));
+    // Houses of more than 31 seeds do not occur in the positions tested.
+    debug_assert!(k.houses.iter().all(|&h| h < 32));
+    if let Some(&v) = memo.get(&key) {
+        return i32::from(v);
     }
     let v = (6 * me..6 * me + 6)
         .filter(|&h| k.houses[h] > 0)
         .map(|h| {
             let child = k.sow(h);
-            let v = minimax(&child, memo);
-            if child.side == me {
-                v
-            } else {
-                -v
-            }
+            let earned = i32::from(child.stores[me]) - i32::from(k.stores[me]);
+            let v = gain(&child, memo);
+            earned + if child.side == me { v } else { -v }
         })
         .max()
         .expect("a game not over has a move");
-    memo.insert(*k, v);
+    memo.insert(key, v as i8);
     v
+}
+
+/// The final margin (own store minus the opponent's) that best play gives `k`'s side to move.
+fn minimax(k: &Kalah, memo: &mut HashMap<u64, i8>) -> i32 {
+    i32::from(k.stores[k.side]) - i32::from(k.stores[1 - k.side]) + gain(k, memo)
+}
+
+/// A second independent solver, for starts too large for the plain minimax (its memo would
+/// hold most positions of up to 24 or 36 seeds): full-window fail-soft alpha-beta over the same
+/// `gain`, remembering for each position (houses and side) the bounds its searches proved.
+/// Moves from the store backwards; no null windows, no MTD(f), no cut-offs from the children's
+/// entries.
+fn alpha_beta(k: &Kalah, mut alpha: i32, mut beta: i32, memo: &mut HashMap<u64, (i8, i8)>) -> i32 {
+    let me = k.side;
+    if k.over() {
+        return k.row(me) as i32 - k.row(1 - me) as i32;
+    }
+    let key = k
+        .houses
+        .iter()
+        .fold(me as u64, |key, &h| key << 5 | u64::from(h.min(31)));
+    let n = (k.row(0) + k.row(1)) as i32;
+    let (lo, hi) = memo
+        .get(&key)
+        .map_or((-n, n), |&(l, h)| (i32::from(l), i32::from(h)));
+    if lo >= beta || lo == hi {
+        return lo;
+    }
+    if hi <= alpha {
+        return hi;
+    }
+    alpha = alpha.max(lo);
+    beta = beta.min(hi);
+    let (low, high) = (alpha, beta);
+    let mut best = i32::MIN;
+    for h in (6 * me..6 * me + 6).rev().filter(|&h| k.houses[h] > 0) {
+        let child = k.sow(h);
+        let earned = i32::from(child.stores[me]) - i32::from(k.stores[me]);
+        let v = if child.side == me {
+            earned + alpha_beta(&child, alpha - earned, beta - earned, memo)
+        } else {
+            earned - alpha_beta(&child, earned - beta, earned - alpha, memo)
+        };
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    let bounds = if best <= low {
+        (lo, best)
+    } else if best >= high {
+        (best, hi)
+    } else {
+        (best, best)
+    };
+    memo.insert(key, (bounds.0 as i8, bounds.1 as i8));
+    best
+}
+
+/// The final margin for `k`'s side to move by [`alpha_beta`].
+fn alpha_beta_margin(k: &Kalah, memo: &mut HashMap<u64, (i8, i8)>) -> i32 {
+    let n = (k.row(0) + k.row(1)) as i32;
+    i32::from(k.stores[k.side]) - i32::from(k.stores[1 - k.side])
+        + alpha_beta(k, -n - 1, n + 1, memo)
 }
 
 fn solve(board: &Board, tables: Option<&Tables>) -> Proof {
@@ -175,45 +243,84 @@ fn check_pv(board: &Board, stdout: &str, value: i32) {
     assert_eq!(if k.side == me { v } else { -v }, value, "{pv}");
 }
 
+/// Kalah(6,1) to Kalah(6,3) through the binary: Kalah(6,1) against the plain minimax, all
+/// three against the alpha-beta solver; the line printed reaches the value.
 #[test]
 fn the_small_starts_have_the_independent_solvers_values() {
     for seeds in 1..=3u32 {
         let board = Board::start_with_seeds(Variant::Kalah, seeds).unwrap();
+        let k = Kalah::of(&board);
         let t = Instant::now();
-        let expected = minimax(&Kalah::of(&board), &mut HashMap::new());
-        let independent = t.elapsed();
+        let expected = alpha_beta_margin(&k, &mut HashMap::new());
+        eprintln!(
+            "Kalah(6,{seeds}): {expected} (alpha-beta: {:?})",
+            t.elapsed()
+        );
+        if seeds == 1 {
+            assert_eq!(minimax(&k, &mut HashMap::new()), expected);
+        }
         let (code, out, err) = awari(&["solve", "--seeds", &seeds.to_string(), "--hash", "64"]);
         assert_eq!(code, 0, "{out}{err}");
         assert_eq!(value_of(&out), expected, "Kalah(6,{seeds}): {out}");
         check_pv(&board, &out, expected);
         assert!(out.contains("tables: none"), "{out}");
-        eprintln!("Kalah(6,{seeds}): {expected} (the independent solver: {independent:?})");
     }
 }
 
-/// Positions along random lines from the starts with 2 to 4 seeds per house, at every ply
-/// while the independent solver is quick there.
+/// Starts of 1 to 3 seeds a house (at most 14 seeds in all), and positions along random lines
+/// from Kalah(6,2) to Kalah(6,4): the solver against the alpha-beta solver where at most 20
+/// seeds are on the board, and against the plain minimax where at most 12 are.
 #[test]
 fn positions_along_random_lines_have_the_independent_solvers_values() {
     let mut rng = Rng::new(22);
+    let mut memo = HashMap::new();
     let mut checked = 0;
-    for line in 0..12 {
+    for _ in 0..8 {
+        let mut houses = [1u8; 12];
+        for _ in 0..2 {
+            let h = rng.below(12) as usize;
+            houses[h] = (houses[h] + 1).min(3);
+        }
+        let side = if rng.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let board = Board::from_parts(Variant::Kalah, houses, [0, 0], side, false, 0).unwrap();
+        assert_eq!(
+            solve(&board, None).exact(),
+            Some(minimax(&Kalah::of(&board), &mut memo)),
+            "{board}"
+        );
+        checked += 1;
+    }
+    let mut bounds = HashMap::new();
+    for line in 0..9 {
         let seeds = 2 + line % 3;
         let mut board = Board::start_with_seeds(Variant::Kalah, seeds).unwrap();
-        let mut memo = HashMap::new();
         while let Ok(moves) = board.moves_or_end() {
-            let on_board: u32 = board.houses().iter().map(|&h| u32::from(h)).sum();
-            if on_board <= 30 {
-                let expected = minimax(&Kalah::of(&board), &mut memo);
-                let proof = solve(&board, None);
+            let k = Kalah::of(&board);
+            // Kalah(6,4)'s first positions take the solver without tables a minute.
+            let proof = if k.row(0) + k.row(1) <= 20 {
+                solve(&board, None)
+            } else {
+                let all: Vec<_> = moves.collect();
+                board = board.play(all[rng.below(all.len() as u64) as usize]);
+                continue;
+            };
+            if k.row(0) + k.row(1) <= 20 {
+                let expected = alpha_beta_margin(&k, &mut bounds);
                 assert_eq!(proof.exact(), Some(expected), "{board}");
+            }
+            if k.row(0) + k.row(1) <= 12 {
+                assert_eq!(proof.exact(), Some(minimax(&k, &mut memo)), "{board}");
                 checked += 1;
             }
             let all: Vec<_> = moves.collect();
             board = board.play(all[rng.below(all.len() as u64) as usize]);
         }
     }
-    assert!(checked >= 100, "only {checked} positions");
+    assert!(checked >= 30, "only {checked} positions");
 }
 
 /// With tables (built here, to 10 seeds), the values are the same; the tables answer part of
@@ -237,7 +344,7 @@ fn with_tables_the_values_are_the_same() {
         let mut board = Board::start_with_seeds(Variant::Kalah, seeds).unwrap();
         let mut memo = HashMap::new();
         while let Ok(moves) = board.moves_or_end() {
-            let expected = minimax(&Kalah::of(&board), &mut memo);
+            let expected = alpha_beta_margin(&Kalah::of(&board), &mut memo);
             let proof = solve(&board, Some(&tables));
             assert_eq!(proof.exact(), Some(expected), "{board}");
             hits += proof.tbhits;
@@ -251,7 +358,7 @@ fn with_tables_the_values_are_the_same() {
     let dir_arg = dir.to_string_lossy().to_string();
     let (code, out, err) = awari(&["solve", "--seeds", "3", "--tables", &dir_arg]);
     assert_eq!(code, 0, "{out}{err}");
-    let expected = minimax(&Kalah::of(&board), &mut HashMap::new());
+    let expected = alpha_beta_margin(&Kalah::of(&board), &mut HashMap::new());
     assert_eq!(value_of(&out), expected, "{out}");
     assert!(out.contains("tables: kalah layers 0-10"), "{out}");
     check_pv(&board, &out, expected);
@@ -294,19 +401,21 @@ fn ahl_positions_have_the_minimax_values() {
         v
     }
     let mut rng = Rng::new(3);
-    for seeds in 1..=2 {
-        let mut board = Board::start_with_seeds(Variant::Ahl, seeds).unwrap();
-        let mut memo = HashMap::new();
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for line in 0..6 {
+        let mut board = Board::start_with_seeds(Variant::Ahl, 1 + line % 2).unwrap();
         while let Ok(moves) = board.moves_or_end() {
-            assert_eq!(
-                solve(&board, None).exact(),
-                Some(minimax(&board, &mut memo)),
-                "{board}"
-            );
+            if board.houses().iter().map(|&h| u32::from(h)).sum::<u32>() <= 12 {
+                let expected = minimax(&board, &mut memo);
+                assert_eq!(solve(&board, None).exact(), Some(expected), "{board}");
+                checked += 1;
+            }
             let all: Vec<_> = moves.collect();
             board = board.play(all[rng.below(all.len() as u64) as usize]);
         }
     }
+    assert!(checked >= 20, "only {checked} positions");
 }
 
 #[test]
