@@ -27,7 +27,7 @@
 //! table's move, then moves that earn another move, then captures.
 
 use crate::rules::zobrist::STORE;
-use crate::rules::{Board, Move, Side, Variant};
+use crate::rules::{Board, Move, Variant};
 use crate::tables::index::locate;
 use crate::tables::Tables;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -516,13 +516,4 @@ impl<'a> Solver<'a> {
 #[inline]
 fn work(nodes: u64) -> u8 {
     (65 - nodes.max(1).leading_zeros()) as u8
-}
-
-/// `side`'s margin when the side to move's margin is `margin`.
-pub fn margin_for(board: &Board, side: Side, margin: i32) -> i32 {
-    if side == board.side_to_move() {
-        margin
-    } else {
-        -margin
-    }
 }

@@ -157,7 +157,7 @@ impl Tables {
     }
 
     /// Asks the CPU to start loading the entry at `index` of layer `n` (see
-    /// [`locate`](super::index::locate)), which a probe is about to read: a search that
+    /// [`locate`]), which a probe is about to read: a search that
     /// probes several children can have their entries on the way at once.
     #[inline]
     pub fn prefetch(&self, n: usize, index: u64) {
