@@ -1,6 +1,6 @@
 //! The `awari` command line: its flags (with `clap`) and the dispatch to the jobs they start.
 //! With no command it is the engine ([`crate::engine::run`] on stdin/stdout). Each command
-//! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`; `bench`
+//! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`, `solve`; `bench`
 //! is one call to [`crate::engine::bench::bench`]), and `sharded` holds what the two jobs run
 //! in shards on a cluster, tune and book, share. `src/bin/awari.rs` only calls [`main`], so
 //! the parsing and the runners are library code, as the referee's are ([`crate::referee::cli`]).
@@ -9,6 +9,7 @@ mod book;
 mod perft;
 mod play;
 mod sharded;
+mod solve;
 mod tables;
 mod tune;
 
@@ -32,6 +33,7 @@ use std::process::ExitCode;
                   Positions use the notation of protocol.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
                   Examples: awari play; awari bench; awari bench --threads 2;\n  \
                   awari perft --variant oware --depth 11;\n  \
+                  awari solve --variant kalah --seeds 3 (prove a position's exact value);\n  \
                   awari tables build (endgame tables; the engine then finds them by itself);\n  \
                   awari tune --variant kalah --games 10000 --depth 8 (refit a rule set's weights;\n  \
                   add --tables DIR to end the games with the endgame tables' results);\n  \
@@ -71,6 +73,9 @@ enum Command {
     /// Endgame tables: build them, or look a position up.
     #[command(subcommand)]
     Tables(tables::TablesCommand),
+    /// Prove a kalah or ahl position's exact value (the final seed margin with best play);
+    /// prints it with a line of best play, nodes and time. Ctrl-C stops with the bounds proven.
+    Solve(solve::SolveArgs),
 }
 
 /// The `awari` command: parses the command line (a usage error exits with clap's status 2),
@@ -93,6 +98,10 @@ pub fn main() -> ExitCode {
             report(book::run(&args, matches))
         }
         Some(Command::Tables(command)) => report(tables::run(command)),
+        Some(Command::Solve(args)) => match solve::run(&args) {
+            Ok(code) => code,
+            Err(message) => report(Err(message)),
+        },
         Some(Command::Bench {
             depth,
             tables,

@@ -4,7 +4,7 @@
 //! One file per concept: [`protocol`] (text to commands), [`options`] (the one table),
 //! [`uci`] (the loop: reader and worker threads), [`search`] (with `ordering`, its move
 //! ordering, and `threads`, its helper threads and what they share), [`tt`], [`eval`],
-//! [`time`], [`bench`](mod@bench), [`fixed`] (a fixed-depth search for the tools), [`book`]
+//! [`time`], [`bench`](mod@bench), [`solve`] (proving a kalah or ahl position's exact value), [`fixed`] (a fixed-depth search for the tools), [`book`]
 //! (the opening book), [`diagram`], [`tune`] (`awari tune`: weights fitted to games), [`jobs`]
 //! (`awari tune` and `awari book build` in shards, for a cluster).
 
@@ -19,6 +19,7 @@ mod ordering;
 pub mod protocol;
 pub mod score;
 pub mod search;
+pub mod solve;
 pub mod table_root;
 mod threads;
 pub mod time;

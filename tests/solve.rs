@@ -1,0 +1,501 @@
+//! `awari solve` against an independent solver of this file's own: a plain memoized
+//! full-width minimax over kalah positions (houses, stores and side to move), with its own
+//! sowing written from rules.md, that shares nothing with the engine (neither the rules core
+//! nor the search). Compared on the starts with 1 to 3 seeds per house (through the binary),
+//! on positions along random lines, with and without endgame tables built here; then the
+//! command's errors and its Ctrl-C.
+
+use awari::engine::solve::{Proof, Solver};
+use awari::rng::Rng;
+use awari::rules::{Board, Side, Variant};
+use awari::tables::build::{build, BuildOptions};
+use awari::tables::Tables;
+use std::collections::HashMap;
+use std::io::Read;
+use std::process::Stdio;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+mod common;
+
+const AWARI: &str = env!("CARGO_BIN_EXE_awari");
+
+/// A kalah position as the independent solver sees it: houses `A..F a..f`, stores (South,
+/// North), and the side to move (0 South, 1 North).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Kalah {
+    houses: [u8; 12],
+    stores: [u8; 2],
+    side: usize,
+}
+
+impl Kalah {
+    fn of(board: &Board) -> Kalah {
+        Kalah {
+            houses: board.houses(),
+            stores: board.stores(),
+            side: board.side_to_move().index(),
+        }
+    }
+
+    fn row(&self, side: usize) -> u32 {
+        self.houses[6 * side..6 * side + 6]
+            .iter()
+            .map(|&h| u32::from(h))
+            .sum()
+    }
+
+    /// rules.md's kalah: sow counter-clockwise through the own store (place 6 for South, 13
+    /// for North, houses at places 0-5 and 7-12), skipping the opponent's; a last seed in the
+    /// own store moves again; a last seed alone in an own house takes the facing house's seeds
+    /// with it when there are any; a row empty after a sowing ends the game, each side taking
+    /// its own row.
+    fn sow(&self, house: usize) -> Kalah {
+        let mut k = *self;
+        let me = k.side;
+        let place_of = |h: usize| if h < 6 { h } else { h + 1 };
+        let own_store = if me == 0 { 6 } else { 13 };
+        let mut seeds = std::mem::take(&mut k.houses[house]);
+        let mut place = place_of(house);
+        while seeds > 0 {
+            place = (place + 1) % 14;
+            if place == 19 - own_store {
+                continue;
+            }
+            if place == own_store {
+                k.stores[me] += 1;
+            } else {
+                k.houses[if place < 6 { place } else { place - 1 }] += 1;
+            }
+            seeds -= 1;
+        }
+        if place != own_store {
+            let last = if place < 6 { place } else { place - 1 };
+            if last / 6 == me && k.houses[last] == 1 && k.houses[11 - last] > 0 {
+                k.stores[me] += k.houses[last] + k.houses[11 - last];
+                k.houses[last] = 0;
+                k.houses[11 - last] = 0;
+            }
+            k.side = 1 - me;
+        }
+        k
+    }
+
+    fn over(&self) -> bool {
+        self.row(0) == 0 || self.row(1) == 0
+    }
+}
+
+/// What best play from `k` adds to its side to move's margin (own store minus the opponent's)
+/// by the end of the game. Stores only ever add, so this depends on the houses and the side
+/// to move alone, which is all the memo keeps (packed: 5 bits a house, then the side).
+fn gain(k: &Kalah, memo: &mut HashMap<u64, i8>) -> i32 {
+    let me = k.side;
+    if k.over() {
+        return k.row(me) as i32 - k.row(1 - me) as i32;
+    }
+    let key = k
+        .houses
+        .iter()
+        .fold(me as u64, |key, &h| key << 5 | u64::from(h.min(31)));
+    // Houses of more than 31 seeds do not occur in the positions tested.
+    debug_assert!(k.houses.iter().all(|&h| h < 32));
+    if let Some(&v) = memo.get(&key) {
+        return i32::from(v);
+    }
+    let v = (6 * me..6 * me + 6)
+        .filter(|&h| k.houses[h] > 0)
+        .map(|h| {
+            let child = k.sow(h);
+            let earned = i32::from(child.stores[me]) - i32::from(k.stores[me]);
+            let v = gain(&child, memo);
+            earned + if child.side == me { v } else { -v }
+        })
+        .max()
+        .expect("a game not over has a move");
+    memo.insert(key, v as i8);
+    v
+}
+
+/// The final margin (own store minus the opponent's) that best play gives `k`'s side to move.
+fn minimax(k: &Kalah, memo: &mut HashMap<u64, i8>) -> i32 {
+    i32::from(k.stores[k.side]) - i32::from(k.stores[1 - k.side]) + gain(k, memo)
+}
+
+/// A second independent solver, for starts too large for the plain minimax (its memo would
+/// hold most positions of up to 24 or 36 seeds): full-window fail-soft alpha-beta over the same
+/// `gain`, remembering for each position (houses and side) the bounds its searches proved.
+/// Moves from the store backwards; no null windows, no MTD(f), no cut-offs from the children's
+/// entries.
+fn alpha_beta(k: &Kalah, mut alpha: i32, mut beta: i32, memo: &mut HashMap<u64, (i8, i8)>) -> i32 {
+    let me = k.side;
+    if k.over() {
+        return k.row(me) as i32 - k.row(1 - me) as i32;
+    }
+    let key = k
+        .houses
+        .iter()
+        .fold(me as u64, |key, &h| key << 5 | u64::from(h.min(31)));
+    let n = (k.row(0) + k.row(1)) as i32;
+    let (lo, hi) = memo
+        .get(&key)
+        .map_or((-n, n), |&(l, h)| (i32::from(l), i32::from(h)));
+    if lo >= beta || lo == hi {
+        return lo;
+    }
+    if hi <= alpha {
+        return hi;
+    }
+    alpha = alpha.max(lo);
+    beta = beta.min(hi);
+    let (low, high) = (alpha, beta);
+    let mut best = i32::MIN;
+    for h in (6 * me..6 * me + 6).rev().filter(|&h| k.houses[h] > 0) {
+        let child = k.sow(h);
+        let earned = i32::from(child.stores[me]) - i32::from(k.stores[me]);
+        let v = if child.side == me {
+            earned + alpha_beta(&child, alpha - earned, beta - earned, memo)
+        } else {
+            earned - alpha_beta(&child, earned - beta, earned - alpha, memo)
+        };
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    let bounds = if best <= low {
+        (lo, best)
+    } else if best >= high {
+        (best, hi)
+    } else {
+        (best, best)
+    };
+    memo.insert(key, (bounds.0 as i8, bounds.1 as i8));
+    best
+}
+
+/// The final margin for `k`'s side to move by [`alpha_beta`].
+fn alpha_beta_margin(k: &Kalah, memo: &mut HashMap<u64, (i8, i8)>) -> i32 {
+    let n = (k.row(0) + k.row(1)) as i32;
+    i32::from(k.stores[k.side]) - i32::from(k.stores[1 - k.side])
+        + alpha_beta(k, -n - 1, n + 1, memo)
+}
+
+fn solve(board: &Board, tables: Option<&Tables>) -> Proof {
+    let stop = AtomicBool::new(false);
+    Solver::new(16, tables, &stop)
+        .solve(board, &mut |_| {})
+        .expect("kalah is supported")
+}
+
+fn awari(args: &[&str]) -> (i32, String, String) {
+    let out = common::hermetic(AWARI).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The `value N:` line's N.
+fn value_of(stdout: &str) -> i32 {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("value "))
+        .unwrap_or_else(|| panic!("no value line in {stdout}"));
+    line["value ".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Plays the `pv` line's moves from `board` with the independent rules: the line must reach
+/// the proven value (the game's end, or a position the minimax scores so).
+fn check_pv(board: &Board, stdout: &str, value: i32) {
+    let pv = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("pv "))
+        .expect("a pv line");
+    let mut k = Kalah::of(board);
+    let me = k.side;
+    for c in pv
+        .split(' ')
+        .next()
+        .unwrap()
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+    {
+        let house = if c.is_ascii_uppercase() {
+            c as usize - 'A' as usize
+        } else {
+            c as usize - 'a' as usize + 6
+        };
+        assert!(
+            !k.over() && house / 6 == k.side && k.houses[house] > 0,
+            "{pv}: {c}"
+        );
+        k = k.sow(house);
+    }
+    let v = minimax(&k, &mut HashMap::new());
+    assert_eq!(if k.side == me { v } else { -v }, value, "{pv}");
+}
+
+/// Kalah(6,1) to Kalah(6,3) through the binary: Kalah(6,1) against the plain minimax, all
+/// three against the alpha-beta solver; the line printed reaches the value.
+#[test]
+fn the_small_starts_have_the_independent_solvers_values() {
+    for seeds in 1..=3u32 {
+        let board = Board::start_with_seeds(Variant::Kalah, seeds).unwrap();
+        let k = Kalah::of(&board);
+        let t = Instant::now();
+        let expected = alpha_beta_margin(&k, &mut HashMap::new());
+        eprintln!(
+            "Kalah(6,{seeds}): {expected} (alpha-beta: {:?})",
+            t.elapsed()
+        );
+        if seeds == 1 {
+            assert_eq!(minimax(&k, &mut HashMap::new()), expected);
+        }
+        let (code, out, err) = awari(&["solve", "--seeds", &seeds.to_string(), "--hash", "64"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert_eq!(value_of(&out), expected, "Kalah(6,{seeds}): {out}");
+        check_pv(&board, &out, expected);
+        assert!(out.contains("tables: none"), "{out}");
+    }
+}
+
+/// Starts of 1 to 3 seeds a house (at most 14 seeds in all), and positions along random lines
+/// from Kalah(6,2) to Kalah(6,4): the solver against the alpha-beta solver where at most 20
+/// seeds are on the board, and against the plain minimax where at most 12 are.
+#[test]
+fn positions_along_random_lines_have_the_independent_solvers_values() {
+    let mut rng = Rng::new(22);
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for _ in 0..8 {
+        let mut houses = [1u8; 12];
+        for _ in 0..2 {
+            let h = rng.below(12) as usize;
+            houses[h] = (houses[h] + 1).min(3);
+        }
+        let side = if rng.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let board = Board::from_parts(Variant::Kalah, houses, [0, 0], side, false, 0).unwrap();
+        assert_eq!(
+            solve(&board, None).exact(),
+            Some(minimax(&Kalah::of(&board), &mut memo)),
+            "{board}"
+        );
+        checked += 1;
+    }
+    let mut bounds = HashMap::new();
+    for line in 0..9 {
+        let seeds = 2 + line % 3;
+        let mut board = Board::start_with_seeds(Variant::Kalah, seeds).unwrap();
+        while let Ok(moves) = board.moves_or_end() {
+            let k = Kalah::of(&board);
+            // Kalah(6,4)'s first positions take the solver without tables a minute.
+            let proof = if k.row(0) + k.row(1) <= 20 {
+                solve(&board, None)
+            } else {
+                let all: Vec<_> = moves.collect();
+                board = board.play(all[rng.below(all.len() as u64) as usize]);
+                continue;
+            };
+            if k.row(0) + k.row(1) <= 20 {
+                let expected = alpha_beta_margin(&k, &mut bounds);
+                assert_eq!(proof.exact(), Some(expected), "{board}");
+            }
+            if k.row(0) + k.row(1) <= 12 {
+                assert_eq!(proof.exact(), Some(minimax(&k, &mut memo)), "{board}");
+                checked += 1;
+            }
+            let all: Vec<_> = moves.collect();
+            board = board.play(all[rng.below(all.len() as u64) as usize]);
+        }
+    }
+    assert!(checked >= 30, "only {checked} positions");
+}
+
+/// With tables (built here, to 10 seeds), the values are the same; the tables answer part of
+/// the nodes.
+#[test]
+fn with_tables_the_values_are_the_same() {
+    let dir = common::scratch("solve", "tables");
+    let options = BuildOptions {
+        variant: Variant::Kalah,
+        seeds: 10,
+        threads: 2,
+        dir: dir.to_path_buf(),
+        bars: false,
+    };
+    build(&options, &mut std::io::sink()).unwrap();
+    let tables = Tables::open(&dir, Variant::Kalah);
+    let mut rng = Rng::new(7);
+    let mut hits = 0;
+    for line in 0..8 {
+        let seeds = 2 + line % 2;
+        let mut board = Board::start_with_seeds(Variant::Kalah, seeds).unwrap();
+        let mut memo = HashMap::new();
+        while let Ok(moves) = board.moves_or_end() {
+            let expected = alpha_beta_margin(&Kalah::of(&board), &mut memo);
+            let proof = solve(&board, Some(&tables));
+            assert_eq!(proof.exact(), Some(expected), "{board}");
+            hits += proof.tbhits;
+            let all: Vec<_> = moves.collect();
+            board = board.play(all[rng.below(all.len() as u64) as usize]);
+        }
+    }
+    assert!(hits > 0);
+    // Through the binary, with a line that ends in the tables.
+    let board = Board::start_with_seeds(Variant::Kalah, 3).unwrap();
+    let dir_arg = dir.to_string_lossy().to_string();
+    let (code, out, err) = awari(&["solve", "--seeds", "3", "--tables", &dir_arg]);
+    assert_eq!(code, 0, "{out}{err}");
+    let expected = alpha_beta_margin(&Kalah::of(&board), &mut HashMap::new());
+    assert_eq!(value_of(&out), expected, "{out}");
+    assert!(out.contains("tables: kalah layers 0-10"), "{out}");
+    check_pv(&board, &out, expected);
+}
+
+/// Ahl (bonus moves, sowing through both stores, no row collected at the end) against a
+/// memoized minimax over the rules core's boards.
+#[test]
+fn ahl_positions_have_the_minimax_values() {
+    fn minimax(board: &Board, memo: &mut HashMap<Board, i32>) -> i32 {
+        let me = board.side_to_move();
+        let margin = |stores: [u8; 2]| {
+            let [s, n] = stores.map(i32::from);
+            if me == Side::South {
+                s - n
+            } else {
+                n - s
+            }
+        };
+        if let Some(outcome) = board.outcome() {
+            return margin(outcome.stores);
+        }
+        if let Some(&v) = memo.get(board) {
+            return v;
+        }
+        let v = board
+            .legal_moves()
+            .map(|m| {
+                let child = board.play(m);
+                let v = minimax(&child, memo);
+                if child.side_to_move() == me {
+                    v
+                } else {
+                    -v
+                }
+            })
+            .max()
+            .unwrap();
+        memo.insert(*board, v);
+        v
+    }
+    let mut rng = Rng::new(3);
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for line in 0..6 {
+        let mut board = Board::start_with_seeds(Variant::Ahl, 1 + line % 2).unwrap();
+        while let Ok(moves) = board.moves_or_end() {
+            if board.houses().iter().map(|&h| u32::from(h)).sum::<u32>() <= 12 {
+                let expected = minimax(&board, &mut memo);
+                assert_eq!(solve(&board, None).exact(), Some(expected), "{board}");
+                checked += 1;
+            }
+            let all: Vec<_> = moves.collect();
+            board = board.play(all[rng.below(all.len() as u64) as usize]);
+        }
+    }
+    assert!(checked >= 20, "only {checked} positions");
+}
+
+#[test]
+fn bad_input_is_refused_with_a_message() {
+    let rows: &[(&[&str], &str)] = &[
+        (&["solve", "--fen", "4-4-4"], "--fen"),
+        (&["solve", "--moves", "FX"], "--moves"),
+        (&["solve", "--moves", "a"], "--moves"),
+        (&["solve", "--variant", "oware"], "repetition rule"),
+        (&["solve", "--variant", "ayoayo"], "cannot be solved"),
+        (&["solve", "--variant", "awari"], "move-250"),
+        (
+            &["solve", "--tables", "/nonexistent/awari-tables"],
+            "no such directory",
+        ),
+        (
+            &["solve", "--variant", "ahl", "--tables", "/tmp"],
+            "only for kalah",
+        ),
+        (&["solve", "--variant", "nim"], "nim"),
+    ];
+    for (args, says) in rows {
+        let (code, out, err) = awari(args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // A directory without kalah tables.
+    let empty = common::scratch("solve", "empty");
+    let (code, _, err) = awari(&["solve", "--tables", &empty.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no kalah tables"), "{err}");
+    // A finished game has its value at once.
+    let (code, out, err) = awari(&["solve", "--fen", "0-0-0-0-0-0-1-2-0-0-0-0-20-25-S"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(value_of(&out), -8, "{out}");
+}
+
+/// Ctrl-C on a long solve (kalah's start without tables): it stops at once, prints the bounds
+/// proven so far and exits with status 130.
+#[test]
+fn ctrl_c_stops_with_the_bounds_proven_so_far() {
+    let mut child = common::hermetic(AWARI)
+        .args(["solve", "--hash", "64"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let sent = Instant::now();
+    let status = child.wait().unwrap();
+    let waited = sent.elapsed();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{out}{err}");
+    assert!(waited < Duration::from_secs(5), "{waited:?}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("interrupted: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    // "... is between L and U (proven so far)": true bounds around Kalah(6,4)'s value.
+    let words: Vec<&str> = line.split(' ').collect();
+    let at = words.iter().position(|&w| w == "between").unwrap();
+    let lower: i32 = words[at + 1].parse().unwrap();
+    let upper: i32 = words[at + 3].parse().unwrap();
+    assert!(-48 <= lower && lower < upper && upper <= 48, "{line}");
+    assert!(out.contains("nodes "), "{out}");
+    assert!(err.is_empty(), "{err}");
+}
