@@ -185,6 +185,7 @@ fn alpha_beta_margin(k: &Kalah, memo: &mut HashMap<u64, (i8, i8)>) -> i32 {
 fn solve(board: &Board, tables: Option<&Tables>) -> Proof {
     let stop = AtomicBool::new(false);
     Solver::new(16, tables, &stop)
+        .unwrap()
         .solve(board, &mut |_| {})
         .expect("kalah is supported")
 }
@@ -442,6 +443,18 @@ fn bad_input_is_refused_with_a_message() {
         assert_eq!(code, 2, "{args:?}: {out}{err}");
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // A table larger than the machine: an error, not an abort. Only where the kernel refuses
+    // such an allocation (heuristic or strict overcommit); with overcommit always allowed it
+    // would be granted and then fill the memory.
+    let overcommit = std::fs::read_to_string("/proc/sys/vm/overcommit_memory").unwrap_or_default();
+    if matches!(overcommit.trim(), "0" | "2") {
+        let (code, _, err) = awari(&["solve", "--hash", "1048576"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("cannot allocate"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    } else {
+        eprintln!("skipped --hash 1048576: this kernel's overcommit setting ({overcommit:?}) would grant it");
     }
     // A directory without kalah tables.
     let empty = common::scratch("solve", "empty");

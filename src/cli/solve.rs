@@ -127,7 +127,8 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode, String> {
         let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
     }
     let hash = usize::try_from(args.hash).unwrap_or(usize::MAX);
-    let mut solver = Solver::new(hash, tables.as_ref(), &stop);
+    let mut solver = Solver::new(hash, tables.as_ref(), &stop)
+        .map_err(|e| format!("--hash {}: {e}", args.hash))?;
     let proof = solver
         .solve(&board, &mut |p| {
             say(format!(

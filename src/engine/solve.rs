@@ -121,11 +121,16 @@ struct Table {
 }
 
 impl Table {
-    fn new(mb: usize) -> Table {
+    /// A table of `mb` mebibytes, or why the allocator refused it (a size the user chose must
+    /// not abort the process).
+    fn new(mb: usize) -> Result<Table, String> {
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        Table {
-            buckets: vec![Bucket::default(); n],
-        }
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(n)
+            .map_err(|e| format!("cannot allocate a {mb} MiB table: {e}"))?;
+        buckets.resize(n, Bucket::default());
+        Ok(Table { buckets })
     }
 
     #[inline]
@@ -234,16 +239,21 @@ fn houses_key(board: &Board) -> u64 {
 
 impl<'a> Solver<'a> {
     /// A solver with a table of `hash_mb` mebibytes, the endgame `tables` if any (used only
-    /// where they are exact: kalah), stopping when `stop` is set.
-    pub fn new(hash_mb: usize, tables: Option<&'a Tables>, stop: &'a AtomicBool) -> Solver<'a> {
-        Solver {
-            table: Table::new(hash_mb),
+    /// where they are exact: kalah), stopping when `stop` is set; an error when the table
+    /// cannot be allocated.
+    pub fn new(
+        hash_mb: usize,
+        tables: Option<&'a Tables>,
+        stop: &'a AtomicBool,
+    ) -> Result<Solver<'a>, String> {
+        Ok(Solver {
+            table: Table::new(hash_mb)?,
             tables: tables.filter(|t| t.variant() == Variant::Kalah),
             stop,
             nodes: 0,
             tbhits: 0,
             aborted: false,
-        }
+        })
     }
 
     /// Proves `board`'s value, calling `progress` with the bounds after each test. When `stop`
