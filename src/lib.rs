@@ -8,7 +8,7 @@
 //!   job (a match, a tuning or book run) one task of a cluster does; [`outdir`]: the shared
 //!   directory of a tuning or book run in shards; [`lines`]: reading lines from a pipe without
 //!   trusting it (the engine's input, the referee's engines); [`files`]: opening files a user
-//!   names without blocking on them.
+//!   names without blocking on them; [`prefetch`]: a cache-line hint for the searches.
 //! - [`tables`]: endgame tables for oware and kalah, built by retrograde analysis.
 //! - [`classic`]: the classic opponents (`greedy`, `basic`, `evolved`) behind one
 //!   [`classic::player::Player`] type, and the evolution that fits `evolved`'s weights.
@@ -32,6 +32,7 @@ pub mod human;
 pub mod lines;
 pub mod outdir;
 pub mod pool;
+pub mod prefetch;
 pub mod referee;
 pub mod rng;
 pub mod rules;

@@ -5,7 +5,7 @@
 use super::say;
 use crate::engine::bench::perft_lines;
 use crate::engine::search::Control;
-use crate::rules::{Board, Game, Variant};
+use crate::rules::{Game, Variant};
 
 #[derive(clap::Args)]
 pub(super) struct PerftArgs {
@@ -26,22 +26,14 @@ pub(super) struct PerftArgs {
     seeds: Option<u32>,
 }
 
-/// The game the user asked for: a start or a given position, then the given moves.
+/// The game the user asked for.
 fn setup(args: &PerftArgs) -> Result<Game, String> {
-    let start = match (&args.fen, args.seeds) {
-        (Some(fen), _) => {
-            Board::from_notation(args.variant, fen).map_err(|e| format!("--fen: {e}"))?
-        }
-        (None, Some(seeds)) => {
-            Board::start_with_seeds(args.variant, seeds).map_err(|e| format!("--seeds: {e}"))?
-        }
-        (None, None) => Board::start(args.variant),
-    };
-    let mut game = Game::new(start);
-    if let Some(moves) = &args.moves {
-        game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
-    }
-    Ok(game)
+    super::game_from(
+        args.variant,
+        args.fen.as_deref(),
+        args.seeds,
+        args.moves.as_deref(),
+    )
 }
 
 pub(super) fn run(args: &PerftArgs) -> Result<(), String> {

@@ -34,22 +34,14 @@ pub(super) struct SolveArgs {
     hash: u32,
 }
 
-/// The game the user asked for: a start or a given position, then the given moves.
+/// The game the user asked for.
 fn setup(args: &SolveArgs) -> Result<Game, String> {
-    let start = match (&args.fen, args.seeds) {
-        (Some(fen), _) => {
-            Board::from_notation(args.variant, fen).map_err(|e| format!("--fen: {e}"))?
-        }
-        (None, Some(seeds)) => {
-            Board::start_with_seeds(args.variant, seeds).map_err(|e| format!("--seeds: {e}"))?
-        }
-        (None, None) => Board::start(args.variant),
-    };
-    let mut game = Game::new(start);
-    if let Some(moves) = &args.moves {
-        game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
-    }
-    Ok(game)
+    super::game_from(
+        args.variant,
+        args.fen.as_deref(),
+        args.seeds,
+        args.moves.as_deref(),
+    )
 }
 
 /// The tables to use: those named (which must be there), else the default directory's, if any.

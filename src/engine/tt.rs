@@ -223,19 +223,7 @@ impl Table {
     /// that miss the cache were a third of the search's time before this.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bucket: *const Bucket = &self.buckets[self.index(key)];
-            // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot
-            // fault, and the pointer is to a live element of `buckets` anyway.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    bucket.cast::<i8>(),
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::prefetch::prefetch(&self.buckets[self.index(key)]);
     }
 
     /// The entry stored for `key`, if any.

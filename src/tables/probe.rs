@@ -276,16 +276,7 @@ impl Tables {
         let Some(entry) = layer.entries().get(index as usize) else {
             return;
         };
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot
-        // fault, and the pointer is to a live byte of the mapped layer anyway.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                (entry as *const u8).cast::<i8>(),
-            );
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = entry;
+        crate::prefetch::prefetch(entry);
     }
 
     /// The value at `index` of layer `n`, if present.
