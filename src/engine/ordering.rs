@@ -200,9 +200,18 @@ impl Picker {
             self.rank[n] = n as u8;
             n += 1;
         }
-        // A stable sort: equal orders stay in move order.
-        let children = &self.children;
-        self.rank[start..n].sort_by_key(|&i| std::cmp::Reverse(children[usize::from(i)].order));
+        // An insertion sort, highest order first, stable: equal orders stay in move order.
+        // (Written out: the library's sort is a call at every node, for at most six items.)
+        for j in start + 1..n {
+            let item = self.rank[j];
+            let order = self.children[usize::from(item)].order;
+            let mut k = j;
+            while k > start && self.children[usize::from(self.rank[k - 1])].order < order {
+                self.rank[k] = self.rank[k - 1];
+                k -= 1;
+            }
+            self.rank[k] = item;
+        }
         self.len = n;
     }
 }

@@ -633,31 +633,10 @@ impl<'a> Searcher<'a> {
 
     /// The score of `board` for its side to move, searched as `node` in `window`.
     fn negamax(&mut self, board: &Board, node: Node, window: Window) -> i32 {
-        self.visit(node.ply);
-        if self.aborted {
-            return 0;
-        }
-        let moves = match board.moves_or_end() {
-            Ok(moves) if node.ply == 0 => {
-                MoveList::from_bits(moves.bits() & self.root_moves.bits())
-            }
-            Ok(moves) => moves,
-            Err(reason) => return finished(board, reason, node.ply),
-        };
-        if self.repetition && node.ply > 0 && self.repeats(board.key(), node.since) {
-            return finished(board, EndReason::Repetition, node.ply);
-        }
-        let known = match self.probe_tables(board, node.ply, window) {
+        let (moves, known) = match self.enter(board, node, window) {
             ControlFlow::Break(score) => return score,
-            ControlFlow::Continue(known) => known,
+            ControlFlow::Continue(found) => found,
         };
-        if node.depth <= 0 || node.ply >= MAX_PLY - 1 {
-            // Extreme weights must not reach the range of finished games or table results
-            // (nor overflow the table's 16-bit scores).
-            return evaluate(board, &self.weights)
-                .clamp(-TB_BOUND + 1, TB_BOUND - 1)
-                .clamp(known.0, known.1);
-        }
         let key = self.table_key(board);
         let tt_move = match self.probe_tt(key, moves, node, window) {
             ControlFlow::Break(score) => return score,
@@ -678,6 +657,54 @@ impl<'a> Searcher<'a> {
         self.tt
             .store(key, best_move, node.depth, to_table(best, node.ply), bound);
         best
+    }
+
+    /// What every node does first: counts itself, then scores a finished game, a repetition,
+    /// an exact table value or a leaf (`Break`); otherwise returns the moves to search and the
+    /// tables' bounds. Inlined into [`Searcher::leaf`] too, so that a leaf, half of the
+    /// nodes, costs no call to the whole of `negamax`.
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        board: &Board,
+        node: Node,
+        window: Window,
+    ) -> ControlFlow<i32, (MoveList, (i32, i32))> {
+        self.visit(node.ply);
+        if self.aborted {
+            return ControlFlow::Break(0);
+        }
+        let moves = match board.moves_or_end() {
+            Ok(moves) if node.ply == 0 => {
+                MoveList::from_bits(moves.bits() & self.root_moves.bits())
+            }
+            Ok(moves) => moves,
+            Err(reason) => return ControlFlow::Break(finished(board, reason, node.ply)),
+        };
+        if self.repetition && node.ply > 0 && self.repeats(board.key(), node.since) {
+            return ControlFlow::Break(finished(board, EndReason::Repetition, node.ply));
+        }
+        let known = self.probe_tables(board, node.ply, window)?;
+        if node.depth <= 0 || node.ply >= MAX_PLY - 1 {
+            // Extreme weights must not reach the range of finished games or table results
+            // (nor overflow the table's 16-bit scores).
+            return ControlFlow::Break(
+                evaluate(board, &self.weights)
+                    .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+                    .clamp(known.0, known.1),
+            );
+        }
+        ControlFlow::Continue((moves, known))
+    }
+
+    /// [`Searcher::negamax`] of a node at depth 0 or less, which [`Searcher::enter`] always
+    /// scores.
+    #[inline]
+    fn leaf(&mut self, board: &Board, node: Node, window: Window) -> i32 {
+        match self.enter(board, node, window) {
+            ControlFlow::Break(score) => score,
+            ControlFlow::Continue(_) => unreachable!("a node at depth {} is a leaf", node.depth),
+        }
     }
 
     /// Counts a node at `ply` and, every 1,024 nodes, polls; sets `aborted` when the search
@@ -839,10 +866,16 @@ impl<'a> Searcher<'a> {
     /// again (an extra move), when the window is passed through as it is.
     #[inline]
     fn child(&mut self, board: &Board, same_side: bool, node: Node, window: Window) -> i32 {
-        if same_side {
-            self.negamax(board, node, window)
+        let window = if same_side { window } else { window.negated() };
+        let score = if node.depth <= 0 {
+            self.leaf(board, node, window)
         } else {
-            -self.negamax(board, node, window.negated())
+            self.negamax(board, node, window)
+        };
+        if same_side {
+            score
+        } else {
+            -score
         }
     }
 
