@@ -92,7 +92,7 @@ fn perft_from_a_position_and_moves() {
 
 #[test]
 fn bad_arguments_get_clear_errors_and_exit_code_2() {
-    let rows: [(&[&str], &str); 12] = [
+    let rows: [(&[&str], &str); 15] = [
         (
             &[
                 "perft",
@@ -130,6 +130,12 @@ fn bad_arguments_get_clear_errors_and_exit_code_2() {
         ),
         (&["play", "--first", "me"], "possible values: you, computer"),
         (&["bench", "--threads", "0"], "--threads"),
+        (&["bench", "--depth", "0"], "--depth"),
+        (&["bench", "--depth", "101"], "--depth"),
+        (
+            &["bench", "--tables", "/nonexistent/awari"],
+            "no such directory",
+        ),
         (&["tune", "--games", "0"], "--games"),
         (&["tune", "--depth", "31"], "--depth"),
     ];

@@ -583,6 +583,13 @@ fn paths_prints_the_exact_share_per_layer_and_refuses_what_it_cannot_do() {
             "{args:?}: {err}"
         );
     }
+    // A misspelt directory is said to be missing, not to lack the layers asked for.
+    let misspelt = format!("{d}/misspelt");
+    let (ok, out, err) = awari(&["tables", "paths", "--dir", &misspelt]);
+    assert!(
+        !ok && out.is_empty() && err.contains("no such directory"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -680,6 +687,16 @@ fn verify_checks_every_byte_and_names_a_corrupt_layer() {
         "{err}"
     );
     assert!(out.contains("complete up to 3 seeds"), "{out}");
+
+    // Nothing to check is no success: a misspelt directory, or one without tables.
+    let empty = scratch("verify-empty");
+    for (dir, says) in [
+        (dir.join("misspelt"), "no such directory"),
+        (empty.to_path_buf(), "no oware layer files"),
+    ] {
+        let (ok, out, err) = awari(&["tables", "verify", "--dir", dir.to_str().unwrap()]);
+        assert!(!ok && out.is_empty() && err.contains(says), "{out}{err}");
+    }
 }
 
 #[test]

@@ -54,8 +54,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Search the fixed bench positions; prints nodes (a signature of the search) and speed.
     Bench {
-        /// Search every position to this depth instead of its own.
-        #[arg(long)]
+        /// Search every position to this depth instead of its own (1 to the search's deepest
+        /// iteration, 100).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::engine::search::MAX_DEPTH)))]
         depth: Option<u32>,
         /// Probe the endgame tables of this directory (oware and kalah positions).
         #[arg(long)]
@@ -107,6 +108,12 @@ pub fn main() -> ExitCode {
             tables,
             threads,
         }) => {
+            if let Some(dir) = tables.as_deref().filter(|d| !d.is_dir()) {
+                return report(Err(format!(
+                    "--tables {}: no such directory",
+                    dir.display()
+                )));
+            }
             bench(
                 depth,
                 tables.as_deref(),

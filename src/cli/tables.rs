@@ -80,6 +80,21 @@ fn tables_dir(dir: Option<PathBuf>) -> Result<PathBuf, String> {
         .ok_or_else(|| "no data directory on this platform: name one with --dir".to_string())
 }
 
+/// The directory of tables to read: it must exist (a misspelt `--dir` would otherwise read as
+/// a directory with no tables).
+fn existing_tables_dir(dir: Option<PathBuf>) -> Result<PathBuf, String> {
+    let dir = tables_dir(dir)?;
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "{}: no such directory (awari tables build --dir {} builds tables there)",
+            dir.display(),
+            dir.display()
+        ))
+    }
+}
+
 pub(super) fn run(command: TablesCommand) -> Result<(), String> {
     use crate::tables::build::{build, BuildOptions};
     use crate::tables::probe::{probe_lines, supported};
@@ -111,7 +126,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             threads,
             dir,
         } => {
-            let dir = tables_dir(dir)?;
+            let dir = existing_tables_dir(dir)?;
             let tables = Tables::open(&dir, Variant::Oware);
             for problem in tables.problems() {
                 eprintln!("warning: {problem}");
@@ -136,10 +151,14 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                     "--variant {variant}: tables exist for oware and kalah"
                 ));
             }
-            let dir = tables_dir(dir)?;
+            let dir = existing_tables_dir(dir)?;
             let start = std::time::Instant::now();
             let tables = Tables::open(&dir, variant);
             let problems = tables.problems();
+            if tables.count() == 0 && problems.is_empty() {
+                // Nothing checked is no success: a script would read it as sound tables.
+                return Err(format!("no {variant} layer files in {}", dir.display()));
+            }
             for problem in &problems {
                 eprintln!("error: {problem}");
             }
@@ -170,7 +189,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                     "--variant {variant}: tables exist for oware and kalah"
                 ));
             }
-            let dir = tables_dir(dir)?;
+            let dir = existing_tables_dir(dir)?;
             let board = Board::from_notation(variant, &fen).map_err(|e| format!("--fen: {e}"))?;
             let mut game = Game::new(board);
             if let Some(moves) = &moves {
