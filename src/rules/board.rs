@@ -316,8 +316,8 @@ impl Board {
     /// Seeds on `side`'s row.
     #[inline]
     pub fn row_seeds(&self, side: Side) -> u32 {
-        // Every byte of the product's top one adds up the row: no partial sum carries, at most
-        // 255 seeds being in play.
+        // The product's top byte is the sum of the row's bytes: no partial sum carries over
+        // into the next byte, at most 255 seeds being in play.
         (self.row_word(side).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
     }
 
