@@ -145,31 +145,44 @@ fn report(result: Result<(), String>) -> ExitCode {
     }
 }
 
-/// Prints a line; a closed stdout (`awari bench | head -1`) ends the program quietly instead
-/// of panicking as `println!` would.
-/// The game a command's `--fen`, `--seeds` and `--moves` ask for: the position given, else a
-/// start with that many seeds a house, else the start; then the moves.
-fn game_from(
-    variant: crate::rules::Variant,
-    fen: Option<&str>,
+/// The position a command starts from: `--fen`, `--seeds` and `--moves` (perft and solve).
+#[derive(clap::Args)]
+struct Start {
+    /// Start from this position instead of the variant's start (notation of protocol.md).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play first, concatenated (FfEa) or spaced ("F f E a").
+    #[arg(long)]
+    moves: Option<String>,
+    /// Seeds per house in the start position (1-21), e.g. 3 for Kalah(6,3).
+    #[arg(long, conflicts_with = "fen")]
     seeds: Option<u32>,
-    moves: Option<&str>,
-) -> Result<crate::rules::Game, String> {
-    use crate::rules::{Board, Game};
-    let start = match (fen, seeds) {
-        (Some(fen), _) => Board::from_notation(variant, fen).map_err(|e| format!("--fen: {e}"))?,
-        (None, Some(seeds)) => {
-            Board::start_with_seeds(variant, seeds).map_err(|e| format!("--seeds: {e}"))?
-        }
-        (None, None) => Board::start(variant),
-    };
-    let mut game = Game::new(start);
-    if let Some(moves) = moves {
-        game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
-    }
-    Ok(game)
 }
 
+impl Start {
+    /// The game asked for in `variant`: the position given, else a start with that many seeds
+    /// a house, else the start; then the moves.
+    fn game(&self, variant: crate::rules::Variant) -> Result<crate::rules::Game, String> {
+        use crate::rules::{Board, Game};
+        let start = match (&self.fen, self.seeds) {
+            (Some(fen), _) => {
+                Board::from_notation(variant, fen).map_err(|e| format!("--fen: {e}"))?
+            }
+            (None, Some(seeds)) => {
+                Board::start_with_seeds(variant, seeds).map_err(|e| format!("--seeds: {e}"))?
+            }
+            (None, None) => Board::start(variant),
+        };
+        let mut game = Game::new(start);
+        if let Some(moves) = &self.moves {
+            game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
+        }
+        Ok(game)
+    }
+}
+
+/// Prints a line; a closed stdout (`awari bench | head -1`) ends the program quietly instead
+/// of panicking as `println!` would.
 fn say(line: String) {
     let mut out = std::io::stdout().lock();
     if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {

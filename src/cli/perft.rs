@@ -5,7 +5,7 @@
 use super::say;
 use crate::engine::bench::perft_lines;
 use crate::engine::search::Control;
-use crate::rules::{Game, Variant};
+use crate::rules::Variant;
 
 #[derive(clap::Args)]
 pub(super) struct PerftArgs {
@@ -15,29 +15,12 @@ pub(super) struct PerftArgs {
     /// Plies to count to.
     #[arg(long)]
     depth: u32,
-    /// Start from this position instead of the variant's start (notation of protocol.md).
-    #[arg(long)]
-    fen: Option<String>,
-    /// Moves to play first, concatenated (FfEa) or spaced ("F f E a").
-    #[arg(long)]
-    moves: Option<String>,
-    /// Seeds per house in the start position (1-21), e.g. 6 for Kalah(6,6).
-    #[arg(long, conflicts_with = "fen")]
-    seeds: Option<u32>,
-}
-
-/// The game the user asked for.
-fn setup(args: &PerftArgs) -> Result<Game, String> {
-    super::game_from(
-        args.variant,
-        args.fen.as_deref(),
-        args.seeds,
-        args.moves.as_deref(),
-    )
+    #[command(flatten)]
+    start: super::Start,
 }
 
 pub(super) fn run(args: &PerftArgs) -> Result<(), String> {
-    let game = setup(args)?;
+    let game = args.start.game(args.variant)?;
     say(format!(
         "perft {} depth {} from {}",
         args.variant,

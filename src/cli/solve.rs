@@ -4,7 +4,7 @@
 
 use super::say;
 use crate::engine::solve::{supported, Proof, Solver};
-use crate::rules::{format_move_list, Board, Game, Variant};
+use crate::rules::{format_move_list, Board, Variant};
 use crate::tables::Tables;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,15 +16,8 @@ pub(super) struct SolveArgs {
     /// Rule set: kalah or ahl (the others' values depend on the game's history).
     #[arg(long, default_value = "kalah")]
     variant: Variant,
-    /// Start from this position instead of the variant's start (notation of protocol.md).
-    #[arg(long)]
-    fen: Option<String>,
-    /// Moves to play first, concatenated (FfEa) or spaced ("F f E a").
-    #[arg(long)]
-    moves: Option<String>,
-    /// Seeds per house in the start position (1-21), e.g. 3 for Kalah(6,3).
-    #[arg(long, conflicts_with = "fen")]
-    seeds: Option<u32>,
+    #[command(flatten)]
+    start: super::Start,
     /// Kalah endgame tables to use (default: the platform's data directory, awari/tables, if
     /// it holds any).
     #[arg(long)]
@@ -32,16 +25,6 @@ pub(super) struct SolveArgs {
     /// The solver's transposition table, in MiB.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     hash: u32,
-}
-
-/// The game the user asked for.
-fn setup(args: &SolveArgs) -> Result<Game, String> {
-    super::game_from(
-        args.variant,
-        args.fen.as_deref(),
-        args.seeds,
-        args.moves.as_deref(),
-    )
 }
 
 /// The tables to use: those named (which must be there), else the default directory's, if any.
@@ -94,7 +77,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<ExitCode, String> {
         // The library says why; checked before anything else is read.
         return Err(crate::engine::solve::SolveError::Unsupported(args.variant).to_string());
     }
-    let game = setup(args)?;
+    let game = args.start.game(args.variant)?;
     let tables = open_tables(args)?;
     let board = *game.board();
     let me = board.side_to_move();
