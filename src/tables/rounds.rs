@@ -22,7 +22,7 @@
 //! search ([`paths`](super::paths)), whose strategies follow the history, come after.
 
 use super::index::{layer_size, next, unrank};
-use super::solve::{moves, Lower, Moves, Step};
+use super::solve::{best_exit, moves, Lower, Moves};
 use super::value::Value;
 use crate::rules::Variant;
 
@@ -59,24 +59,7 @@ impl Graph {
                 }
                 Moves::Steps(steps, len) => {
                     g.over.push(false);
-                    let mut best: Option<(u8, u8)> = None;
-                    for step in &steps[..len] {
-                        match *step {
-                            Step::Inside(j) => g.kids.push(j as u32),
-                            Step::Exit {
-                                gain,
-                                same_side,
-                                layer,
-                                index,
-                            } => {
-                                let v =
-                                    exits.value(layer, index).after_exit(gain, same_side, layer);
-                                best = Some(
-                                    best.map_or((v.lo, v.hi), |(l, h)| (l.max(v.lo), h.max(v.hi))),
-                                );
-                            }
-                        }
-                    }
+                    let best = best_exit(&steps[..len], exits, |j| g.kids.push(j as u32));
                     g.exit.push(best);
                 }
             }

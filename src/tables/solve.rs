@@ -93,6 +93,31 @@ pub fn moves(variant: Variant, houses: [u8; 12]) -> Moves {
     Moves::Steps(steps, len)
 }
 
+/// The best the mover can take by leaving the layer with one of `steps`, each bound at its
+/// best (`None` when no step leaves it); each in-layer child's index goes to `inside`.
+pub fn best_exit(
+    steps: &[Step],
+    lower: &dyn Lower,
+    mut inside: impl FnMut(u64),
+) -> Option<(u8, u8)> {
+    let mut best: Option<(u8, u8)> = None;
+    for step in steps {
+        match *step {
+            Step::Inside(j) => inside(j),
+            Step::Exit {
+                gain,
+                same_side,
+                layer,
+                index,
+            } => {
+                let v = lower.value(layer, index).after_exit(gain, same_side, layer);
+                best = Some(best.map_or((v.lo, v.hi), |(l, h)| (l.max(v.lo), h.max(v.hi))));
+            }
+        }
+    }
+    best
+}
+
 /// The values of the smaller layers, as [`Value::encode`] wrote them.
 pub trait Lower: Sync {
     /// The value at `index` of `layer`.

@@ -5,7 +5,7 @@
 //! `awari tables build --solver sweep`).
 
 use super::index::{layer_size, next, unrank};
-use super::solve::{moves, Lower, Moves, Progress, Solved, Step};
+use super::solve::{best_exit, moves, Lower, Moves, Progress, Solved};
 use super::value::Value;
 use crate::rules::Variant;
 use rayon::prelude::*;
@@ -53,29 +53,14 @@ impl Chunk {
                     c.xhi.push(v as u8);
                 }
                 Moves::Steps(steps, len) => {
-                    let (mut xlo, mut xhi, mut inside) = (None::<u8>, None::<u8>, 0u8);
-                    for step in &steps[..len] {
-                        match *step {
-                            Step::Inside(j) => {
-                                c.children.push(j as u32);
-                                inside += 1;
-                            }
-                            Step::Exit {
-                                gain,
-                                same_side,
-                                layer,
-                                index,
-                            } => {
-                                let v =
-                                    lower.value(layer, index).after_exit(gain, same_side, layer);
-                                xlo = Some(xlo.map_or(v.lo, |x| x.max(v.lo)));
-                                xhi = Some(xhi.map_or(v.hi, |x| x.max(v.hi)));
-                            }
-                        }
-                    }
+                    let mut inside = 0u8;
+                    let exit = best_exit(&steps[..len], lower, |j| {
+                        c.children.push(j as u32);
+                        inside += 1;
+                    });
                     c.count.push(inside);
-                    c.xlo.push(xlo.unwrap_or(NO_EXIT));
-                    c.xhi.push(xhi.unwrap_or(NO_EXIT));
+                    c.xlo.push(exit.map_or(NO_EXIT, |(lo, _)| lo));
+                    c.xhi.push(exit.map_or(NO_EXIT, |(_, hi)| hi));
                 }
             }
             next(&mut houses);
