@@ -590,6 +590,92 @@ fn paths_prints_the_exact_share_per_layer_and_refuses_what_it_cannot_do() {
         !ok && out.is_empty() && err.contains("no such directory"),
         "{err}"
     );
+    // With no --seeds, as far as the tables reach; a directory without tables says so.
+    let (ok, out, err) = awari(&["tables", "paths", "--dir", d, "--dry-run"]);
+    assert!(ok && out.lines().count() == 5, "{out}{err}");
+    std::fs::create_dir(&misspelt).unwrap();
+    let (ok, out, err) = awari(&["tables", "paths", "--dir", &misspelt]);
+    assert!(
+        !ok && out.is_empty() && err.contains("no oware tables"),
+        "{err}"
+    );
+}
+
+/// The last exact share a `tables paths` line shows.
+fn exact_share(line: &str) -> &str {
+    let share = line.rsplit("-> ").next().unwrap();
+    &share[..share.find('%').unwrap()]
+}
+
+#[test]
+fn paths_writes_a_file_per_layer_resumes_from_them_and_verify_checks_them() {
+    use awari::tables::file::Kind;
+    let dir = scratch("paths-files");
+    build_into(&dir, Variant::Oware, 5);
+    let d = dir.to_str().unwrap();
+    let paths = |n| Kind::Paths.path(&dir, Variant::Oware, n);
+    let run = |args: &[&str]| {
+        let mut all = vec![
+            "tables",
+            "paths",
+            "--dir",
+            d,
+            "--seeds",
+            "5",
+            "--search-seeds",
+            "3",
+        ];
+        all.extend_from_slice(args);
+        let (ok, out, err) = awari(&all);
+        assert!(ok, "{err}");
+        out
+    };
+    // A dry run writes nothing.
+    let dry = run(&["--dry-run"]);
+    assert!((0..=5).all(|n| !paths(n).exists()), "{dry}");
+    let first = run(&[]);
+    assert!((0..=5).all(|n| paths(n).exists()), "{first}");
+    // A second run reads every layer back, with the same figures.
+    let second = run(&[]);
+    for ((a, b), c) in first.lines().zip(second.lines()).zip(dry.lines()) {
+        assert!(b.contains("read from") && b.contains(".awpv"), "{b}");
+        assert!(!a.contains("read from") && !c.contains("read from"), "{a}");
+        assert_eq!(exact_share(a), exact_share(b), "{a}\n{b}");
+        assert_eq!(exact_share(a), exact_share(c), "{a}\n{c}");
+    }
+    // The engine's tables see them; what the library reads is what was written.
+    let tables = Tables::open(&dir, Variant::Oware);
+    assert!(tables.problems().is_empty(), "{:?}", tables.problems());
+    assert_eq!(tables.paths_count(), 6);
+    let (ok, out, err) = awari(&["tables", "verify", "--dir", d]);
+    assert!(ok && out.contains("6 paths files"), "{out}{err}");
+    // A point value outside its bounds, checksum and all, is a fault verify names.
+    let layer = Layer::open_kind(Kind::Paths, &dir, Variant::Oware, 4).unwrap();
+    let size = layer.entries().len();
+    let index = layer
+        .entries()
+        .iter()
+        .position(|&b| Value::decode(b, 4).unwrap().hi < 4)
+        .unwrap();
+    let entries = layer.entries().to_vec();
+    let mut points = layer.ranks().to_vec();
+    drop(layer);
+    points[index] = 4;
+    awari::tables::file::write_paths(&dir, Variant::Oware, 4, &entries, &points).unwrap();
+    let (ok, _, err) = awari(&["tables", "verify", "--dir", d]);
+    assert!(
+        !ok && err.contains("oware-04.awpv") && err.contains("outside its bounds"),
+        "{err}"
+    );
+    // A flipped byte: the checksum.
+    let mut bytes = read(&paths(4));
+    bytes[32 + size / 2] ^= 0x40;
+    std::fs::write(paths(4), bytes).unwrap();
+    let (ok, _, err) = awari(&["tables", "verify", "--dir", d]);
+    assert!(
+        !ok && err.contains("oware-04.awpv") && err.contains("corrupt"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -1129,4 +1215,105 @@ fn tune_takes_the_result_of_a_settled_game_from_the_tables() {
         with.len(),
         without.len()
     );
+}
+
+/// With the paths files of `awari tables paths` beside the tables, the engine scores a bounded
+/// node at its horizon by the point value: at `go depth 1` from a bounded root the score is the
+/// best, over the moves the tables leave to the search, of what each child's tighter bounds
+/// and point value give (computed here from the files through the library). `d` shows what the
+/// paths files add to the table value.
+#[test]
+fn the_engine_scores_bounded_leaves_by_the_point_values_and_d_shows_them() {
+    use awari::engine::score::{point_score, table_scores, Score};
+    use awari::engine::table_root::plan;
+    let dir = scratch("engine-points");
+    build_into(&dir, Variant::Oware, 7);
+    let tables = Tables::open(&dir, Variant::Oware);
+    awari::tables::paths::prove_tables(&tables, 7, 2_000, 4, true, &mut std::io::sink()).unwrap();
+    let tables = Tables::open(&dir, Variant::Oware);
+    assert_eq!(tables.paths_count(), 8);
+    let mut e = Engine::start(&dir, Variant::Oware);
+    // The tables are opened by the time `readyok` comes.
+    e.send("isready");
+    e.until("readyok");
+    let (mut searched, mut by_point, mut shown) = (0, 0, [false; 2]);
+    for index in (0..layer_size(7)).step_by(3) {
+        let board = Board::from_parts(
+            Variant::Oware,
+            unrank(7, index),
+            [0, 0],
+            Side::South,
+            false,
+            0,
+        )
+        .unwrap();
+        let value = tables.probe(&board).unwrap();
+        let (path, point) = tables.path(&board).unwrap();
+        if value.exact().is_some() {
+            continue;
+        }
+        let game = Game::new(board);
+        // `d`: what the paths add, at a few positions of each kind.
+        let kind = usize::from(path.exact().is_some());
+        if !shown[kind] {
+            e.send(&format!("position fen {board}"));
+            e.send("d");
+            e.send("isready");
+            let said = e.until("readyok").join("\n");
+            let expected = match path.exact() {
+                Some(v) => format!("; paths: value {v} (proven from an empty history)"),
+                None => format!("; paths: {}..{}, point value {point}", path.lo, path.hi),
+            };
+            assert!(said.contains(&expected), "{board}: {expected}\n{said}");
+            shown[kind] = true;
+        }
+        let Some(root) = plan(&tables, &game, game.legal_moves()) else {
+            continue;
+        };
+        if root.settled() || searched >= 400 {
+            continue;
+        }
+        // Each move's score: the child's, from its own side, negated.
+        let mut best = None;
+        let mut inside = false;
+        for m in root.allowed {
+            let child = board.play_unchecked(m);
+            if child.moves_or_end().is_err() {
+                best = None;
+                break;
+            }
+            let (v, p) = tables.probe_for_play(&child).unwrap();
+            let (lower, upper) = table_scores(&child, v);
+            let score = if lower == upper {
+                lower
+            } else {
+                let p = p.expect("every layer has its paths file");
+                let s = point_score(&child, p);
+                inside |= lower < s && s < upper;
+                s.clamp(lower, upper)
+            };
+            best = best.max(Some(-score));
+        }
+        let Some(best) = best else { continue };
+        searched += 1;
+        by_point += usize::from(inside);
+        let expected = match Score::of(best) {
+            Score::Cp(c) => format!("score cp {c} "),
+            Score::Tables(m) => format!("score cp {} ", 100 * m),
+            Score::Mate(_) => unreachable!("no child ends the game"),
+        };
+        let (_, lines) = e.best(&board, &[], "go depth 1");
+        let last = lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth 1 ") && l.contains(" score "))
+            .unwrap_or_else(|| panic!("{board}: {lines:?}"));
+        assert!(
+            last.contains(&expected) && !last.contains("bound"),
+            "{board}: expected {expected}\n{}",
+            lines.join("\n")
+        );
+    }
+    assert!(shown == [true, true], "{shown:?}");
+    // Roots searched, some of them decided by a point value strictly inside a child's bounds.
+    assert!(searched >= 100 && by_point > 0, "{searched} {by_point}");
 }

@@ -241,9 +241,16 @@ fn path_values_proven_by_the_library_equal_an_exhaustive_path_search() {
     }
     for search_seeds in [top, 3] {
         let mut lines = Vec::new();
-        let proven =
-            awari::tables::paths::prove_tables(&tables, top, 20_000, search_seeds, &mut lines)
-                .unwrap();
+        let proven = awari::tables::paths::prove_tables(
+            &tables,
+            top,
+            20_000,
+            search_seeds,
+            false,
+            &mut lines,
+        )
+        .unwrap()
+        .bounds;
         let lines = String::from_utf8(lines).unwrap();
         assert_eq!(lines.lines().count(), top + 1, "{lines}");
         // Positions bounded in the tables, and of those, exact now: in layers up to 3, and
@@ -674,4 +681,93 @@ fn kalah_values_are_exact_and_equal_a_full_width_search() {
             assert_eq!(tables.probe(&north), Some(v), "{north}");
         }
     }
+}
+
+/// The point values (`awari::tables::points`, written by `awari tables paths`) against this
+/// test's own reading of their definition, from the rules' moves: the value of the game of
+/// `HORIZON` moves, every position's value kept within its path bounds, a position reached at
+/// the horizon worth its own row. All `HORIZON` passes are run here, so the library's early
+/// end (a pass that changes nothing) is checked too. And every point value lies within its
+/// position's path bounds and is the value where they meet.
+#[test]
+fn point_values_are_the_horizon_games_values_within_the_path_bounds() {
+    use awari::tables::points::HORIZON;
+    use awari::tables::solve::{moves, Moves, Step};
+    let top = if cfg!(debug_assertions) { 5 } else { 7 };
+    let (_dir, tables) = tables(Variant::Oware, top, "points");
+    let layers =
+        awari::tables::paths::prove_tables(&tables, top, 2_000, 4, false, &mut std::io::sink())
+            .unwrap();
+    let (mut bounded, mut between) = (0, 0);
+    let mut mine: Vec<Vec<u8>> = Vec::new();
+    for n in 0..=top {
+        let nb = n as u8;
+        let bounds: Vec<Value> = layers.bounds[n]
+            .iter()
+            .map(|&b| Value::decode(b, n).unwrap())
+            .collect();
+        // Per position: the best exit (by the smaller layers' values found here), the moves
+        // within the layer, and the row; `None` where the game is over.
+        type Node = Option<(Option<u8>, Vec<usize>, u8)>;
+        let graph: Vec<Node> = (0..layer_size(n))
+            .map(|index| {
+                let houses = unrank(n, index);
+                let Moves::Steps(steps, len) = moves(Variant::Oware, houses) else {
+                    return None;
+                };
+                let mut exit = None;
+                let mut inside = Vec::new();
+                for step in &steps[..len] {
+                    match *step {
+                        Step::Inside(j) => inside.push(j as usize),
+                        Step::Exit {
+                            gain,
+                            same_side,
+                            layer,
+                            index,
+                        } => {
+                            let q = mine[layer][index as usize];
+                            let v = Value { lo: q, hi: q }.after_exit(gain, same_side, layer).lo;
+                            exit = exit.max(Some(v));
+                        }
+                    }
+                }
+                Some((exit, inside, houses[..6].iter().sum()))
+            })
+            .collect();
+        let mut values: Vec<u8> = graph
+            .iter()
+            .zip(&bounds)
+            .map(|(g, b)| g.as_ref().map_or(b.lo, |g| g.2.clamp(b.lo, b.hi)))
+            .collect();
+        for _ in 0..HORIZON {
+            values = graph
+                .iter()
+                .zip(&bounds)
+                .enumerate()
+                .map(|(i, (g, b))| match g {
+                    Some((exit, inside, _)) if b.exact().is_none() => {
+                        let best = inside.iter().map(|&j| nb - values[j]).max();
+                        best.max(*exit).unwrap().clamp(b.lo, b.hi)
+                    }
+                    _ => values[i],
+                })
+                .collect();
+        }
+        for (index, (&p, b)) in layers.points[n].iter().zip(&bounds).enumerate() {
+            let at = format!("layer {n} index {index}, bounds {b:?}");
+            assert_eq!(p, values[index], "{at}");
+            assert!(b.lo <= p && p <= b.hi, "{at}: {p}");
+            if let Some(v) = b.exact() {
+                assert_eq!(p, v, "{at}");
+            } else {
+                bounded += 1;
+                between += usize::from(b.lo < p && p < b.hi);
+            }
+        }
+        mine.push(values);
+    }
+    // Bounded positions whose point value lies strictly between their bounds occur, so the
+    // moves were tested where the clamp does not decide alone.
+    assert!(between > 0 && bounded > between, "{between} of {bounded}");
 }

@@ -25,13 +25,17 @@ pub(super) enum TablesCommand {
         dir: Option<PathBuf>,
     },
     /// Prove exact path-game values (oware: the value from an empty history, with the
-    /// repetition rule) for positions whose table bounds differ, by a history-following search
-    /// with a node budget per question; print the exact share per layer. Reads built tables;
-    /// writes nothing.
+    /// repetition rule) for positions whose table bounds differ, by rounds of safe cores and a
+    /// history-following search with a node budget per question, and work out point values
+    /// for play where they still differ; print the exact share per layer and write a paths
+    /// file per layer (oware-NN.awpv) beside the tables, which engines read with them. A layer
+    /// whose paths file is already there is read from it: delete the files to prove again
+    /// with other settings.
     Paths {
-        /// The largest seed count to prove (the tables must reach it).
-        #[arg(long, default_value_t = 8)]
-        seeds: usize,
+        /// The largest seed count to prove (the tables must reach it; default: as far as they
+        /// do).
+        #[arg(long)]
+        seeds: Option<usize>,
         /// Nodes each question (can the side to move end with at least k seeds?) may search; 0:
         /// no path search, the rounds of safe cores only.
         #[arg(long, default_value_t = 2_000)]
@@ -46,10 +50,13 @@ pub(super) enum TablesCommand {
         /// Directory of the layer files (default: as for build).
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Print the figures only: write no file, and read none.
+        #[arg(long)]
+        dry_run: bool,
     },
-    /// Check every layer file of a directory whole: header, size, checksum and every value
-    /// byte (what an engine checks on a thread of its own after opening them); fails if one is
-    /// unsound.
+    /// Check every layer file of a directory whole, and the paths files beside them: header,
+    /// size, checksum and every value byte (what an engine checks on a thread of its own after
+    /// opening them); fails if one is unsound.
     Verify {
         /// Rule set: oware or kalah.
         #[arg(long, default_value = "oware")]
@@ -125,12 +132,17 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             search_seeds,
             threads,
             dir,
+            dry_run,
         } => {
             let dir = existing_tables_dir(dir)?;
             let tables = Tables::open(&dir, Variant::Oware);
             for problem in tables.problems() {
                 eprintln!("warning: {problem}");
             }
+            let seeds = match seeds.or_else(|| tables.reach()) {
+                Some(seeds) => seeds,
+                None => return Err(format!("no oware tables in {}", dir.display())),
+            };
             let pool = crate::pool::threads(threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             }))?;
@@ -140,6 +152,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                     seeds,
                     budget,
                     search_seeds,
+                    !dry_run,
                     &mut std::io::stdout().lock(),
                 )
             })?;
@@ -163,9 +176,10 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                 eprintln!("error: {problem}");
             }
             say(format!(
-                "{} {variant} layers in {}, complete up to {}, {} unsound, checked in {:.2} s",
+                "{} {variant} layers in {}, {} paths files, complete up to {}, {} unsound, checked in {:.2} s",
                 tables.count(),
                 dir.display(),
+                tables.paths_count(),
                 tables
                     .reach()
                     .map_or_else(|| "none".to_string(), |r| format!("{r} seeds")),

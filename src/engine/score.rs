@@ -70,6 +70,16 @@ pub fn table_scores(board: &Board, value: Value) -> (i32, i32) {
     (table_score(margin(value.lo)), table_score(margin(value.hi)))
 }
 
+/// The score of a point value ([`points`](crate::tables::points)) for `board`'s side to move,
+/// as an evaluation: 100 per seed of the margin it gives, stores counted, kept below the table
+/// results (it is a guess, not a proven result).
+pub fn point_score(board: &Board, point: u8) -> i32 {
+    let me = board.side_to_move();
+    let stores = i32::from(board.store(me)) - i32::from(board.store(me.opponent()));
+    let seeds: i32 = board.houses().iter().map(|&h| i32::from(h)).sum();
+    (100 * (stores + 2 * i32::from(point) - seeds)).clamp(-TB_BOUND + 1, TB_BOUND - 1)
+}
+
 /// The score of a finished game for its side to move, `ply` plies from the root.
 pub fn finished(board: &Board, reason: EndReason, ply: usize) -> i32 {
     match board.outcome_when(reason).winner {

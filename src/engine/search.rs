@@ -20,7 +20,9 @@
 //! thread has its own small tables (killers, history, the principal variation).
 //!
 //! Endgame tables (oware, kalah), when given, are probed at every node within their reach: an
-//! exact value scores the node at once, bounds cut it off when they fall outside the window.
+//! exact value scores the node at once, bounds cut it off when they fall outside the window,
+//! and where they only bound a node the search goes on through it; at its horizon the point
+//! value of `awari tables paths` (where its files are) scores it in place of the evaluation.
 //! A table result scores `TB_WIN + 10 * margin` (a win by `margin` seeds, counting the stores),
 //! below any finished game the search sees itself and above any evaluation. At the root within
 //! reach the tables choose the move at once: one that keeps the best guaranteed value, leaving
@@ -30,8 +32,8 @@
 use super::eval::{evaluate, Weights};
 use super::ordering::{Child, Heuristics, Picker};
 pub use super::score::{
-    finished, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND, MAX_PLY,
-    TB_BOUND, TB_WIN,
+    finished, point_score, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND,
+    MAX_PLY, TB_BOUND, TB_WIN,
 };
 use super::table_root::{self, Root};
 use super::threads::{Flushed, Pool};
@@ -684,17 +686,17 @@ impl<'a> Searcher<'a> {
         if self.repetition && node.ply > 0 && self.repeats(board.key(), node.since) {
             return ControlFlow::Break(finished(board, EndReason::Repetition, node.ply));
         }
-        let known = self.probe_tables(board, node.ply, window)?;
+        let (lower, upper, point) = self.probe_tables(board, node.ply, window)?;
         if node.depth <= 0 || node.ply >= MAX_PLY - 1 {
-            // Extreme weights must not reach the range of finished games or table results
-            // (nor overflow the table's 16-bit scores).
-            return ControlFlow::Break(
-                evaluate(board, &self.weights)
-                    .clamp(-TB_BOUND + 1, TB_BOUND - 1)
-                    .clamp(known.0, known.1),
-            );
+            // Where the tables hold a point value, it scores the leaf in place of the
+            // evaluation. Extreme weights must not reach the range of finished games or table
+            // results (nor overflow the table's 16-bit scores).
+            let guess = point.unwrap_or_else(|| {
+                evaluate(board, &self.weights).clamp(-TB_BOUND + 1, TB_BOUND - 1)
+            });
+            return ControlFlow::Break(guess.clamp(lower, upper));
         }
-        ControlFlow::Continue((moves, known))
+        ControlFlow::Continue((moves, (lower, upper)))
     }
 
     /// [`Searcher::negamax`] of a node at depth 0 or less, which [`Searcher::enter`] always
@@ -723,20 +725,21 @@ impl<'a> Searcher<'a> {
     }
 
     /// The endgame tables' bounds on `board`, a node at `ply` (everything when they have none,
-    /// and at the root, where they have already chosen the moves): `Break` with the node's
-    /// score when they are exact or fall outside `window`.
+    /// and at the root, where they have already chosen the moves), with its point value's
+    /// score where they hold one (the paths files of `awari tables paths`, whose bounds are
+    /// tighter too): `Break` with the node's score when they are exact or fall outside `window`.
     #[inline]
     fn probe_tables(
         &mut self,
         board: &Board,
         ply: usize,
         window: Window,
-    ) -> ControlFlow<i32, (i32, i32)> {
+    ) -> ControlFlow<i32, (i32, i32, Option<i32>)> {
         if ply == 0 {
-            return ControlFlow::Continue((-INF, INF));
+            return ControlFlow::Continue((-INF, INF, None));
         }
-        let Some(value) = self.tables.and_then(|t| t.probe(board)) else {
-            return ControlFlow::Continue((-INF, INF));
+        let Some((value, point)) = self.tables.and_then(|t| t.probe_for_play(board)) else {
+            return ControlFlow::Continue((-INF, INF, None));
         };
         self.tbhits += 1;
         let (lower, upper) = table_scores(board, value);
@@ -746,7 +749,7 @@ impl<'a> Searcher<'a> {
         if upper <= window.alpha {
             return ControlFlow::Break(upper);
         }
-        ControlFlow::Continue((lower, upper))
+        ControlFlow::Continue((lower, upper, point.map(|p| point_score(board, p))))
     }
 
     /// The transposition table's move for the node at `key`, if one of `moves`: `Break` with

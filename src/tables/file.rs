@@ -1,12 +1,15 @@
-//! Layer files: one per seed count, a 32-byte header, one value byte per position, then one
-//! rank byte per position (the distance the engine converts with; see
-//! [`Solved::ranks`](super::solve::Solved::ranks)).
+//! Layer files: one per seed count, a 32-byte header, then two arrays of one byte per position.
+//! A table file (`oware-12.awtb`, written by `awari tables build`) holds the values, then the
+//! ranks (the distance the engine converts with; see
+//! [`Solved::ranks`](super::solve::Solved::ranks)). A paths file (`oware-12.awpv`, written by
+//! `awari tables paths`) holds the path bounds (encoded as values: at least as tight as the
+//! table's), then the point values ([`points`](super::points)).
 //!
-//! Header (little-endian): magic `AWARITB\0`, format version (u32), variant (u8, its place in
-//! [`Variant::ALL`]), seed count (u8), two reserved zero bytes, entry count (u64), CRC-32 of the
-//! values and ranks (u32), four reserved zero bytes. A file is written under a temporary name, synced and
-//! renamed, so a directory only ever holds whole files: a build killed at any moment resumes
-//! from the first layer missing.
+//! Header (little-endian): magic (`AWARITB\0` or `AWARIPV\0`), format version (u32), variant
+//! (u8, its place in [`Variant::ALL`]), seed count (u8), two reserved zero bytes, entry count
+//! (u64), CRC-32 of both arrays (u32), four reserved zero bytes. A file is written under a
+//! temporary name, synced and renamed, so a directory only ever holds whole files: a build
+//! killed at any moment resumes from the first layer missing.
 
 use super::index::layer_size;
 use super::value::Value;
@@ -17,15 +20,44 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-const MAGIC: &[u8; 8] = b"AWARITB\0";
 /// The format version this build reads and writes.
 pub const VERSION: u32 = 1;
 /// Bytes before the entries.
 pub const HEADER: usize = 32;
 
-/// The file of layer `n` of `variant` in `dir`: `oware-12.awtb`.
+/// What a layer file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The table's values and ranks.
+    Table,
+    /// The path bounds and the point values.
+    Paths,
+}
+
+impl Kind {
+    fn magic(self) -> &'static [u8; 8] {
+        match self {
+            Kind::Table => b"AWARITB\0",
+            Kind::Paths => b"AWARIPV\0",
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Kind::Table => "awtb",
+            Kind::Paths => "awpv",
+        }
+    }
+
+    /// The file of layer `n` of `variant` in `dir`: `oware-12.awtb`, `oware-12.awpv`.
+    pub fn path(self, dir: &Path, variant: Variant, n: usize) -> PathBuf {
+        dir.join(format!("{}-{n:02}.{}", variant.name(), self.extension()))
+    }
+}
+
+/// The table file of layer `n` of `variant` in `dir`: `oware-12.awtb`.
 pub fn layer_path(dir: &Path, variant: Variant, n: usize) -> PathBuf {
-    dir.join(format!("{}-{n:02}.awtb", variant.name()))
+    Kind::Table.path(dir, variant, n)
 }
 
 /// What is wrong with a layer file.
@@ -90,9 +122,9 @@ fn variant_code(variant: Variant) -> u8 {
         .expect("every variant is in ALL") as u8
 }
 
-fn header(variant: Variant, n: usize, entries: &[u8], ranks: &[u8]) -> [u8; HEADER] {
+fn header(kind: Kind, variant: Variant, n: usize, entries: &[u8], ranks: &[u8]) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
-    h[..8].copy_from_slice(MAGIC);
+    h[..8].copy_from_slice(kind.magic());
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12] = variant_code(variant);
     h[13] = n as u8;
@@ -104,7 +136,8 @@ fn header(variant: Variant, n: usize, entries: &[u8], ranks: &[u8]) -> [u8; HEAD
     h
 }
 
-/// Writes layer `n` of `variant` into `dir`: a temporary file, synced, then renamed.
+/// Writes the table of layer `n` of `variant` into `dir`: a temporary file, synced, then
+/// renamed.
 ///
 /// # Panics
 /// If `entries` and `ranks` are not both one byte per position of the layer.
@@ -115,15 +148,41 @@ pub fn write_layer(
     entries: &[u8],
     ranks: &[u8],
 ) -> io::Result<PathBuf> {
+    write_file(Kind::Table, dir, variant, n, entries, ranks)
+}
+
+/// Writes the paths file of layer `n` of `variant` into `dir`, as [`write_layer`] does.
+///
+/// # Panics
+/// If `bounds` and `points` are not both one byte per position of the layer.
+pub fn write_paths(
+    dir: &Path,
+    variant: Variant,
+    n: usize,
+    bounds: &[u8],
+    points: &[u8],
+) -> io::Result<PathBuf> {
+    write_file(Kind::Paths, dir, variant, n, bounds, points)
+}
+
+fn write_file(
+    kind: Kind,
+    dir: &Path,
+    variant: Variant,
+    n: usize,
+    entries: &[u8],
+    ranks: &[u8],
+) -> io::Result<PathBuf> {
     assert!(entries.len() as u64 == layer_size(n) && ranks.len() == entries.len());
-    let path = layer_path(dir, variant, n);
+    let path = kind.path(dir, variant, n);
     let tmp = dir.join(format!(
-        ".{}-{n:02}.awtb.tmp-{}",
+        ".{}-{n:02}.{}.tmp-{}",
         variant.name(),
+        kind.extension(),
         std::process::id()
     ));
     let mut file = File::create(&tmp)?;
-    file.write_all(&header(variant, n, entries, ranks))?;
+    file.write_all(&header(kind, variant, n, entries, ranks))?;
     file.write_all(entries)?;
     file.write_all(ranks)?;
     file.sync_all()?;
@@ -140,6 +199,7 @@ pub fn write_layer(
 pub struct Layer {
     map: Mmap,
     size: usize,
+    kind: Kind,
 }
 
 impl Layer {
@@ -148,7 +208,17 @@ impl Layer {
     /// holds can stop a reader later, whatever its checksum says). The file is memory-mapped:
     /// processes that open the same tables share the page cache.
     pub fn open(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
-        let layer = Layer::open_unverified(dir, variant, n)?;
+        Layer::open_kind(Kind::Table, dir, variant, n)
+    }
+
+    /// [`Layer::open`] for a file of either kind.
+    pub fn open_kind(
+        kind: Kind,
+        dir: &Path,
+        variant: Variant,
+        n: usize,
+    ) -> Result<Layer, FileError> {
+        let layer = Layer::open_unverified_kind(kind, dir, variant, n)?;
         layer.verify(dir, variant, n)?;
         Ok(layer)
     }
@@ -157,7 +227,17 @@ impl Layer {
     /// which costs no more than the first page however large the layer. [`Layer::verify`]
     /// does the rest.
     pub fn open_unverified(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
-        let path = layer_path(dir, variant, n);
+        Layer::open_unverified_kind(Kind::Table, dir, variant, n)
+    }
+
+    /// [`Layer::open_unverified`] for a file of either kind.
+    pub fn open_unverified_kind(
+        kind: Kind,
+        dir: &Path,
+        variant: Variant,
+        n: usize,
+    ) -> Result<Layer, FileError> {
+        let path = kind.path(dir, variant, n);
         // Without waiting, regular files only: a FIFO named like a layer must not hang the
         // engine (its worker opens tables holding the tables' lock).
         let file = crate::files::open_regular(&path).map_err(|e| FileError::Io(path.clone(), e))?;
@@ -176,7 +256,7 @@ impl Layer {
         // SAFETY: the map is read-only; a table file is only ever replaced by rename, never
         // written in place, so the mapped bytes do not change under us.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| FileError::Io(path.clone(), e))?;
-        if &map[..8] != MAGIC {
+        if &map[..8] != kind.magic() {
             return Err(FileError::Header(path, "bad magic".into()));
         }
         let version = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes"));
@@ -213,13 +293,15 @@ impl Layer {
         Ok(Layer {
             map,
             size: entries as usize,
+            kind,
         })
     }
 
     /// The checks [`Layer::open_unverified`] leaves out: the checksum, and that every value
-    /// byte reads as bounds of the layer. `dir`, `variant` and `n` name the file in the error.
+    /// byte reads as bounds of the layer (in a paths file, also that every point value lies
+    /// within its bounds). `dir`, `variant` and `n` name the file in the error.
     pub fn verify(&self, dir: &Path, variant: Variant, n: usize) -> Result<(), FileError> {
-        let path = layer_path(dir, variant, n);
+        let path = self.kind.path(dir, variant, n);
         let map = &self.map;
         let size = self.size;
         let crc = u32::from_le_bytes(map[24..28].try_into().expect("4 bytes"));
@@ -238,6 +320,24 @@ impl Layer {
                 ),
             ));
         }
+        if self.kind == Kind::Paths {
+            let outside = self
+                .entries()
+                .iter()
+                .zip(self.ranks())
+                .position(|(&b, &p)| {
+                    Value::decode(b, n).is_some_and(|v| !(v.lo..=v.hi).contains(&p))
+                });
+            if let Some(i) = outside {
+                return Err(FileError::Header(
+                    path,
+                    format!(
+                        "entry {i}: point value {} outside its bounds",
+                        self.ranks()[i]
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -246,7 +346,7 @@ impl Layer {
         &self.map[HEADER..HEADER + self.size]
     }
 
-    /// The ranks, one byte per position.
+    /// The ranks (of a paths file: the point values), one byte per position.
     pub fn ranks(&self) -> &[u8] {
         &self.map[HEADER + self.size..]
     }

@@ -12,6 +12,7 @@
 //! - [`build`]: `awari tables build`.
 //! - [`paths`]: `awari tables paths`: exact path-game values where the bounds differ.
 //! - [`rounds`]: tighter bounds by rounds of safe cores that lean on earlier rounds.
+//! - [`points`]: a guess for play where the bounds differ (each side its own row on a cycle).
 //! - [`probe`]: tables opened for play ([`Tables`]), once per process.
 //!
 //! Stores are not part of a table position: they cannot change how the seeds left on the board
@@ -19,8 +20,10 @@
 
 pub mod build;
 pub mod file;
+mod graph;
 pub mod index;
 pub mod paths;
+pub mod points;
 pub mod probe;
 pub mod propagate;
 pub mod rounds;

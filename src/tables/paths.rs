@@ -365,18 +365,30 @@ impl Lower for Layers {
     }
 }
 
+/// What [`prove_tables`] returns: per layer, the path bounds (encoded as [`Value`]s) and the
+/// point values ([`points`](super::points)).
+pub struct PathLayers {
+    /// Path bounds, one byte per position, encoded.
+    pub bounds: Vec<Vec<u8>>,
+    /// Point values, one byte per position.
+    pub points: Vec<Vec<u8>>,
+}
+
 /// Proves the path values of every layer of `tables` up to `seeds`, smallest first (exits
 /// read the smaller layers' proven bounds): in each layer the rounds of safe cores
 /// ([`tighten`](super::rounds::tighten)), then, in the layers up to `search_seeds`, the path
-/// search with `budget` nodes per question (none when 0). Writes a line per layer to `out`;
-/// returns each layer's path bounds.
+/// search with `budget` nodes per question (none when 0); then the layer's point values. With
+/// `write`, each layer is written to a paths file in the tables' directory as it is done, and a
+/// layer whose paths file `tables` opened is read from it instead of proven again (so that a
+/// run stopped part way resumes). Writes a line per layer to `out`.
 pub fn prove_tables(
     tables: &super::Tables,
     seeds: usize,
     budget: u64,
     search_seeds: usize,
+    write: bool,
     out: &mut dyn std::io::Write,
-) -> Result<Vec<Vec<u8>>, String> {
+) -> Result<PathLayers, String> {
     if tables.variant() != Variant::Oware {
         return Err(format!(
             "{}: only oware has repetitions: every {} table value is exact",
@@ -391,45 +403,98 @@ pub fn prove_tables(
         ));
     }
     let mut layers = Layers(Vec::new());
+    let mut guesses = Layers(Vec::new());
+    let mut points = Vec::new();
     for n in 0..=seeds {
         let size = super::index::layer_size(n);
         let table: Vec<Value> = (0..size)
             .map(|i| tables.value(n, i).expect("covered"))
             .collect();
-        let start = std::time::Instant::now();
-        let (tight, rounds) = super::rounds::tighten(Variant::Oware, n, &layers, &table);
-        let here: Vec<u8> = tight.iter().map(|v| v.encode(n)).collect();
-        let proven = if budget == 0 || n > search_seeds {
-            Proven {
-                bytes: here.clone(),
-                bounded: 0,
-                exact: 0,
-                narrowed: 0,
-                nodes: 0,
-            }
-        } else {
-            prove_layer(Variant::Oware, n, &layers, &here, budget)
-        };
         let exact = |values: &mut dyn Iterator<Item = Value>| {
             values.filter(|v| v.exact().is_some()).count() as u64
         };
-        let in_table = exact(&mut table.iter().copied());
-        let by_rounds = exact(&mut tight.iter().copied());
         let pct = |x: u64| 100.0 * x as f64 / size as f64;
-        let _ = writeln!(
-            out,
-            "layer {n:>2}: {size:>9} positions, {:>8} bounded by the tables, {:>7} exact by {rounds} rounds of cores, {:>7} by path search ({:>6} narrowed); exact {:>5.1}% -> {:>5.1}% -> {:>5.1}%; {:>8.0} nodes per position searched, {:.2} s",
-            size - in_table,
-            by_rounds - in_table,
-            proven.exact,
-            proven.narrowed,
-            pct(in_table),
-            pct(by_rounds),
-            pct(by_rounds + proven.exact),
-            proven.nodes as f64 / proven.bounded.max(1) as f64,
-            start.elapsed().as_secs_f64()
+        let in_table = exact(&mut table.iter().copied());
+        let start = std::time::Instant::now();
+        let (bytes, guess) = match tables.paths_file(n).filter(|_| write) {
+            Some((bytes, guess)) => {
+                let path = bytes
+                    .iter()
+                    .map(|&b| Value::decode(b, n).expect("verified"));
+                let _ = writeln!(
+                    out,
+                    "layer {n:>2}: {size:>9} positions, {:>8} bounded by the tables; read from {}: exact {:>5.1}% -> {:>5.1}%",
+                    size - in_table,
+                    super::file::Kind::Paths.path(tables.dir(), Variant::Oware, n).display(),
+                    pct(in_table),
+                    pct(exact(&mut path.into_iter()))
+                );
+                (bytes.to_vec(), guess.to_vec())
+            }
+            None => {
+                let (tight, rounds) = super::rounds::tighten(Variant::Oware, n, &layers, &table);
+                let here: Vec<u8> = tight.iter().map(|v| v.encode(n)).collect();
+                let proven = if budget == 0 || n > search_seeds {
+                    Proven {
+                        bytes: here.clone(),
+                        bounded: 0,
+                        exact: 0,
+                        narrowed: 0,
+                        nodes: 0,
+                    }
+                } else {
+                    prove_layer(Variant::Oware, n, &layers, &here, budget)
+                };
+                let bounds: Vec<Value> = proven
+                    .bytes
+                    .iter()
+                    .map(|&b| Value::decode(b, n).expect("encoded"))
+                    .collect();
+                let guess = super::points::points(Variant::Oware, n, &guesses, &bounds);
+                let by_rounds = exact(&mut tight.iter().copied());
+                let _ = writeln!(
+                    out,
+                    "layer {n:>2}: {size:>9} positions, {:>8} bounded by the tables, {:>7} exact by {rounds} rounds of cores, {:>7} by path search ({:>6} narrowed); exact {:>5.1}% -> {:>5.1}% -> {:>5.1}%; {:>8.0} nodes per position searched; point values in {} passes{}; {:.2} s",
+                    size - in_table,
+                    by_rounds - in_table,
+                    proven.exact,
+                    proven.narrowed,
+                    pct(in_table),
+                    pct(by_rounds),
+                    pct(by_rounds + proven.exact),
+                    proven.nodes as f64 / proven.bounded.max(1) as f64,
+                    guess.passes,
+                    if guess.moving > 0 {
+                        format!(" ({} still moving)", guess.moving)
+                    } else {
+                        String::new()
+                    },
+                    start.elapsed().as_secs_f64()
+                );
+                if write {
+                    super::file::write_paths(
+                        tables.dir(),
+                        Variant::Oware,
+                        n,
+                        &proven.bytes,
+                        &guess.values,
+                    )
+                    .map_err(|e| format!("{}: {e}", tables.dir().display()))?;
+                }
+                (proven.bytes, guess.values)
+            }
+        };
+        guesses.0.push(
+            guess
+                .iter()
+                .map(|&p| Value { lo: p, hi: p }.encode(n))
+                .collect(),
         );
-        layers.0.push(proven.bytes);
+        points.push(guess);
+        layers.0.push(bytes);
     }
-    Ok(layers.0)
+    Ok(PathLayers {
+        bounds: layers.0,
+        points,
+    })
 }

@@ -1,7 +1,7 @@
 //! Tables opened for play: the layer files of one rule set in one directory, memory-mapped
 //! once per process and shared by every search in it.
 
-use super::file::Layer;
+use super::file::{FileError, Kind, Layer};
 use super::index::locate;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::{Board, Variant};
@@ -44,6 +44,10 @@ pub struct Tables {
     layers: Vec<Option<Layer>>,
     /// `dropped[n]`: layer `n` failed [`Tables::verify`] and is no longer used.
     dropped: Vec<AtomicBool>,
+    /// `paths[n]`: the paths file of layer `n` (`awari tables paths`), if there and sound.
+    paths: Vec<Option<Layer>>,
+    /// `paths_dropped[n]`: the paths file of layer `n` failed [`Tables::verify`].
+    paths_dropped: Vec<AtomicBool>,
     /// Whether the layers' checksums are still to be checked ([`Tables::open_unverified`]).
     unverified: bool,
     problems: Mutex<Vec<String>>,
@@ -57,15 +61,17 @@ impl Tables {
     /// Opens every layer of `variant` in `dir`, from 0 up to the last file present. A missing
     /// layer below the last one, or a file that is truncated, corrupt or of another rule set,
     /// is left out and described in [`Tables::problems`]; the others are used. Every byte is
-    /// read and checked (see [`Layer::open`]).
+    /// read and checked (see [`Layer::open`]). The paths files of the layers present are
+    /// opened with them where they are there; one that is there but unsound is left out and
+    /// described in the problems.
     pub fn open(dir: &Path, variant: Variant) -> Tables {
-        Tables::open_with(dir, variant, Layer::open)
+        Tables::open_with(dir, variant, Layer::open_kind)
     }
 
     /// [`Tables::open`] reading only each file's header and size: the cost does not grow with
     /// the tables. The checksums are left to [`Tables::verify`].
     pub fn open_unverified(dir: &Path, variant: Variant) -> Tables {
-        let mut tables = Tables::open_with(dir, variant, Layer::open_unverified);
+        let mut tables = Tables::open_with(dir, variant, Layer::open_unverified_kind);
         tables.unverified = true;
         tables
     }
@@ -73,7 +79,7 @@ impl Tables {
     fn open_with(
         dir: &Path,
         variant: Variant,
-        open: fn(&Path, Variant, usize) -> Result<Layer, super::file::FileError>,
+        open: fn(Kind, &Path, Variant, usize) -> Result<Layer, FileError>,
     ) -> Tables {
         let mut layers = Vec::new();
         let mut problems = Vec::new();
@@ -89,7 +95,7 @@ impl Tables {
         };
         if supported(variant) && listed {
             for n in 0..=MAX_ENCODED_LAYER {
-                match open(dir, variant, n) {
+                match open(Kind::Table, dir, variant, n) {
                     Ok(layer) => {
                         for m in missing.drain(..) {
                             problems.push(format!(
@@ -113,11 +119,26 @@ impl Tables {
                 }
             }
         }
+        let paths: Vec<Option<Layer>> = (0..layers.len())
+            .map(|n| {
+                layers[n].as_ref()?;
+                match open(Kind::Paths, dir, variant, n) {
+                    Ok(layer) => Some(layer),
+                    Err(e) if e.is_missing() => None,
+                    Err(e) => {
+                        problems.push(e.to_string());
+                        None
+                    }
+                }
+            })
+            .collect();
         Tables {
             variant,
             dir: dir.to_path_buf(),
             dropped: layers.iter().map(|_| AtomicBool::new(false)).collect(),
             layers,
+            paths_dropped: paths.iter().map(|_| AtomicBool::new(false)).collect(),
+            paths,
             unverified: false,
             problems: Mutex::new(problems),
         }
@@ -132,11 +153,17 @@ impl Tables {
             return Vec::new();
         }
         let mut failed = Vec::new();
-        for (n, layer) in self.layers.iter().enumerate() {
-            let Some(layer) = layer else { continue };
-            if let Err(e) = layer.verify(&self.dir, self.variant, n) {
-                self.dropped[n].store(true, Ordering::Relaxed);
-                failed.push(e.to_string());
+        let files = [
+            (&self.layers, &self.dropped),
+            (&self.paths, &self.paths_dropped),
+        ];
+        for (layers, dropped) in files {
+            for (n, layer) in layers.iter().enumerate() {
+                let Some(layer) = layer else { continue };
+                if let Err(e) = layer.verify(&self.dir, self.variant, n) {
+                    dropped[n].store(true, Ordering::Relaxed);
+                    failed.push(e.to_string());
+                }
             }
         }
         self.problems
@@ -196,6 +223,28 @@ impl Tables {
         (!self.dropped[n].load(Ordering::Relaxed)).then_some(layer)
     }
 
+    /// The paths file of layer `n`, if it is there, its layer too, and neither was dropped.
+    #[inline]
+    fn paths_layer(&self, n: usize) -> Option<&Layer> {
+        self.layer(n)?;
+        let layer = self.paths.get(n)?.as_ref()?;
+        (!self.paths_dropped[n].load(Ordering::Relaxed)).then_some(layer)
+    }
+
+    /// The path bounds and point values of layer `n`, one byte per position each, if its paths
+    /// file is there.
+    pub fn paths_file(&self, n: usize) -> Option<(&[u8], &[u8])> {
+        let layer = self.paths_layer(n)?;
+        Some((layer.entries(), layer.ranks()))
+    }
+
+    /// The layers that have a paths file.
+    pub fn paths_count(&self) -> usize {
+        (0..self.paths.len())
+            .filter(|&n| self.paths_layer(n).is_some())
+            .count()
+    }
+
     /// The rule set.
     pub fn variant(&self) -> Variant {
         self.variant
@@ -251,6 +300,30 @@ impl Tables {
         Value::decode(*layer.entries().get(index as usize)?, n)
     }
 
+    /// The path bounds of `board` (at least as tight as [`Tables::probe`]'s) and its point
+    /// value (see [`points`](super::points)), if its layer has a paths file.
+    #[inline]
+    pub fn path(&self, board: &Board) -> Option<(Value, u8)> {
+        if board.variant() != self.variant {
+            return None;
+        }
+        let seeds: u32 = board.houses().iter().map(|&h| u32::from(h)).sum();
+        let layer = self.paths_layer(seeds as usize)?;
+        let (n, index) = locate(board);
+        let value = Value::decode(*layer.entries().get(index as usize)?, n)?;
+        Some((value, *layer.ranks().get(index as usize)?))
+    }
+
+    /// What a search reads for `board`: the path bounds and the point value where its layer
+    /// has a paths file, else the table's bounds alone; `None` outside the tables.
+    #[inline]
+    pub fn probe_for_play(&self, board: &Board) -> Option<(Value, Option<u8>)> {
+        match self.path(board) {
+            Some((value, point)) => Some((value, Some(point))),
+            None => Some((self.probe(board)?, None)),
+        }
+    }
+
     /// The rank of `board` (see [`Solved::ranks`](super::solve::Solved::ranks)), if its layer
     /// is present.
     #[inline]
@@ -277,6 +350,14 @@ impl Tables {
             return;
         };
         crate::prefetch::prefetch(entry);
+        if let Some(Some(paths)) = self.paths.get(n) {
+            if let Some(entry) = paths.entries().get(index as usize) {
+                crate::prefetch::prefetch(entry);
+            }
+            if let Some(point) = paths.ranks().get(index as usize) {
+                crate::prefetch::prefetch(point);
+            }
+        }
     }
 
     /// The value at `index` of layer `n`, if present.

@@ -21,58 +21,10 @@
 //! bounds proven this way (positional strategies) may enter a round; the bounds of the path
 //! search ([`paths`](super::paths)), whose strategies follow the history, come after.
 
-use super::index::{layer_size, next, unrank};
-use super::solve::{best_exit, moves, Lower, Moves};
+use super::graph::Graph;
+use super::solve::Lower;
 use super::value::Value;
 use crate::rules::Variant;
-
-/// A layer's moves, worked out once: per position the side to move's row, the best bounds
-/// its exits give it, and the positions its other moves lead to.
-struct Graph {
-    row: Vec<u8>,
-    /// The best lower / upper bound an exit gives the side to move (`None`: no exit); where
-    /// the game is over, its value in both.
-    exit: Vec<Option<(u8, u8)>>,
-    over: Vec<bool>,
-    start: Vec<u32>,
-    kids: Vec<u32>,
-}
-
-impl Graph {
-    fn new(variant: Variant, n: usize, exits: &dyn Lower) -> Graph {
-        let size = layer_size(n) as usize;
-        let mut g = Graph {
-            row: Vec::with_capacity(size),
-            exit: Vec::with_capacity(size),
-            over: Vec::with_capacity(size),
-            start: Vec::with_capacity(size + 1),
-            kids: Vec::new(),
-        };
-        let mut houses = unrank(n, 0);
-        for _ in 0..size {
-            g.start.push(g.kids.len() as u32);
-            g.row.push(houses[..6].iter().sum());
-            match moves(variant, houses) {
-                Moves::Over(v) => {
-                    g.over.push(true);
-                    g.exit.push(Some((v as u8, v as u8)));
-                }
-                Moves::Steps(steps, len) => {
-                    g.over.push(false);
-                    let best = best_exit(&steps[..len], exits, |j| g.kids.push(j as u32));
-                    g.exit.push(best);
-                }
-            }
-            next(&mut houses);
-        }
-        g.start.push(g.kids.len() as u32);
-        g
-    }
-
-    fn kids(&self, i: usize) -> &[u32] {
-        &self.kids[self.start[i] as usize..self.start[i + 1] as usize]
-    }
-}
 
 /// The bounds of layer `n` after rounds until one proves nothing new, starting from
 /// `known` (sound bounds from an empty history proven by positional strategies: the table's),

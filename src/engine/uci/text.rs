@@ -75,7 +75,15 @@ pub(super) fn describe(tables: &Tables, board: &Board) -> Option<String> {
         _ => "draws".to_string(),
     };
     let side = board.side_to_move().name();
-    Some(match value.exact() {
+    // What `awari tables paths` proved beyond the bounds, and its guess, where its file is.
+    let paths = match (value.exact(), tables.path(board)) {
+        (None, Some((path, point))) => match path.exact() {
+            Some(v) => format!("; paths: value {v} (proven from an empty history)"),
+            None => format!("; paths: {}..{}, point value {point}", path.lo, path.hi),
+        },
+        _ => String::new(),
+    };
+    let line = match value.exact() {
         Some(v) => format!(
             "tables: value {v}: {side} ends with {v} of the {seeds} seeds on the board and {}",
             result(lower)
@@ -90,7 +98,8 @@ pub(super) fn describe(tables: &Tables, board: &Board) -> Option<String> {
             result(lower),
             result(upper)
         ),
-    })
+    };
+    Some(line + &paths)
 }
 
 /// After a search at a bounded table root (`None` where the tables chose alone): how many moves
