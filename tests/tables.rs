@@ -1217,11 +1217,11 @@ fn tune_takes_the_result_of_a_settled_game_from_the_tables() {
     );
 }
 
-/// With the paths files of `awari tables paths` beside the tables, the engine scores a bounded
-/// node at its horizon by the point value: at `go depth 1` from a bounded root the score is the
-/// best, over the moves the tables leave to the search, of what each child's tighter bounds
-/// and point value give (computed here from the files through the library). `d` shows what the
-/// paths files add to the table value.
+/// With the paths files of `awari tables paths` beside the tables and `PathValues` on, the
+/// engine scores a bounded node at its horizon by the point value: at `go depth 1` from a
+/// bounded root the score is the best, over the moves the tables leave to the search, of what
+/// each child's tighter bounds and point value give (computed here from the files through the
+/// library). `d` shows what the paths files add to the table value.
 #[test]
 fn the_engine_scores_bounded_leaves_by_the_point_values_and_d_shows_them() {
     use awari::engine::score::{point_score, table_scores, Score};
@@ -1233,6 +1233,7 @@ fn the_engine_scores_bounded_leaves_by_the_point_values_and_d_shows_them() {
     let tables = Tables::open(&dir, Variant::Oware);
     assert_eq!(tables.paths_count(), 8);
     let mut e = Engine::start(&dir, Variant::Oware);
+    e.send("setoption name PathValues value true");
     // The tables are opened by the time `readyok` comes.
     e.send("isready");
     e.until("readyok");

@@ -77,6 +77,7 @@ pub fn bench(
             limits: &limits,
             overhead: 0,
             tables: opened.as_deref(),
+            path_values: false,
         };
         let t = Instant::now();
         let found = search::search(&game, setup, &mut |_| {});

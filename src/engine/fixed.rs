@@ -32,6 +32,7 @@ pub fn search_to_depth(
         limits: &limits,
         overhead: 0,
         tables,
+        path_values: false,
     };
     search::search(game, setup, &mut |_| {})
 }

@@ -42,6 +42,8 @@ pub struct Settings {
     /// Where the endgame tables are: [`DEFAULT_TABLES`] for the platform's data directory,
     /// empty for none (`TablesPath`).
     pub tables_path: String,
+    /// Whether the search reads the paths files beside the tables (`PathValues`).
+    pub path_values: bool,
 }
 
 /// An evaluation weight's default: the fitted value of the rule set in play.
@@ -95,6 +97,7 @@ impl Default for Settings {
             evolved_weights: String::new(),
             evolved_depth: 0,
             tables_path: String::new(),
+            path_values: false,
         };
         for spec in OPTIONS {
             let value = match spec.kind {
@@ -473,6 +476,15 @@ pub const OPTIONS: &[Spec] = &[
         apply: |s, v| {
             s.tables_path = text(v);
             Effect::OpenTables
+        },
+    },
+    Spec {
+        name: "PathValues",
+        kind: Kind::Check { default: false },
+        help: "search with the paths files of awari tables paths: their bounds in the tree, their point values at the horizon (off: SPRT matches found no gain, tournament/README.md)",
+        apply: |s, v| {
+            s.path_values = *v == Value::Bool(true);
+            Effect::None
         },
     },
 ];

@@ -153,6 +153,8 @@ pub struct Setup<'a> {
     pub overhead: u64,
     /// Endgame tables to probe, if any.
     pub tables: Option<&'a Tables>,
+    /// Whether to read the tables' paths files too (`PathValues`).
+    pub path_values: bool,
 }
 
 /// What the threads of one search share: the table, the control and the settings, and what
@@ -165,6 +167,7 @@ struct Shared<'a> {
     limits: &'a Limits,
     overhead: u64,
     tables: Option<&'a Tables>,
+    path_values: bool,
     pool: &'a Pool,
     /// The root moves the search may choose from: all, unless the tables restrict them.
     root_moves: MoveList,
@@ -191,6 +194,7 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         limits: setup.limits,
         overhead: setup.overhead,
         tables: setup.tables,
+        path_values: setup.path_values,
         pool: &pool,
         root_moves: root.map_or(legal, |r| r.allowed),
     };
@@ -438,6 +442,8 @@ struct Searcher<'a> {
     seldepth: usize,
     aborted: bool,
     tables: Option<&'a Tables>,
+    /// Whether the paths files' bounds and point values are read (`PathValues`).
+    path_values: bool,
     tbhits: u64,
     /// Whether, in the current iteration, a root move raised alpha.
     root_improved: bool,
@@ -485,6 +491,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             aborted: false,
             tables: shared.tables,
+            path_values: shared.path_values,
             tbhits: 0,
             root_improved: false,
             root_moves: shared.root_moves,
@@ -738,7 +745,11 @@ impl<'a> Searcher<'a> {
         if ply == 0 {
             return ControlFlow::Continue((-INF, INF, None));
         }
-        let Some((value, point)) = self.tables.and_then(|t| t.probe_for_play(board)) else {
+        let probed = match self.path_values {
+            true => self.tables.and_then(|t| t.probe_for_play(board)),
+            false => self.tables.and_then(|t| t.probe(board)).map(|v| (v, None)),
+        };
+        let Some((value, point)) = probed else {
             return ControlFlow::Continue((-INF, INF, None));
         };
         self.tbhits += 1;

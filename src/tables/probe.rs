@@ -350,14 +350,6 @@ impl Tables {
             return;
         };
         crate::prefetch::prefetch(entry);
-        if let Some(Some(paths)) = self.paths.get(n) {
-            if let Some(entry) = paths.entries().get(index as usize) {
-                crate::prefetch::prefetch(entry);
-            }
-            if let Some(point) = paths.ranks().get(index as usize) {
-                crate::prefetch::prefetch(point);
-            }
-        }
     }
 
     /// The value at `index` of layer `n`, if present.

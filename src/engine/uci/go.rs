@@ -21,6 +21,7 @@ pub(super) struct Search<'a> {
     pub(super) weights: Weights,
     pub(super) overhead: u64,
     pub(super) tables: Option<&'a Tables>,
+    pub(super) path_values: bool,
     pub(super) threads: usize,
     /// Where to keep what the search proves beyond the tables, for `d`.
     pub(super) proven: &'a Proven,
@@ -35,6 +36,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
         weights,
         overhead,
         tables,
+        path_values,
         threads,
         proven,
     } = search;
@@ -52,6 +54,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
         limits,
         overhead,
         tables,
+        path_values,
     };
     // The last complete iteration's line, and whether a bound (a failed aspiration window)
     // was printed after it.

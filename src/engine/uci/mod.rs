@@ -367,6 +367,7 @@ impl Engine {
                 weights: self.settings.weights(),
                 overhead,
                 tables_path: self.settings.tables_path.clone(),
+                path_values: self.settings.path_values,
                 threads: self.settings.threads,
                 book: self.settings.own_book.then_some(self.settings.book_margin),
                 proven: self.proven.clone(),

@@ -58,6 +58,8 @@ pub(super) enum Task {
         weights: Weights,
         overhead: u64,
         tables_path: String,
+        /// `PathValues`.
+        path_values: bool,
         threads: usize,
         /// `OwnBook` on: the book's margin (`BookMargin`).
         book: Option<i32>,
@@ -195,6 +197,7 @@ impl Worker {
                 weights,
                 overhead,
                 tables_path,
+                path_values,
                 threads,
                 book,
                 proven,
@@ -219,6 +222,7 @@ impl Worker {
                     weights,
                     overhead,
                     tables: tables.as_deref(),
+                    path_values,
                     threads,
                     proven: &proven,
                 };
