@@ -35,6 +35,7 @@ fn think_with(game: &Game, limits: &Limits, threads: usize) -> Found {
         limits,
         overhead: 0,
         tables: None,
+        path_values: false,
     };
     search(game, setup, &mut |_| {})
 }
