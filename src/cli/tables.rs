@@ -28,7 +28,7 @@ pub(super) enum TablesCommand {
     /// repetition rule) for positions whose table bounds differ, by rounds of safe cores and a
     /// history-following search with a node budget per question, and work out point values
     /// for play where they still differ; print the exact share per layer and write a paths
-    /// file per layer (oware-NN.awpv) beside the tables, which engines read with them. A layer
+    /// file per layer (oware-NN.awpv) beside the tables, which engines open with them. A layer
     /// whose paths file is already there is read from it: delete the files to prove again
     /// with other settings.
     Paths {

@@ -21,8 +21,9 @@
 //!
 //! Endgame tables (oware, kalah), when given, are probed at every node within their reach: an
 //! exact value scores the node at once, bounds cut it off when they fall outside the window,
-//! and where they only bound a node the search goes on through it; at its horizon the point
-//! value of `awari tables paths` (where its files are) scores it in place of the evaluation.
+//! and where they only bound a node the search goes on through it. With `PathValues` on, the
+//! paths files of `awari tables paths` are read instead where they are there: tighter bounds,
+//! and at the horizon a point value that scores a bounded node in place of the evaluation.
 //! A table result scores `TB_WIN + 10 * margin` (a win by `margin` seeds, counting the stores),
 //! below any finished game the search sees itself and above any evaluation. At the root within
 //! reach the tables choose the move at once: one that keeps the best guaranteed value, leaving
@@ -695,7 +696,7 @@ impl<'a> Searcher<'a> {
         }
         let (lower, upper, point) = self.probe_tables(board, node.ply, window)?;
         if node.depth <= 0 || node.ply >= MAX_PLY - 1 {
-            // Where the tables hold a point value, it scores the leaf in place of the
+            // Where a point value was read (`PathValues`), it scores the leaf in place of the
             // evaluation. Extreme weights must not reach the range of finished games or table
             // results (nor overflow the table's 16-bit scores).
             let guess = point.unwrap_or_else(|| {
@@ -732,9 +733,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// The endgame tables' bounds on `board`, a node at `ply` (everything when they have none,
-    /// and at the root, where they have already chosen the moves), with its point value's
-    /// score where they hold one (the paths files of `awari tables paths`, whose bounds are
-    /// tighter too): `Break` with the node's score when they are exact or fall outside `window`.
+    /// and at the root, where they have already chosen the moves), and with `PathValues` its
+    /// point value's score where a paths file holds one (whose bounds are read instead, being
+    /// tighter): `Break` with the node's score when they are exact or fall outside `window`.
     #[inline]
     fn probe_tables(
         &mut self,

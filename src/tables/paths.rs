@@ -403,8 +403,8 @@ pub fn prove_tables(
         ));
     }
     let mut layers = Layers(Vec::new());
-    let mut guesses = Layers(Vec::new());
-    let mut points = Vec::new();
+    // A point value `p` is the byte of the exact value `p..p` too: exits read them as such.
+    let mut points = Layers(Vec::new());
     for n in 0..=seeds {
         let size = super::index::layer_size(n);
         let table: Vec<Value> = (0..size)
@@ -450,7 +450,7 @@ pub fn prove_tables(
                     .iter()
                     .map(|&b| Value::decode(b, n).expect("encoded"))
                     .collect();
-                let guess = super::points::points(Variant::Oware, n, &guesses, &bounds);
+                let guess = super::points::points(Variant::Oware, n, &points, &bounds);
                 let by_rounds = exact(&mut tight.iter().copied());
                 let _ = writeln!(
                     out,
@@ -484,17 +484,14 @@ pub fn prove_tables(
                 (proven.bytes, guess.values)
             }
         };
-        guesses.0.push(
-            guess
-                .iter()
-                .map(|&p| Value { lo: p, hi: p }.encode(n))
-                .collect(),
-        );
-        points.push(guess);
+        debug_assert!(guess
+            .iter()
+            .all(|&p| Value::decode(p, n) == Some(Value { lo: p, hi: p })));
+        points.0.push(guess);
         layers.0.push(bytes);
     }
     Ok(PathLayers {
         bounds: layers.0,
-        points,
+        points: points.0,
     })
 }
