@@ -14,7 +14,7 @@
 //! (less the plies to reach it, so nearer wins are preferred) or 0 for a draw. Ties between
 //! moves go to the first in sowing order.
 
-use crate::rules::{Board, Move, Side, Variant};
+use crate::rules::{row, Board, Move, Side, Variant};
 use std::fmt;
 use std::str::FromStr;
 
@@ -153,23 +153,18 @@ impl Stop<'_> {
 pub fn exposed(houses: &[u8; 12], attacker: Side) -> (i32, i32) {
     let first = attacker.first_house();
     let target_first = attacker.opponent().first_house();
-    let mut reach = 0u32;
-    let mut lapping = false;
+    let mut reach = 0u64;
     for c in 0..6 {
-        let n = u32::from(houses[first + c]);
-        // An empty house sets a bit below 6, which is never looked at.
-        reach |= if n <= 11 { 1 << (n + c as u32) } else { 0 };
-        lapping |= n > 11;
+        // An empty house sets a bit below 6, a lapping one (12 seeds or more) a bit above 11:
+        // neither is looked at.
+        let n = u64::from(houses[first + c]);
+        reach |= 1 << (n + c as u64).min(63);
     }
-    let (mut ones, mut twos) = (0u32, 0u32);
-    for t in 0..6 {
-        let n = houses[target_first + t];
-        ones |= u32::from(n == 1) << t;
-        twos |= u32::from(n == 2) << t;
-    }
-    let hits = (reach >> 6) & 0x3f;
-    let (mut capture2, mut capture3) = (hits & ones, hits & twos);
-    if lapping {
+    let theirs = row::word(houses, target_first);
+    let (ones, twos) = (row::equal(theirs, 1), row::equal(theirs, 2));
+    let hits = (reach >> 6) as u32 & 0x3f;
+    let (mut capture2, mut capture3) = (hits & row::bits(ones), hits & row::bits(twos));
+    if row::at_least(row::word(houses, first), 12) != 0 {
         for h in first..first + 6 {
             let n = usize::from(houses[h]);
             if n <= 11 {

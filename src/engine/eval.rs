@@ -12,7 +12,7 @@
 //! weight is also an engine option, which overrides it in every rule set.
 
 use crate::classic::evolved::exposed;
-use crate::rules::{Board, Side, Variant};
+use crate::rules::{row, Board, Side, Variant};
 
 /// The evaluation weights, in score units (100 = one seed). Each is an engine option
 /// (`Eval...`, listed in [`WEIGHTS`]); see [`Weights::of`] for the values and where they
@@ -337,23 +337,25 @@ pub fn evaluate(board: &Board, w: &Weights) -> i32 {
 /// Own houses holding seeds minus the opponent's, and own houses that lap the board minus
 /// the opponent's (none in ayoayo, whose relays make a lap mean nothing in particular), for
 /// `me`.
+///
+/// Every leaf runs this, so it counts a row's six houses at once, a house in each byte of a
+/// word (the tests compare it with counting house by house).
 #[inline]
 fn houses_and_kroos(houses: &[u8; 12], me: Side, variant: Variant) -> (i32, i32) {
     let lap = match variant {
         Variant::Oware | Variant::Awari => 12,
         Variant::Kalah => 13,
         Variant::Ahl => 14,
-        Variant::Ayoayo => u8::MAX,
+        Variant::Ayoayo => 0,
     };
-    let (own, theirs) = match me {
-        Side::South => (&houses[..6], &houses[6..]),
-        Side::North => (&houses[6..], &houses[..6]),
+    let own = row::word(houses, me.first_house());
+    let theirs = row::word(houses, me.opponent().first_house());
+    let count = |mask: u64| mask.count_ones() as i32;
+    let mobility = count(row::nonzero(own)) - count(row::nonzero(theirs));
+    let kroo = match lap {
+        0 => 0,
+        _ => count(row::at_least(own, lap)) - count(row::at_least(theirs, lap)),
     };
-    let (mut mobility, mut kroo) = (0, 0);
-    for (&m, &t) in own.iter().zip(theirs) {
-        mobility += i32::from(m > 0) - i32::from(t > 0);
-        kroo += i32::from(m >= lap) - i32::from(t >= lap);
-    }
     (mobility, kroo)
 }
 
@@ -394,15 +396,22 @@ fn prospects(houses: &[u8; 12], side: Side, variant: Variant) -> (i32, i32) {
 #[inline]
 fn prospects_on<const AHL: bool>(own: &[u8; 6], theirs: &[u8; 6]) -> (i32, i32) {
     let path = if AHL { 14 } else { 13 };
-    let (mut reach, mut free, mut empty, mut fed) = (0u32, 0u8, 0u32, 0u32);
-    for c in 0..6 {
-        let n = u32::from(own[c]);
+    let (mut reach, mut free) = (0u32, 0u8);
+    for (c, &n) in own.iter().enumerate() {
+        let n = u32::from(n);
         let sows = n.wrapping_sub(1) < path - 1;
         reach |= if sows { 1 << (n + c as u32) } else { 0 };
         free += u8::from(n + c as u32 == 6);
-        empty |= u32::from(n == 0) << c;
-        fed |= u32::from(theirs[5 - c] != 0) << c;
     }
+    let word = |row: &[u8; 6]| {
+        let mut bytes = [0u8; 8];
+        bytes[..6].copy_from_slice(row);
+        u64::from_le_bytes(bytes)
+    };
+    // Own house `c` empty; the opponent's house facing it (`5 - c`) not: the bytes of the
+    // opponent's row reversed put that house in byte `c`.
+    let empty = row::bits(row::equal(word(own), 0)) & 0x3f;
+    let fed = row::bits(row::nonzero(word(theirs).swap_bytes() >> 16));
     let mut best = 0u8;
     let mut direct = reach & empty & fed & 0x3f;
     while direct != 0 {
@@ -459,6 +468,62 @@ mod tests {
             assert_eq!((t.a2, t.a3, t.b2, t.b3), (a2, a3, b2, b3), "{text}");
             assert_eq!(evaluate(&board, &Weights::OWARE), t.score(&Weights::OWARE));
         }
+    }
+
+    /// The houses and kroos counted a row at a time equal their count house by house, on the
+    /// positions of random games of every rule set and on rows of large counts.
+    #[test]
+    fn houses_and_kroos_count_every_house() {
+        use crate::rng::Rng;
+        use crate::rules::Game;
+        let by_house = |houses: &[u8; 12], me: Side, lap: u8| {
+            let (own, theirs) = match me {
+                Side::South => (&houses[..6], &houses[6..]),
+                Side::North => (&houses[6..], &houses[..6]),
+            };
+            let (mut mobility, mut kroo) = (0, 0);
+            for (&m, &t) in own.iter().zip(theirs) {
+                mobility += i32::from(m > 0) - i32::from(t > 0);
+                kroo += i32::from(lap != 0 && m >= lap) - i32::from(lap != 0 && t >= lap);
+            }
+            (mobility, kroo)
+        };
+        let laps = [
+            (Variant::Oware, 12),
+            (Variant::Awari, 12),
+            (Variant::Kalah, 13),
+            (Variant::Ahl, 14),
+            (Variant::Ayoayo, 0),
+        ];
+        let mut rng = Rng::new(5);
+        let mut checked = 0;
+        for (variant, lap) in laps {
+            for _ in 0..50 {
+                let mut game = Game::new(Board::start(variant));
+                loop {
+                    let houses = game.board().houses();
+                    for me in [Side::South, Side::North] {
+                        let want = by_house(&houses, me, lap);
+                        assert_eq!(houses_and_kroos(&houses, me, variant), want, "{houses:?}");
+                        checked += 1;
+                    }
+                    let moves: Vec<_> = game.legal_moves().collect();
+                    if moves.is_empty() || game.moves().len() > 300 {
+                        break;
+                    }
+                    game.play(moves[rng.below(moves.len() as u64) as usize])
+                        .unwrap();
+                }
+            }
+            for big in [11, 12, 13, 14, 127, 128, 200, 255] {
+                let houses = [big, 0, 1, big, 255, 14, 13, big, 12, 0, 0, 128];
+                for me in [Side::South, Side::North] {
+                    let want = by_house(&houses, me, lap);
+                    assert_eq!(houses_and_kroos(&houses, me, variant), want, "{houses:?}");
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} positions");
     }
 
     /// The leaf evaluation equals the score of the terms `eval` shows, in every rule set.

@@ -7,6 +7,7 @@
 
 use super::mv::{Move, MoveList};
 use super::outcome::{EndReason, Outcome};
+use super::row;
 use super::side::Side;
 use super::variant::Variant;
 use super::zobrist;
@@ -316,18 +317,13 @@ impl Board {
     /// Seeds on `side`'s row.
     #[inline]
     pub fn row_seeds(&self, side: Side) -> u32 {
-        // The product's top byte is the sum of the row's bytes: no partial sum carries over
-        // into the next byte, at most 255 seeds being in play.
-        (self.row_word(side).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+        row::sum(self.row_word(side))
     }
 
-    /// `side`'s row as one number, house `c` of the row in byte `c` (the two top bytes 0):
-    /// the move generator's tests on all six houses at once.
+    /// `side`'s row as one word ([`row::word`]).
     #[inline]
     fn row_word(&self, side: Side) -> u64 {
-        let mut bytes = [0u8; 8];
-        bytes[..6].copy_from_slice(&self.row(side));
-        u64::from_le_bytes(bytes)
+        row::word(&self.houses, side.first_house())
     }
 
     /// Whether the game goes on (with the legal moves) or is over (with the result).
@@ -423,12 +419,7 @@ impl Board {
     /// The side to move's non-empty houses.
     #[inline]
     fn nonempty_houses(&self) -> MoveList {
-        const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        let row = self.row_word(self.side);
-        // The top bit of each byte: set where the house holds seeds.
-        let nonempty = ((row & LOW).wrapping_add(LOW) | row) & !LOW;
-        // Gathered into the low six bits, house `c` at bit `c`.
-        let bits = (nonempty >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        let bits = row::bits(row::nonzero(self.row_word(self.side)));
         MoveList::from_bits((bits as u16) << self.side.first_house())
     }
 

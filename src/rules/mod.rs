@@ -31,6 +31,7 @@ mod mv;
 mod notation;
 mod outcome;
 mod perft;
+pub mod row;
 mod side;
 mod variant;
 pub mod zobrist;
