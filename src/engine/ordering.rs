@@ -1,9 +1,9 @@
 //! Move ordering: the order in which the search tries a node's moves. Alpha-beta cuts off
 //! sooner the sooner it meets the best move, so the likeliest refutations go first: the
-//! transposition table's move (alone: when it refutes, the other moves are never played out),
-//! then captures (largest first), then the killers (the quiet moves that last refuted at the
-//! same ply), then the other moves by history (how deep the searches were that they refuted),
-//! ties in house order.
+//! transposition table's move (the others are ordered only when it has not refuted), then
+//! captures (largest first), then the killers (the quiet moves that last refuted at the same
+//! ply), then the other moves by history (how deep the searches were that they refuted), ties
+//! in house order.
 //!
 //! Each search thread has its own [`Heuristics`]; a [`Picker`] lives for one node.
 //!
@@ -99,35 +99,28 @@ impl Heuristics {
 }
 
 /// The moves of one node, played out and handed over in the order they are to be searched.
-/// The table move is played out alone first; the rest only when it has been searched and did
-/// not refute.
+///
+/// Every move is played out at once, before the node reads its transposition table entry:
+/// playing them out (and asking for each child's entry) is work the processor does while that
+/// entry, asked for by the parent, is still on its way from memory. Their order is worked out
+/// only when they are first handed over, and, after a table move, only once that has been
+/// searched, so that what its search taught the killers and history counts.
 pub(super) struct Picker {
     children: [Child; 6],
     /// The children's indices, in the order they are searched. Sorting one-byte indices
     /// rather than the children spares moving whole boards about.
     rank: [u8; 6],
-    /// The children played out so far, and how many of them were handed over.
+    /// The children played out, how many of `rank` are in their final order, and how many of
+    /// them were handed over.
     len: usize,
+    sorted: usize,
     handed: usize,
-    /// The moves to play out when the children run out, and those after them.
-    pending: MoveList,
-    rest: MoveList,
 }
 
 impl Picker {
-    /// `moves` of `board`, `tt_move` (one of them) first.
+    /// No moves yet, the children's boards all `board`'s.
     #[inline]
-    pub(super) fn new(board: &Board, moves: MoveList, tt_move: Option<Move>) -> Picker {
-        let (pending, rest) = match tt_move {
-            Some(m) => {
-                let mut first = MoveList::EMPTY;
-                first.insert(m);
-                let mut rest = moves;
-                rest.remove(m);
-                (first, rest)
-            }
-            None => (moves, MoveList::EMPTY),
-        };
+    pub(super) fn new(board: &Board) -> Picker {
         Picker {
             children: [Child {
                 order: 0,
@@ -137,72 +130,74 @@ impl Picker {
             }; 6],
             rank: [0; 6],
             len: 0,
+            sorted: 0,
             handed: 0,
-            pending,
-            rest,
         }
     }
 
-    /// The next move to search from `board` (the same board as given to [`Picker::new`]), at
-    /// `ply`; `None` when all have been handed over. `prefetch` is shown each child's position
-    /// as it is played out.
+    /// Plays every move of `moves` out of `board` (the board given to [`Picker::new`]);
+    /// `prefetch` is shown each child's position as it is played out.
     #[inline]
-    pub(super) fn next(
-        &mut self,
-        board: &Board,
-        heuristics: &Heuristics,
-        ply: usize,
-        prefetch: impl Fn(&Board),
-    ) -> Option<&Child> {
-        if self.handed == self.len {
-            if self.pending.is_empty() {
+    pub(super) fn play(&mut self, board: &Board, moves: MoveList, prefetch: impl Fn(&Board)) {
+        let me = board.side_to_move();
+        let mut n = 0;
+        for m in moves {
+            if n == self.children.len() {
+                break;
+            }
+            let child = &mut self.children[n];
+            child.board.make_unchecked(m);
+            prefetch(&child.board);
+            child.gain = i32::from(child.board.store(me)) - i32::from(board.store(me));
+            child.mv = m;
+            self.rank[n] = n as u8;
+            n += 1;
+        }
+        self.len = n;
+    }
+
+    /// Puts `first` (one of the moves, if any) first: it is handed over before the others are
+    /// ordered.
+    #[inline]
+    pub(super) fn put_first(&mut self, first: Option<Move>) {
+        let Some(m) = first else { return };
+        let Some(i) = (0..self.len).find(|&i| self.children[i].mv == m) else {
+            return;
+        };
+        // The others keep the order of the moves.
+        self.rank[..=i].rotate_right(1);
+        self.sorted = 1;
+    }
+
+    /// The next move to search, at `ply`; `None` when all have been handed over.
+    #[inline]
+    pub(super) fn next(&mut self, heuristics: &Heuristics, ply: usize) -> Option<&Child> {
+        if self.handed == self.sorted {
+            if self.sorted == self.len {
                 return None;
             }
-            let moves = std::mem::replace(&mut self.pending, self.rest);
-            self.rest = MoveList::EMPTY;
-            self.play(board, moves, heuristics, ply, prefetch);
+            self.order(heuristics, ply);
         }
         let child = &self.children[usize::from(self.rank[self.handed])];
         self.handed += 1;
         Some(child)
     }
 
-    /// Plays `moves` out into `children[len..]` and puts their indices into `rank[len..]` in
-    /// the order they are to be searched: captures (largest first), killers, then by history,
-    /// ties in the order of the moves.
-    fn play(
-        &mut self,
-        board: &Board,
-        moves: MoveList,
-        heuristics: &Heuristics,
-        ply: usize,
-        prefetch: impl Fn(&Board),
-    ) {
-        let me = board.side_to_move();
-        let start = self.len;
-        let mut n = start;
-        for m in moves {
-            if n == self.children.len() {
-                break;
-            }
-            let next = &mut self.children[n].board;
-            *next = *board;
-            next.make_unchecked(m);
-            prefetch(next);
-            let gain = i32::from(next.store(me)) - i32::from(board.store(me));
-            let order = if gain > 0 {
-                CAPTURE + gain
+    /// Orders the children of `rank[sorted..]` as they are to be searched: captures (largest
+    /// first), killers, then by history, ties in the order of the moves.
+    fn order(&mut self, heuristics: &Heuristics, ply: usize) {
+        let start = self.sorted;
+        for &i in &self.rank[start..self.len] {
+            let child = &mut self.children[usize::from(i)];
+            child.order = if child.gain > 0 {
+                CAPTURE + child.gain
             } else {
-                heuristics.quiet_order(ply, m)
+                heuristics.quiet_order(ply, child.mv)
             };
-            let child = &mut self.children[n];
-            (child.order, child.gain, child.mv) = (order, gain, m);
-            self.rank[n] = n as u8;
-            n += 1;
         }
         // An insertion sort, highest order first, stable: equal orders stay in move order.
         // (Written out: the library's sort is a call at every node, for at most six items.)
-        for j in start + 1..n {
+        for j in start + 1..self.len {
             let item = self.rank[j];
             let order = self.children[usize::from(item)].order;
             let mut k = j;
@@ -212,6 +207,6 @@ impl Picker {
             }
             self.rank[k] = item;
         }
-        self.len = n;
+        self.sorted = self.len;
     }
 }

@@ -648,11 +648,18 @@ impl<'a> Searcher<'a> {
             ControlFlow::Continue(found) => found,
         };
         let key = self.table_key(board);
+        // The children are played out before the table is read: its entry, asked for when
+        // the parent played this node out, is then more often there. (Measured on `awari
+        // bench`: 2-4% more nodes per second, though the moves of a node the table cuts off
+        // are played for nothing.)
+        let mut picker = Picker::new(board);
+        picker.play(board, moves, |b| self.prefetch(b, node.depth));
         let tt_move = match self.probe_tt(key, moves, node, window) {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(tt_move) => tt_move,
         };
-        let (best, best_move) = self.search_moves(board, moves, tt_move, node, window);
+        picker.put_first(tt_move);
+        let (best, best_move) = self.search_moves(board, &mut picker, node, window);
         if self.aborted {
             return 0;
         }
@@ -811,27 +818,23 @@ impl<'a> Searcher<'a> {
         ControlFlow::Continue(hit.mv.filter(|&m| moves.contains(m)))
     }
 
-    /// Searches `moves` of `board` in order (`tt_move` first) until one scores `window.beta` or
-    /// more; returns the best score and the best move if one raised alpha. A refuting quiet
+    /// Searches the moves of `board` that `picker` hands over, in its order, until one scores
+    /// `window.beta` or more; returns the best score and the best move if one raised alpha. A refuting quiet
     /// move is remembered for the ordering. When the search is aborted the result means
     /// nothing.
     fn search_moves(
         &mut self,
         board: &Board,
-        moves: MoveList,
-        tt_move: Option<Move>,
+        picker: &mut Picker,
         node: Node,
         mut window: Window,
     ) -> (i32, Option<Move>) {
         let me = board.side_to_move();
-        let mut picker = Picker::new(board, moves, tt_move);
         let mut best = -INF;
         let mut best_move = None;
         self.keys.push(board.key());
         let mut i = 0;
-        while let Some(child) = picker.next(board, &self.heuristics, node.ply, |b| {
-            self.prefetch(b, node.depth)
-        }) {
+        while let Some(child) = picker.next(&self.heuristics, node.ply) {
             let same = child.board.side_to_move() == me;
             // A capture starts a new repetition window.
             let since = if child.board.stores() == board.stores() {
