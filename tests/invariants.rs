@@ -1,6 +1,7 @@
 //! Invariants over many random games in every variant (and with other seed counts): seeds are
 //! conserved, the move list and the checked play agree on every house, finished games have no
-//! moves, the notation round-trips, and the incremental Zobrist key equals the recomputed one.
+//! moves (and `Board::end` says so as the move list does), the notation round-trips, and the
+//! incremental Zobrist key equals the recomputed one.
 
 use awari::rng::Rng;
 use awari::rules::{Board, Game, IllegalReason, Move, Status, Variant};
@@ -51,6 +52,8 @@ fn check_position(name: &str, game: &Game, total: u32) {
     );
 
     let legal = game.legal_moves();
+    // The search's leaves ask only whether the game goes on.
+    assert_eq!(b.end(), b.moves_or_end().err(), "end: {}", context());
     match game.status() {
         Status::Over(outcome) => {
             assert!(legal.is_empty(), "moves after the end: {}", context());

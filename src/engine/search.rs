@@ -691,7 +691,14 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return ControlFlow::Break(0);
         }
-        let moves = match board.moves_or_end() {
+        let leaf = node.depth <= 0 || node.ply >= MAX_PLY - 1;
+        // A leaf needs only to know whether the game goes on, which is cheaper to tell in
+        // ayoayo than its moves.
+        let moves = match leaf {
+            true => board.end().map_or(Ok(MoveList::EMPTY), Err),
+            false => board.moves_or_end(),
+        };
+        let moves = match moves {
             Ok(moves) if node.ply == 0 => {
                 MoveList::from_bits(moves.bits() & self.root_moves.bits())
             }
@@ -701,7 +708,6 @@ impl<'a> Searcher<'a> {
         if self.repetition && node.ply > 0 && self.repeats(board.key(), node.since) {
             return ControlFlow::Break(finished(board, EndReason::Repetition, node.ply));
         }
-        let leaf = node.depth <= 0 || node.ply >= MAX_PLY - 1;
         let known = self.probe_tables(board, node.ply, window, leaf)?;
         if leaf {
             // Extreme weights must not reach the range of finished games or table results

@@ -403,6 +403,27 @@ impl Board {
         }
     }
 
+    /// Why the game is over, if it is: [`Board::moves_or_end`]'s answer without the moves, for
+    /// a search's leaves, which only need to know whether the game goes on. In ayoayo, where
+    /// each move's relay sowing must be played out to see whether it ends, one that does is
+    /// enough.
+    #[inline]
+    pub fn end(&self) -> Option<EndReason> {
+        match self.variant {
+            Variant::Ayoayo => {
+                if self.row_seeds(self.side) == 0 {
+                    return Some(EndReason::EmptyRow);
+                }
+                let ends = |m: Move| relay_sow(&mut self.houses.clone(), m.house()).is_some();
+                match self.nonempty_houses().into_iter().any(ends) {
+                    true => None,
+                    false => Some(EndReason::NoMoves),
+                }
+            }
+            _ => self.moves_or_end().err(),
+        }
+    }
+
     /// Oware and awari end as soon as a store holds more than half the seeds, or both hold
     /// exactly half.
     #[inline]
