@@ -350,7 +350,7 @@ fn houses_and_kroos(houses: &[u8; 12], me: Side, variant: Variant) -> (i32, i32)
     };
     let own = row::word(houses, me.first_house());
     let theirs = row::word(houses, me.opponent().first_house());
-    let count = |mask: u64| mask.count_ones() as i32;
+    let count = |mask: u64| row::count(mask) as i32;
     let mobility = count(row::nonzero(own)) - count(row::nonzero(theirs));
     let kroo = match lap {
         0 => 0,

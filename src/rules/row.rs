@@ -46,6 +46,13 @@ pub fn at_least(word: u64, k: u8) -> u64 {
     (((word | HIGH) - u64::from(k) * ONES) | word) & HIGH
 }
 
+/// How many bytes a test's answer sets. (A multiplication, as [`sum`]: `count_ones` is a
+/// dozen instructions on processors without `popcnt`, which portable builds cannot assume.)
+#[inline]
+pub fn count(mask: u64) -> u32 {
+    sum(mask >> 7)
+}
+
 /// The top bits of a test's answer gathered into the low bits, byte `c`'s at bit `c`.
 #[inline]
 pub fn bits(mask: u64) -> u32 {
@@ -88,6 +95,7 @@ mod tests {
                     .sum::<u32>()
             };
             assert_eq!(bits(nonzero(w)), want(&|n| n != 0), "{row:?}");
+            assert_eq!(count(nonzero(w)), want(&|n| n != 0).count_ones(), "{row:?}");
             for k in [0, 1, 2, 3, 11, 12, 13, 14, 127, 128, 200, 255] {
                 assert_eq!(bits(equal(w, k)) & 0x3f, want(&|n| n == k), "{row:?} = {k}");
             }
