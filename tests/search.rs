@@ -271,3 +271,15 @@ fn finished_games_have_no_move_and_searches_stop() {
     assert!(found.nodes <= 1, "{found:?}");
     assert!(game.legal_moves().contains(found.best.unwrap()));
 }
+
+/// Oware: a position that comes back within the search ends the game there, as one of the
+/// game's own positions coming back does (each side then takes the seeds on its row). Two
+/// single seeds chase each other round the board here: the cycle is all there is, a draw,
+/// which the search sees only by recognizing the positions of its own line.
+#[test]
+fn a_cycle_within_the_search_is_a_repetition() {
+    let game = game_at(Variant::Oware, "0-0-0-1-0-0-0-0-0-0-1-0-23-23-S", "");
+    assert_eq!(solve(&mut game.clone(), 24), Some(0));
+    let found = think(&game, 24);
+    assert_eq!(found.score, 0, "{found:?}");
+}

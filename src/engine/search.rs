@@ -455,6 +455,9 @@ struct Searcher<'a> {
     floor: i32,
     /// Oware: keys of the game's positions since the last capture, then the current line's.
     keys: Vec<u64>,
+    /// How many of `keys` fall in each of 512 classes (their low bits): a key whose class is
+    /// empty repeats none, which spares most nodes the walk back through `keys`.
+    classes: Box<[u32; 512]>,
     repetition: bool,
     ply_in_key: bool,
     /// Killers and history, for move ordering.
@@ -497,6 +500,13 @@ impl<'a> Searcher<'a> {
             root_improved: false,
             root_moves: shared.root_moves,
             floor: -INF,
+            classes: {
+                let mut classes = Box::new([0; 512]);
+                for &key in &keys {
+                    classes[class(key)] += 1;
+                }
+                classes
+            },
             keys,
             repetition: board.variant().has_repetition(),
             ply_in_key: board.variant().ply_limit().is_some(),
@@ -612,6 +622,9 @@ impl<'a> Searcher<'a> {
     /// every second position back can be equal (the side to move is part of the key).
     #[inline]
     fn repeats(&self, key: u64, since: usize) -> bool {
+        if self.classes[class(key)] == 0 {
+            return false;
+        }
         let mut i = self.keys.len();
         while i >= since + 2 {
             i -= 2;
@@ -839,6 +852,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         self.keys.push(board.key());
+        self.classes[class(board.key())] += 1;
         let mut i = 0;
         while let Some(child) = picker.next(&self.heuristics, node.ply) {
             let same = child.board.side_to_move() == me;
@@ -878,6 +892,7 @@ impl<'a> Searcher<'a> {
             i += 1;
         }
         self.keys.pop();
+        self.classes[class(board.key())] -= 1;
         (best, best_move)
     }
 
@@ -935,6 +950,12 @@ impl<'a> Searcher<'a> {
         };
         self.pv_len[ply] = len + 1;
     }
+}
+
+/// The class of a position's key in [`Searcher::repeats`]'s count.
+#[inline]
+fn class(key: u64) -> usize {
+    key as usize & 511
 }
 
 /// How many plies shallower the `i`th move searched (from 0) at `depth` is searched first
