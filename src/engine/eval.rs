@@ -403,15 +403,10 @@ fn prospects_on<const AHL: bool>(own: &[u8; 6], theirs: &[u8; 6]) -> (i32, i32) 
         reach |= if sows { 1 << (n + c as u32) } else { 0 };
         free += u8::from(n + c as u32 == 6);
     }
-    let word = |row: &[u8; 6]| {
-        let mut bytes = [0u8; 8];
-        bytes[..6].copy_from_slice(row);
-        u64::from_le_bytes(bytes)
-    };
     // Own house `c` empty; the opponent's house facing it (`5 - c`) not: the bytes of the
     // opponent's row reversed put that house in byte `c`.
-    let empty = row::bits(row::equal(word(own), 0)) & 0x3f;
-    let fed = row::bits(row::nonzero(word(theirs).swap_bytes() >> 16));
+    let empty = row::bits(row::equal(row::of(own), 0)) & 0x3f;
+    let fed = row::bits(row::nonzero(row::of(theirs).swap_bytes() >> 16));
     let mut best = 0u8;
     let mut direct = reach & empty & fed & 0x3f;
     while direct != 0 {

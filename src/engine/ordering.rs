@@ -135,10 +135,12 @@ impl Picker {
         }
     }
 
-    /// Plays every move of `moves` out of `board` (the board given to [`Picker::new`]);
-    /// `prefetch` is shown each child's position as it is played out.
+    /// Plays every move of `moves` out of `board` (the board given to [`Picker::new`], which
+    /// the children's boards still are: once only); `prefetch` is shown each child's position
+    /// as it is played out.
     #[inline]
     pub(super) fn play(&mut self, board: &Board, moves: MoveList, prefetch: impl Fn(&Board)) {
+        debug_assert_eq!(self.len, 0, "the moves are played out once");
         let me = board.side_to_move();
         let mut n = 0;
         for m in moves {

@@ -619,7 +619,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// Oware: whether `key` occurred in `keys[since..]`. Sides alternate in oware, so only
-    /// every second position back can be equal (the side to move is part of the key).
+    /// every second position back can be equal (the side to move is part of the key). A key
+    /// whose class `classes` counts nothing in is not in `keys` at all.
     #[inline]
     fn repeats(&self, key: u64, since: usize) -> bool {
         if self.classes[class(key)] == 0 {
@@ -847,9 +848,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Searches the moves of `board` that `picker` hands over, in its order, until one scores
-    /// `window.beta` or more; returns the best score and the best move if one raised alpha. A refuting quiet
-    /// move is remembered for the ordering. When the search is aborted the result means
-    /// nothing.
+    /// `window.beta` or more; returns the best score and the best move if one raised alpha. A
+    /// refuting quiet move is remembered for the ordering. When the search is aborted the
+    /// result means nothing.
     fn search_moves(
         &mut self,
         board: &Board,

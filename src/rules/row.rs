@@ -12,8 +12,14 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 /// The six houses from `first` on (a row: 0 for South's, 6 for North's) as a word.
 #[inline]
 pub fn word(houses: &[u8; 12], first: usize) -> u64 {
+    of(&houses[first..first + 6])
+}
+
+/// A row's six houses (a slice of six) as a word.
+#[inline]
+pub fn of(row: &[u8]) -> u64 {
     let mut bytes = [0u8; 8];
-    bytes[..6].copy_from_slice(&houses[first..first + 6]);
+    bytes[..6].copy_from_slice(row);
     u64::from_le_bytes(bytes)
 }
 
