@@ -9,9 +9,9 @@
 //! Half the 16 bytes an entry had when it held the whole key: `awari bench`'s million entries
 //! then took 16 MiB, and it ran about 3% faster with the same work in half the memory (8 MiB),
 //! which its probes reach sooner. A probe now takes another position's entry for its own only
-//! when both keys agree on the bucket and on the stored bits: for a table of a million entries,
-//! about once in 70 million probes (four entries a bucket, 2^-28 each), which alpha-beta
-//! tolerates (the move it suggests is checked for legality).
+//! when both keys agree on the bucket and on the stored bits: at most once in about 134 million
+//! probes (four entries a bucket, 2^-29 each), which alpha-beta tolerates (the move such an
+//! entry suggests is checked for legality).
 //!
 //! The threads of a search (`Threads`) share one table without locks: an entry is written and
 //! read as one atomic word, so a probe never sees half of one store and half of another.
