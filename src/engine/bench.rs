@@ -1,7 +1,7 @@
 //! `bench` and `go perft`: fixed work that prints figures. `bench` searches a fixed set of
-//! positions to a fixed depth with a fresh 8 MiB table (a million entries) each, single-threaded and without time
-//! limits, so its node count is a signature of the search: it changes only when the search
-//! does. Its nodes per second measure speed.
+//! positions to a fixed depth with a fresh 8 MiB table (a million entries) each,
+//! single-threaded and without time limits, so its node count is a signature of the search: it
+//! changes only when the search does. Its nodes per second measure speed.
 
 use super::eval::Weights;
 use super::search::{self, Control, Setup};
