@@ -462,3 +462,53 @@ fn ayoayo_emptying_ones_own_row_forces_the_opponent_to_feed() {
         }
     }
 }
+
+/// Ayoayo's relay sowing, seed by seed as the rules say it: the reference `relay_sow` must
+/// match (it sows each relay's seeds at once).
+fn relay_sow_seed_by_seed(houses: &mut [u8; 12], origin: usize) -> Option<usize> {
+    let mut seeds = std::mem::take(&mut houses[origin]);
+    let mut pos = origin;
+    for _ in 0..=awari::rules::MAX_RELAYS {
+        while seeds > 0 {
+            pos = (pos + 1) % 12;
+            if pos != origin {
+                houses[pos] += 1;
+                seeds -= 1;
+            }
+        }
+        if houses[pos] == 1 {
+            return Some(pos);
+        }
+        seeds = std::mem::take(&mut houses[pos]);
+    }
+    // Given back as they stood after the last relay's sowing, before it took its seeds.
+    houses[pos] = seeds;
+    None
+}
+
+/// `relay_sow` against sowing seed by seed, on random rows of few and of many seeds (laps,
+/// relays of laps, endless sowings), every house as the origin: the last house and the houses
+/// after it agree.
+#[test]
+fn relay_sowing_matches_sowing_seed_by_seed() {
+    let mut rng = awari::rng::Rng::new(0x7e1a);
+    let (mut endless, mut laps) = (0, 0);
+    for round in 0..20_000 {
+        // Up to 4, 12 or 21 seeds a house: at most 252 in all.
+        let most = [5, 13, 22][round % 3];
+        let houses: [u8; 12] = std::array::from_fn(|_| rng.below(most) as u8);
+        for origin in 0..12 {
+            let (mut fast, mut slow) = (houses, houses);
+            let last = relay_sow(&mut fast, origin);
+            assert_eq!(
+                last,
+                relay_sow_seed_by_seed(&mut slow, origin),
+                "{houses:?} from {origin}"
+            );
+            assert_eq!(fast, slow, "{houses:?} from {origin}");
+            endless += usize::from(last.is_none() && houses[origin] > 0);
+            laps += usize::from(houses[origin] > 11);
+        }
+    }
+    assert!(endless > 0 && laps > 0, "endless {endless}, laps {laps}");
+}

@@ -779,25 +779,70 @@ impl Board {
 /// Ayoayo's relay sowing from `origin` on `houses`, skipping the origin throughout: returns the
 /// house of the last seed, or `None` if the sowing needs more than [`MAX_RELAYS`] relays (it is
 /// endless by this project's rule).
+///
+/// A relay sows all its seeds at once, the twelve houses held as one number a byte each: every
+/// search node of ayoayo plays out each move's relays (its legality), and a relay of many
+/// seeds seed by seed was most of that.
 pub fn relay_sow(houses: &mut [u8; 12], origin: usize) -> Option<usize> {
-    let mut seeds = std::mem::take(&mut houses[origin]);
+    let mut row = [0u8; 16];
+    row[..12].copy_from_slice(houses);
+    let mut all = u128::from_le_bytes(row);
+    let byte = |all: u128, h: usize| (all >> (8 * h)) as u8;
+    let mut seeds = byte(all, origin);
+    all &= !(0xff << (8 * origin));
     let mut pos = origin;
     let mut relays = 0;
-    loop {
-        while seeds > 0 {
-            pos = next_house(pos);
-            if pos != origin {
-                houses[pos] += 1;
-                seeds -= 1;
-            }
-        }
-        if houses[pos] == 1 {
-            return Some(pos);
+    let last = loop {
+        pos = sow_skipping(&mut all, origin, pos, usize::from(seeds));
+        seeds = byte(all, pos);
+        if seeds == 1 {
+            break Some(pos);
         }
         relays += 1;
         if relays > MAX_RELAYS {
-            return None;
+            break None;
         }
-        seeds = std::mem::take(&mut houses[pos]);
+        all &= !(0xff << (8 * pos));
+    };
+    houses.copy_from_slice(&all.to_le_bytes()[..12]);
+    last
+}
+
+/// `AFTER[origin][k]`: one seed in each of the `k` houses after `origin` (skipping none, as
+/// `k` is at most 11), a byte per house as [`relay_sow`] holds them.
+static AFTER: [[u128; 12]; 12] = {
+    let mut t = [[0u128; 12]; 12];
+    let mut origin = 0;
+    while origin < 12 {
+        let mut k = 1;
+        while k < 12 {
+            t[origin][k] = t[origin][k - 1] | 1 << (8 * ((origin + k) % 12));
+            k += 1;
+        }
+        origin += 1;
     }
+    t
+};
+
+/// Sows `seeds` into the houses after `from`, skipping `origin` (so round 11 houses a lap), on
+/// `all` (a byte per house); returns the house of the last seed (`from` if there were none).
+#[inline]
+fn sow_skipping(all: &mut u128, origin: usize, from: usize, seeds: usize) -> usize {
+    let after = &AFTER[origin];
+    // Counted from the origin, the sown houses are 1 to 11; `from` is `start`.
+    let start = (from + 12 - origin) % 12;
+    let to_lap = 11 - start;
+    let last = if seeds <= to_lap {
+        *all += after[start + seeds] - after[start];
+        start + seeds
+    } else {
+        let (laps, rest) = ((seeds - to_lap) / 11, (seeds - to_lap) % 11);
+        *all += after[11] - after[start] + after[11] * laps as u128 + after[rest];
+        if rest == 0 {
+            11
+        } else {
+            rest
+        }
+    };
+    (origin + last) % 12
 }
