@@ -784,9 +784,7 @@ impl Board {
 /// search node of ayoayo plays out each move's relays (its legality), and a relay of many
 /// seeds seed by seed was most of that.
 pub fn relay_sow(houses: &mut [u8; 12], origin: usize) -> Option<usize> {
-    let mut row = [0u8; 16];
-    row[..12].copy_from_slice(houses);
-    let mut all = u128::from_le_bytes(row);
+    let mut all = to_u128(houses);
     let byte = |all: u128, h: usize| (all >> (8 * h)) as u8;
     let mut seeds = byte(all, origin);
     all &= !(0xff << (8 * origin));
@@ -804,7 +802,7 @@ pub fn relay_sow(houses: &mut [u8; 12], origin: usize) -> Option<usize> {
         }
         all &= !(0xff << (8 * pos));
     };
-    houses.copy_from_slice(&all.to_le_bytes()[..12]);
+    *houses = from_u128(all);
     last
 }
 
@@ -823,6 +821,22 @@ static AFTER: [[u128; 12]; 12] = {
     }
     t
 };
+
+/// The twelve houses as one number, house `i` in byte `i`.
+#[inline]
+fn to_u128(houses: &[u8; 12]) -> u128 {
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(houses);
+    u128::from_le_bytes(bytes)
+}
+
+/// [`to_u128`] undone.
+#[inline]
+fn from_u128(all: u128) -> [u8; 12] {
+    let mut houses = [0u8; 12];
+    houses.copy_from_slice(&all.to_le_bytes()[..12]);
+    houses
+}
 
 /// Sows `seeds` into the houses after `from`, skipping `origin` (so round 11 houses a lap), on
 /// `all` (a byte per house); returns the house of the last seed (`from` if there were none).
