@@ -763,11 +763,12 @@ impl Board {
         // Only legal moves come here; an endless one (unchecked play of an illegal move) is
         // left as it stood after the last relay, which is as good as any other board.
         let last = relay_sow(&mut houses, origin);
+        // Every house's key steps, unchanged ones by nothing: no branch on which changed.
         for (i, &n) in houses.iter().enumerate() {
-            if n != self.houses[i] {
-                self.set_house(i, n);
-            }
+            self.key ^=
+                zobrist::HOUSE[i][usize::from(self.houses[i])] ^ zobrist::HOUSE[i][usize::from(n)];
         }
+        self.houses = houses;
         if let Some(last) = last.filter(|&l| Side::of_house(l) == self.side) {
             let seeds = self.take(11 - last);
             self.add_to_store(self.side, seeds);
