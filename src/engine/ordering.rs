@@ -13,6 +13,7 @@
 
 use super::score::MAX_PLY;
 use crate::rules::{Board, Move, MoveList};
+use std::mem::MaybeUninit;
 
 /// Captures go first, largest first: their order is this plus the seeds won.
 const CAPTURE: i32 = 1 << 24;
@@ -21,17 +22,17 @@ const KILLER: i32 = 1 << 22;
 /// History stops growing here, below the killers.
 const HISTORY_MAX: i32 = 1 << 20;
 
-/// A move with the position it leads to and its ordering score.
+/// A move handed over by a [`Picker`]: the move, the position it leads to and its ordering.
 #[derive(Clone, Copy)]
-pub(super) struct Child {
+pub(super) struct Child<'a> {
     order: i32,
     /// Seeds the move adds to the mover's store (a capture, or a sowing through the store).
     gain: i32,
     pub(super) mv: Move,
-    pub(super) board: Board,
+    pub(super) board: &'a Board,
 }
 
-impl Child {
+impl Child<'_> {
     /// Whether the move adds nothing to the mover's store: when such a move refutes, it is the
     /// ordering that missed it, so it is remembered (a capture goes early anyway).
     #[inline]
@@ -105,10 +106,21 @@ impl Heuristics {
 /// does while that entry, asked for by the parent, is still on its way from memory. Their
 /// order is worked out only when they are first handed over, and, after a table move, only
 /// once that has been searched, so that what its search taught the killers and history counts.
+///
+/// The children's boards are an array of their own, apart from the moves and their orders: a
+/// board beside them in one struct put it at an offset the compiler filled, at every node, by
+/// copying the parent's board through unaligned temporaries, which stalled the loads after
+/// them (`awari bench`, README).
 pub(super) struct Picker {
-    children: [Child; 6],
-    /// The children's indices, in the order they are searched. Sorting one-byte indices
-    /// rather than the children spares moving whole boards about.
+    /// The children's boards, those below `len` written by [`Picker::play`]: left unwritten
+    /// before, as most nodes have fewer than six moves and copying the parent's board into
+    /// every one measured slower (a call to `memcpy` at every node).
+    boards: [MaybeUninit<Board>; 6],
+    moves: [Move; 6],
+    /// Seeds each move adds to the mover's store (a capture, or a sowing through the store).
+    gains: [i32; 6],
+    orders: [i32; 6],
+    /// The children's indices, in the order they are searched.
     rank: [u8; 6],
     /// The children played out, how many of `rank` are in their final order, and how many of
     /// them were handed over.
@@ -118,16 +130,15 @@ pub(super) struct Picker {
 }
 
 impl Picker {
-    /// No moves yet, the children's boards all `board`'s.
+    /// No moves yet.
     #[inline]
-    pub(super) fn new(board: &Board) -> Picker {
+    pub(super) fn new() -> Picker {
+        let house_0 = Move::new(0).expect("house 0");
         Picker {
-            children: [Child {
-                order: 0,
-                gain: 0,
-                mv: Move::new(0).expect("house 0"),
-                board: *board,
-            }; 6],
+            boards: [MaybeUninit::uninit(); 6],
+            moves: [house_0; 6],
+            gains: [0; 6],
+            orders: [0; 6],
             rank: [0; 6],
             len: 0,
             sorted: 0,
@@ -135,23 +146,24 @@ impl Picker {
         }
     }
 
-    /// Plays every move of `moves` out of `board` (the board given to [`Picker::new`], which
-    /// the children's boards still are: once only); `prefetch` is shown each child's position
-    /// as it is played out.
+    /// Plays every move of `moves` out of `board` (once only); `prefetch` is shown each
+    /// child's position as it is played out.
     #[inline]
     pub(super) fn play(&mut self, board: &Board, moves: MoveList, prefetch: impl Fn(&Board)) {
         debug_assert_eq!(self.len, 0, "the moves are played out once");
         let me = board.side_to_move();
         let mut n = 0;
         for m in moves {
-            if n == self.children.len() {
+            if n == self.boards.len() {
                 break;
             }
-            let child = &mut self.children[n];
-            child.board.make_unchecked(m);
-            prefetch(&child.board);
-            child.gain = i32::from(child.board.store(me)) - i32::from(board.store(me));
-            child.mv = m;
+            // The child is played where it stays: returned by value, its bytes, just written
+            // one by one, would be copied out again while the processor still holds them.
+            let child = self.boards[n].write(*board);
+            child.make_unchecked(m);
+            prefetch(child);
+            self.gains[n] = i32::from(child.store(me)) - i32::from(board.store(me));
+            self.moves[n] = m;
             self.rank[n] = n as u8;
             n += 1;
         }
@@ -163,26 +175,38 @@ impl Picker {
     #[inline]
     pub(super) fn put_first(&mut self, first: Option<Move>) {
         let Some(m) = first else { return };
-        let Some(i) = (0..self.len).find(|&i| self.children[i].mv == m) else {
+        let Some(i) = (0..self.len).find(|&i| self.moves[i] == m) else {
             return;
         };
-        // The others keep the order of the moves.
-        self.rank[..=i].rotate_right(1);
+        // The others keep the order of the moves. (Written out: `rotate_right` is a call to
+        // `memmove`.)
+        self.rank[0] = i as u8;
+        for k in 1..=i {
+            self.rank[k] = (k - 1) as u8;
+        }
         self.sorted = 1;
     }
 
     /// The next move to search, at `ply`; `None` when all have been handed over.
     #[inline]
-    pub(super) fn next(&mut self, heuristics: &Heuristics, ply: usize) -> Option<&Child> {
+    pub(super) fn next(&mut self, heuristics: &Heuristics, ply: usize) -> Option<Child<'_>> {
         if self.handed == self.sorted {
             if self.sorted == self.len {
                 return None;
             }
             self.order(heuristics, ply);
         }
-        let child = &self.children[usize::from(self.rank[self.handed])];
+        let i = usize::from(self.rank[self.handed]);
         self.handed += 1;
-        Some(child)
+        debug_assert!(i < self.len);
+        // SAFETY: `rank` hands over only indices below `len`, the boards `play` wrote.
+        let board = unsafe { self.boards[i].assume_init_ref() };
+        Some(Child {
+            order: self.orders[i],
+            gain: self.gains[i],
+            mv: self.moves[i],
+            board,
+        })
     }
 
     /// Orders the children of `rank[sorted..]` as they are to be searched: captures (largest
@@ -190,20 +214,20 @@ impl Picker {
     fn order(&mut self, heuristics: &Heuristics, ply: usize) {
         let start = self.sorted;
         for &i in &self.rank[start..self.len] {
-            let child = &mut self.children[usize::from(i)];
-            child.order = if child.gain > 0 {
-                CAPTURE + child.gain
+            let i = usize::from(i);
+            self.orders[i] = if self.gains[i] > 0 {
+                CAPTURE + self.gains[i]
             } else {
-                heuristics.quiet_order(ply, child.mv)
+                heuristics.quiet_order(ply, self.moves[i])
             };
         }
         // An insertion sort, highest order first, stable: equal orders stay in move order.
         // (Written out: the library's sort is a call at every node, for at most six items.)
         for j in start + 1..self.len {
             let item = self.rank[j];
-            let order = self.children[usize::from(item)].order;
+            let order = self.orders[usize::from(item)];
             let mut k = j;
-            while k > start && self.children[usize::from(self.rank[k - 1])].order < order {
+            while k > start && self.orders[usize::from(self.rank[k - 1])] < order {
                 self.rank[k] = self.rank[k - 1];
                 k -= 1;
             }
