@@ -107,6 +107,11 @@ impl Heuristics {
 /// order is worked out only when they are first handed over, and, after a table move, only
 /// once that has been searched, so that what its search taught the killers and history counts.
 ///
+/// Each move handed over is the best of those left, found by comparing all six keys at once
+/// rather than by sorting: most nodes end after one or two moves, and a sort's comparisons,
+/// which the processor cannot foresee, cost more than the few scans made (`awari bench`,
+/// README).
+///
 /// The children's boards are an array of their own, apart from the moves and their orders: a
 /// board beside them in one struct put it at an offset the compiler filled, at every node, by
 /// copying the parent's board through unaligned temporaries, which stalled the loads after
@@ -119,14 +124,19 @@ pub(super) struct Picker {
     moves: [Move; 6],
     /// Seeds each move adds to the mover's store (a capture, or a sowing through the store).
     gains: [i32; 6],
-    orders: [i32; 6],
-    /// The children's indices, in the order they are searched.
-    rank: [u8; 6],
-    /// The children played out, how many of `rank` are in their final order, and how many of
-    /// them were handed over.
+    /// Once ordered, each child's order packed with its index, `order << 3 | (7 - index)`:
+    /// the largest is handed over next, and of equal orders the first move. 0 for a child
+    /// handed over already, or none.
+    keys: [u32; 6],
+    /// The children played out.
     len: usize,
-    sorted: usize,
-    handed: usize,
+    /// The table's move (its index), handed over first, before the others are ordered; 6 for
+    /// none.
+    first: usize,
+    /// Whether the table's move is still to be handed over.
+    first_pending: bool,
+    /// Whether `keys` hold the orders yet: not before the first move is handed over.
+    ordered: bool,
 }
 
 impl Picker {
@@ -138,11 +148,11 @@ impl Picker {
             boards: [MaybeUninit::uninit(); 6],
             moves: [house_0; 6],
             gains: [0; 6],
-            orders: [0; 6],
-            rank: [0; 6],
+            keys: [0; 6],
             len: 0,
-            sorted: 0,
-            handed: 0,
+            first: 6,
+            first_pending: false,
+            ordered: false,
         }
     }
 
@@ -164,7 +174,6 @@ impl Picker {
             prefetch(child);
             self.gains[n] = i32::from(child.store(me)) - i32::from(board.store(me));
             self.moves[n] = m;
-            self.rank[n] = n as u8;
             n += 1;
         }
         self.len = n;
@@ -175,64 +184,59 @@ impl Picker {
     #[inline]
     pub(super) fn put_first(&mut self, first: Option<Move>) {
         let Some(m) = first else { return };
-        let Some(i) = (0..self.len).find(|&i| self.moves[i] == m) else {
-            return;
-        };
-        // The others keep the order of the moves. (Written out: `rotate_right` is a call to
-        // `memmove`.)
-        self.rank[0] = i as u8;
-        for k in 1..=i {
-            self.rank[k] = (k - 1) as u8;
+        if let Some(i) = (0..self.len).find(|&i| self.moves[i] == m) {
+            self.first = i;
+            self.first_pending = true;
         }
-        self.sorted = 1;
     }
 
     /// The next move to search, at `ply`; `None` when all have been handed over.
     #[inline]
     pub(super) fn next(&mut self, heuristics: &Heuristics, ply: usize) -> Option<Child<'_>> {
-        if self.handed == self.sorted {
-            if self.sorted == self.len {
+        let (i, order) = if self.first_pending {
+            // The table's move, never ordered: its order, 0, means nothing (it is searched
+            // first, unreduced).
+            self.first_pending = false;
+            (self.first, 0)
+        } else {
+            if !self.ordered {
+                self.order(heuristics, ply);
+            }
+            let best = self.keys.iter().fold(0, |a, &k| a.max(k));
+            if best == 0 {
                 return None;
             }
-            self.order(heuristics, ply);
-        }
-        let i = usize::from(self.rank[self.handed]);
-        self.handed += 1;
+            let i = 7 - (best & 7) as usize;
+            self.keys[i] = 0;
+            (i, (best >> 3) as i32)
+        };
         debug_assert!(i < self.len);
-        // SAFETY: `rank` hands over only indices below `len`, the boards `play` wrote.
+        // SAFETY: only indices below `len` are handed over, the boards `play` wrote.
         let board = unsafe { self.boards[i].assume_init_ref() };
         Some(Child {
-            order: self.orders[i],
+            order,
             gain: self.gains[i],
             mv: self.moves[i],
             board,
         })
     }
 
-    /// Orders the children of `rank[sorted..]` as they are to be searched: captures (largest
-    /// first), killers, then by history, ties in the order of the moves.
+    /// Orders the children not handed over yet: captures (largest first), killers, then by
+    /// history, ties in the order of the moves.
     fn order(&mut self, heuristics: &Heuristics, ply: usize) {
-        let start = self.sorted;
-        for &i in &self.rank[start..self.len] {
-            let i = usize::from(i);
-            self.orders[i] = if self.gains[i] > 0 {
-                CAPTURE + self.gains[i]
+        for i in 0..self.len {
+            let gain = self.gains[i];
+            let order = if gain > 0 {
+                CAPTURE + gain
             } else {
                 heuristics.quiet_order(ply, self.moves[i])
             };
+            self.keys[i] = (order as u32) << 3 | (7 - i as u32);
         }
-        // An insertion sort, highest order first, stable: equal orders stay in move order.
-        // (Written out: the library's sort is a call at every node, for at most six items.)
-        for j in start + 1..self.len {
-            let item = self.rank[j];
-            let order = self.orders[usize::from(item)];
-            let mut k = j;
-            while k > start && self.orders[usize::from(self.rank[k - 1])] < order {
-                self.rank[k] = self.rank[k - 1];
-                k -= 1;
-            }
-            self.rank[k] = item;
+        // The table's move, if there was one, was handed over before.
+        if self.first < 6 {
+            self.keys[self.first] = 0;
         }
-        self.sorted = self.len;
+        self.ordered = true;
     }
 }
