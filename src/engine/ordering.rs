@@ -12,7 +12,7 @@
 //! units.
 
 use super::score::MAX_PLY;
-use crate::rules::{Board, Move, MoveList};
+use crate::rules::{Board, Move, MoveList, Variant};
 use std::mem::MaybeUninit;
 
 /// Captures go first, largest first: their order is this plus the seeds won.
@@ -156,10 +156,16 @@ impl Picker {
         }
     }
 
-    /// Plays every move of `moves` out of `board` (once only); `prefetch` is shown each
+    /// Plays every move of `moves` out of `board`, of `variant` (once only); `prefetch` is shown each
     /// child's position as it is played out.
     #[inline]
-    pub(super) fn play(&mut self, board: &Board, moves: MoveList, prefetch: impl Fn(&Board)) {
+    pub(super) fn play(
+        &mut self,
+        variant: Variant,
+        board: &Board,
+        moves: MoveList,
+        prefetch: impl Fn(&Board),
+    ) {
         debug_assert_eq!(self.len, 0, "the moves are played out once");
         let me = board.side_to_move();
         let mut n = 0;
@@ -170,7 +176,7 @@ impl Picker {
             // The child is played where it stays: returned by value, its bytes, just written
             // one by one, would be copied out again while the processor still holds them.
             let child = self.boards[n].write(*board);
-            child.make_unchecked(m);
+            child.make_unchecked_in(variant, m);
             prefetch(child);
             self.gains[n] = i32::from(child.store(me)) - i32::from(board.store(me));
             self.moves[n] = m;

@@ -30,7 +30,7 @@
 //! the layer if it can, else by the least rank, which makes progress (no shuffling in a won
 //! position).
 
-use super::eval::{evaluate, Weights};
+use super::eval::{evaluate_in, Weights};
 use super::ordering::{Child, Heuristics, Picker};
 pub use super::score::{
     finished, point_score, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND,
@@ -40,7 +40,7 @@ use super::table_root::{self, Root};
 use super::threads::{Flushed, Pool};
 use super::time::{Clock, Limits};
 use super::tt::{Bound, Table};
-use crate::rules::{Board, EndReason, Game, Move, MoveList};
+use crate::rules::{Board, EndReason, Game, Move, MoveList, Variant};
 use crate::tables::Tables;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -458,7 +458,6 @@ struct Searcher<'a> {
     /// How many of `keys` fall in each of 512 classes (their low bits): a key whose class is
     /// empty repeats none, which spares most nodes the walk back through `keys`.
     classes: Box<[u32; 512]>,
-    repetition: bool,
     ply_in_key: bool,
     /// Killers and history, for move ordering.
     heuristics: Heuristics,
@@ -508,7 +507,6 @@ impl<'a> Searcher<'a> {
                 classes
             },
             keys,
-            repetition: board.variant().has_repetition(),
             ply_in_key: board.variant().ply_limit().is_some(),
             heuristics: Heuristics::new(),
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
@@ -574,7 +572,7 @@ impl<'a> Searcher<'a> {
             Window::FULL
         };
         loop {
-            let score = self.negamax(board, Node::root(depth), window);
+            let score = self.root(board, depth, window);
             if self.aborted {
                 return score;
             }
@@ -655,9 +653,26 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The root, searched to `depth` in `window`, by the search specialized to its rule set.
+    fn root(&mut self, board: &Board, depth: i32, window: Window) -> i32 {
+        let node = Node::root(depth);
+        match board.variant() {
+            Variant::Oware => self.negamax::<{ Variant::Oware as u8 }>(board, node, window),
+            Variant::Awari => self.negamax::<{ Variant::Awari as u8 }>(board, node, window),
+            Variant::Ahl => self.negamax::<{ Variant::Ahl as u8 }>(board, node, window),
+            Variant::Kalah => self.negamax::<{ Variant::Kalah as u8 }>(board, node, window),
+            Variant::Ayoayo => self.negamax::<{ Variant::Ayoayo as u8 }>(board, node, window),
+        }
+    }
+
     /// The score of `board` for its side to move, searched as `node` in `window`.
-    fn negamax(&mut self, board: &Board, node: Node, window: Window) -> i32 {
-        let (moves, known) = match self.enter(board, node, window) {
+    ///
+    /// `V` is the board's rule set (`Variant as u8`): the search is compiled once for each,
+    /// so that playing moves, telling whether a game goes on and evaluating are that rule
+    /// set's code, inlined, with no branch on the rule set at every node. (`awari bench`,
+    /// README: NN% faster.)
+    fn negamax<const V: u8>(&mut self, board: &Board, node: Node, window: Window) -> i32 {
+        let (moves, known) = match self.enter::<V>(board, node, window) {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(found) => found,
         };
@@ -672,17 +687,17 @@ impl<'a> Searcher<'a> {
         let mut picker = Picker::new();
         let early = node.depth >= 2;
         if early {
-            picker.play(board, moves, |b| self.prefetch(b, node.depth));
+            picker.play(variant::<V>(), board, moves, |b| self.prefetch(b, node.depth));
         }
         let tt_move = match self.probe_tt(key, moves, node, window) {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(tt_move) => tt_move,
         };
         if !early {
-            picker.play(board, moves, |b| self.prefetch(b, node.depth));
+            picker.play(variant::<V>(), board, moves, |b| self.prefetch(b, node.depth));
         }
         picker.put_first(tt_move);
-        let (best, best_move) = self.search_moves(board, &mut picker, node, window);
+        let (best, best_move) = self.search_moves::<V>(board, &mut picker, node, window);
         if self.aborted {
             return 0;
         }
@@ -704,7 +719,7 @@ impl<'a> Searcher<'a> {
     /// tables' bounds. Inlined into [`Searcher::leaf`] too, so that a leaf, half of the
     /// nodes, costs no call to the whole of `negamax`.
     #[inline(always)]
-    fn enter(
+    fn enter<const V: u8>(
         &mut self,
         board: &Board,
         node: Node,
@@ -717,9 +732,10 @@ impl<'a> Searcher<'a> {
         let leaf = node.depth <= 0 || node.ply >= MAX_PLY - 1;
         // A leaf needs only to know whether the game goes on, which is cheaper to tell in
         // ayoayo than its moves.
+        let variant = variant::<V>();
         let moves = match leaf {
-            true => board.end().map_or(Ok(MoveList::EMPTY), Err),
-            false => board.moves_or_end(),
+            true => board.end_in(variant).map_or(Ok(MoveList::EMPTY), Err),
+            false => board.moves_or_end_in(variant),
         };
         let moves = match moves {
             Ok(moves) if node.ply == 0 => {
@@ -728,7 +744,7 @@ impl<'a> Searcher<'a> {
             Ok(moves) => moves,
             Err(reason) => return ControlFlow::Break(finished(board, reason, node.ply)),
         };
-        if self.repetition && node.ply > 0 && self.repeats(board.key(), node.since) {
+        if variant.has_repetition() && node.ply > 0 && self.repeats(board.key(), node.since) {
             return ControlFlow::Break(finished(board, EndReason::Repetition, node.ply));
         }
         let known = self.probe_tables(board, node.ply, window, leaf)?;
@@ -736,7 +752,7 @@ impl<'a> Searcher<'a> {
             // Extreme weights must not reach the range of finished games or table results
             // (nor overflow the table's 16-bit scores).
             return ControlFlow::Break(
-                evaluate(board, &self.weights)
+                evaluate_in(variant, board, &self.weights)
                     .clamp(-TB_BOUND + 1, TB_BOUND - 1)
                     .clamp(known.0, known.1),
             );
@@ -747,8 +763,8 @@ impl<'a> Searcher<'a> {
     /// [`Searcher::negamax`] of a node at depth 0 or less, which [`Searcher::enter`] always
     /// scores.
     #[inline]
-    fn leaf(&mut self, board: &Board, node: Node, window: Window) -> i32 {
-        match self.enter(board, node, window) {
+    fn leaf<const V: u8>(&mut self, board: &Board, node: Node, window: Window) -> i32 {
+        match self.enter::<V>(board, node, window) {
             ControlFlow::Break(score) => score,
             ControlFlow::Continue(_) => unreachable!("a node at depth {} is a leaf", node.depth),
         }
@@ -851,7 +867,7 @@ impl<'a> Searcher<'a> {
     /// `window.beta` or more; returns the best score and the best move if one raised alpha. A
     /// refuting quiet move is remembered for the ordering. When the search is aborted the
     /// result means nothing.
-    fn search_moves(
+    fn search_moves<const V: u8>(
         &mut self,
         board: &Board,
         picker: &mut Picker,
@@ -874,10 +890,10 @@ impl<'a> Searcher<'a> {
             };
             let next = node.child(since);
             let score = if i == 0 {
-                self.child(child.board, same, next, window)
+                self.child::<V>(child.board, same, next, window)
             } else {
                 let reduction = reduction(&child, same, i, node.depth);
-                self.search_later(child.board, same, next, reduction, window)
+                self.search_later::<V>(child.board, same, next, reduction, window)
             };
             if self.aborted {
                 break;
@@ -910,7 +926,7 @@ impl<'a> Searcher<'a> {
     /// first, `reduction` plies shallower than `node`, to prove it no better than alpha; again
     /// at full depth if it beat alpha reduced, and in the full `window` if it beat alpha there.
     /// `same`: the same side moves again (an extra move).
-    fn search_later(
+    fn search_later<const V: u8>(
         &mut self,
         board: &Board,
         same: bool,
@@ -919,12 +935,12 @@ impl<'a> Searcher<'a> {
         window: Window,
     ) -> i32 {
         let null = Window::null(window.alpha);
-        let mut s = self.child(board, same, node.reduced(reduction), null);
+        let mut s = self.child::<V>(board, same, node.reduced(reduction), null);
         if s > window.alpha && reduction > 0 {
-            s = self.child(board, same, node, null);
+            s = self.child::<V>(board, same, node, null);
         }
         if s > window.alpha && s < window.beta {
-            self.child(board, same, node, window)
+            self.child::<V>(board, same, node, window)
         } else {
             s
         }
@@ -933,12 +949,18 @@ impl<'a> Searcher<'a> {
     /// A child's score from the parent's point of view: negated unless the same side moves
     /// again (an extra move), when the window is passed through as it is.
     #[inline]
-    fn child(&mut self, board: &Board, same_side: bool, node: Node, window: Window) -> i32 {
+    fn child<const V: u8>(
+        &mut self,
+        board: &Board,
+        same_side: bool,
+        node: Node,
+        window: Window,
+    ) -> i32 {
         let window = if same_side { window } else { window.negated() };
         let score = if node.depth <= 0 {
-            self.leaf(board, node, window)
+            self.leaf::<V>(board, node, window)
         } else {
-            self.negamax(board, node, window)
+            self.negamax::<V>(board, node, window)
         };
         if same_side {
             score
@@ -960,6 +982,12 @@ impl<'a> Searcher<'a> {
         };
         self.pv_len[ply] = len + 1;
     }
+}
+
+/// The rule set whose number (`Variant as u8`) is `V`.
+#[inline(always)]
+const fn variant<const V: u8>() -> Variant {
+    Variant::ALL[V as usize]
 }
 
 /// The class of a position's key in [`Searcher::repeats`]'s count.

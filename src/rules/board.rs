@@ -353,7 +353,16 @@ impl Board {
     /// [`Outcome`].
     #[inline]
     pub fn moves_or_end(&self) -> Result<MoveList, EndReason> {
-        match self.variant {
+        self.moves_or_end_in(self.variant)
+    }
+
+    /// [`Board::moves_or_end`] for a caller that knows the board's `variant` when it is
+    /// compiled (a search specialized to each rule set): the rule set's code alone is left,
+    /// with no branch on it.
+    #[inline(always)]
+    pub fn moves_or_end_in(&self, variant: Variant) -> Result<MoveList, EndReason> {
+        debug_assert_eq!(variant, self.variant, "the board's own variant");
+        match variant {
             Variant::Oware => {
                 self.check_majority()?;
                 match self.feeding_moves() {
@@ -409,7 +418,15 @@ impl Board {
     /// enough.
     #[inline]
     pub fn end(&self) -> Option<EndReason> {
-        match self.variant {
+        self.end_in(self.variant)
+    }
+
+    /// [`Board::end`] for a caller that knows the board's `variant` when it is compiled (see
+    /// [`Board::moves_or_end_in`]).
+    #[inline(always)]
+    pub fn end_in(&self, variant: Variant) -> Option<EndReason> {
+        debug_assert_eq!(variant, self.variant, "the board's own variant");
+        match variant {
             Variant::Ayoayo => {
                 if self.row_seeds(self.side) == 0 {
                     return Some(EndReason::EmptyRow);
@@ -420,7 +437,7 @@ impl Board {
                     false => Some(EndReason::NoMoves),
                 }
             }
-            _ => self.moves_or_end().err(),
+            _ => self.moves_or_end_in(variant).err(),
         }
     }
 
@@ -589,13 +606,21 @@ impl Board {
     /// processor would have to wait for.
     #[inline]
     pub fn make_unchecked(&mut self, m: Move) {
-        match self.variant {
+        self.make_unchecked_in(self.variant, m)
+    }
+
+    /// [`Board::make_unchecked`] for a caller that knows the board's `variant` when it is
+    /// compiled (see [`Board::moves_or_end_in`]).
+    #[inline(always)]
+    pub fn make_unchecked_in(&mut self, variant: Variant, m: Move) {
+        debug_assert_eq!(variant, self.variant, "the board's own variant");
+        match variant {
             Variant::Oware | Variant::Awari => self.sow_oware(m.house()),
             Variant::Ahl => self.sow_ahl(m.house()),
             Variant::Kalah => self.sow_kalah(m.house()),
             Variant::Ayoayo => self.sow_ayoayo(m.house()),
         }
-        if self.variant.ply_limit().is_some() {
+        if variant.ply_limit().is_some() {
             self.ply = self.ply.saturating_add(1);
         }
     }
@@ -648,7 +673,7 @@ impl Board {
 
     /// Oware and awari: sow skipping the origin, capture 2s and 3s backwards from the last
     /// house; a grand slam captures nothing in oware and everything in awari.
-    #[inline]
+    #[inline(always)]
     fn sow_oware(&mut self, origin: usize) {
         let mut seeds = self.take(origin);
         let mut pos = origin;
@@ -683,6 +708,7 @@ impl Board {
     /// Ahl: sow over all 14 places, both stores and the origin included; a last seed in the
     /// own store earns one bonus move (not on a bonus move); a last seed in an empty house on
     /// either side takes the facing house's seeds with it, if there are any.
+    #[inline(always)]
     fn sow_ahl(&mut self, origin: usize) {
         let mover = self.side;
         let mut seeds = self.take(origin);
@@ -714,6 +740,7 @@ impl Board {
     /// Kalah: sow through the own store, skipping the opponent's; a last seed in the own store
     /// moves again; a last seed in an empty own house takes the facing house's seeds with it,
     /// if there are any.
+    #[inline(always)]
     fn sow_kalah(&mut self, origin: usize) {
         let mover = self.side;
         let own_store = store_place(mover);
