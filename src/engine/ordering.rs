@@ -85,16 +85,18 @@ impl Heuristics {
         *h = (*h + depth * depth).min(HISTORY_MAX);
     }
 
-    /// The order of a move that wins no seeds, at `ply`.
+    /// The order of a move that wins no seeds, at `ply`. Every value is read and one chosen,
+    /// with no branch: which applies is as hard to foresee as the moves.
     #[inline]
     fn quiet_order(&self, ply: usize, m: Move) -> i32 {
         let house = m.house() as u8 + 1;
-        if self.killers[ply][0] == house {
+        let [first, second] = self.killers[ply];
+        let history = self.history[m.house() % 12];
+        let order = if second == house { KILLER } else { history };
+        if first == house {
             KILLER + 1
-        } else if self.killers[ply][1] == house {
-            KILLER
         } else {
-            self.history[m.house()]
+            order
         }
     }
 }
@@ -232,11 +234,9 @@ impl Picker {
     fn order(&mut self, heuristics: &Heuristics, ply: usize) {
         for i in 0..self.len {
             let gain = self.gains[i];
-            let order = if gain > 0 {
-                CAPTURE + gain
-            } else {
-                heuristics.quiet_order(ply, self.moves[i])
-            };
+            // Both worked out, one chosen: no branch (see `quiet_order`).
+            let quiet = heuristics.quiet_order(ply, self.moves[i]);
+            let order = if gain > 0 { CAPTURE + gain } else { quiet };
             self.keys[i] = (order as u32) << 3 | (7 - i as u32);
         }
         // The table's move, if there was one, was handed over before.

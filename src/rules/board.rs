@@ -740,12 +740,44 @@ impl Board {
     /// Kalah: sow through the own store, skipping the opponent's; a last seed in the own store
     /// moves again; a last seed in an empty own house takes the facing house's seeds with it,
     /// if there are any.
+    ///
+    /// A sowing of fewer seeds than a lap (13 places) sows the houses after the origin, in
+    /// their order, and the store once if it reaches it: no test at each seed of whether it is
+    /// a store's turn, which the processor cannot foresee (`awari bench`, README).
     #[inline(always)]
     fn sow_kalah(&mut self, origin: usize) {
         let mover = self.side;
+        let seeds = usize::from(self.take(origin));
+        // Places from the origin to the own store.
+        let to_store = mover.first_house() + 6 - origin;
+        let last = if seeds < 13 {
+            let into_store = seeds >= to_store;
+            let mut house = origin;
+            for _ in 0..seeds - usize::from(into_store) {
+                house = next_house(house);
+                self.add_seed(house);
+            }
+            if into_store {
+                self.add_to_store(mover, 1);
+            }
+            (seeds != to_store).then_some(house)
+        } else {
+            self.sow_kalah_laps(origin, seeds)
+        };
+        // A last seed in the own store moves again.
+        let Some(last) = last else { return };
+        if Side::of_house(last) == mover {
+            self.capture_lone_seed(last);
+        }
+        self.pass_turn();
+    }
+
+    /// [`Board::sow_kalah`]'s sowing of `seeds` taken from `origin`, place by place, for a
+    /// lap or more; returns the last house, `None` for the own store.
+    fn sow_kalah_laps(&mut self, origin: usize, mut seeds: usize) -> Option<usize> {
+        let mover = self.side;
         let own_store = store_place(mover);
         let other_store = store_place(mover.opponent());
-        let mut seeds = self.take(origin);
         let mut place = place_of(origin);
         while seeds > 0 {
             place = if place == NORTH_STORE_PLACE {
@@ -763,14 +795,7 @@ impl Board {
             }
             seeds -= 1;
         }
-        if place == own_store {
-            return;
-        }
-        let last = house_at(place);
-        if Side::of_house(last) == mover {
-            self.capture_lone_seed(last);
-        }
-        self.pass_turn();
+        (place != own_store).then(|| house_at(place))
     }
 
     /// Ahl and kalah: a last seed alone in its house (it was empty) facing a non-empty house:
