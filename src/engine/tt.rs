@@ -76,7 +76,7 @@ impl Fields {
             score: word as u16 as i16,
             mv: (word >> 16) as u8 & 15,
             depth: (word >> 20) as u8 & 127,
-            meta: (word >> 27) as u8,
+            meta: Entry::meta(word),
         }
     }
 }
@@ -92,7 +92,19 @@ impl Entry {
     #[inline]
     fn read(&self) -> (u64, Fields) {
         let word = self.0.load(Relaxed);
-        (word >> FIELD_BITS << FIELD_BITS, Fields::unpack(word))
+        (Entry::key_bits(word), Fields::unpack(word))
+    }
+
+    /// A word's key bits, as [`tag`] places them.
+    #[inline]
+    fn key_bits(word: u64) -> u64 {
+        word >> FIELD_BITS << FIELD_BITS
+    }
+
+    /// A word's generation and bound ([`Fields::meta`]): 0 for an empty entry.
+    #[inline]
+    fn meta(word: u64) -> u8 {
+        (word >> 27) as u8
     }
 
     #[inline]
@@ -261,31 +273,32 @@ impl Table {
 
     /// Stores a result; `score` must fit an i16 (the search's scores do). Threads may store
     /// at once: at worst one result is lost, or an entry is torn and then never believed.
+    ///
+    /// The bucket's words are compared as they are, each field unpacked only where needed:
+    /// unpacking all four entries first took as long as the rest of the store.
     #[inline]
     pub fn store(&self, key: u64, mv: Option<Move>, depth: i32, score: i32, bound: Bound) {
         let generation = self.generation;
         let bucket = &self.buckets[self.index(key)].0;
-        let read: [(u64, Fields); BUCKET] = std::array::from_fn(|j| bucket[j].read());
+        let words: [u64; BUCKET] = std::array::from_fn(|j| bucket[j].0.load(Relaxed));
         let tag = tag(key);
-        let slot = match read.iter().position(|&(k, f)| k == tag && f.meta != 0) {
-            Some(same) => same,
-            None => {
-                // The least valuable: empty first, then shallow and old.
-                let value = |f: &Fields| {
-                    if f.meta == 0 {
-                        return i32::MIN;
-                    }
-                    let age = i32::from(generation.wrapping_sub(f.meta >> 2) & 63);
-                    i32::from(f.depth) - 4 * age
-                };
-                (0..BUCKET).min_by_key(|&j| value(&read[j].1)).unwrap_or(0)
-            }
-        };
-        let (old_key, old) = read[slot];
+        let same = words.iter().position(|&w| Entry::key_bits(w) == tag && Entry::meta(w) != 0);
+        let slot = same.unwrap_or_else(|| {
+            // The least valuable: empty first, then shallow and old.
+            let value = |w: u64| {
+                let meta = Entry::meta(w);
+                if meta == 0 {
+                    return i32::MIN;
+                }
+                let age = i32::from(generation.wrapping_sub(meta >> 2) & 63);
+                i32::from(Fields::unpack(w).depth) - 4 * age
+            };
+            (0..BUCKET).min_by_key(|&j| value(words[j])).unwrap_or(0)
+        });
         let mv = match mv {
             Some(m) => m.house() as u8 + 1,
             // Keep the old move of the same position: still the best guess for ordering.
-            None if old_key == tag && old.meta != 0 => old.mv,
+            None if same.is_some() => Fields::unpack(words[slot]).mv,
             None => 0,
         };
         let bound_bits = match bound {
