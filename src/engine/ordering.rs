@@ -249,3 +249,107 @@ impl Picker {
         self.ordered = true;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use std::cmp::Reverse;
+
+    /// One node's ordering: each move's gain, the ply's killers (house + 1), the history of
+    /// each house and the table's move (a house), for South's six moves of the start.
+    struct Case {
+        gains: [i32; 6],
+        killers: [u8; 2],
+        history: [i32; 6],
+        first: Option<usize>,
+    }
+
+    /// The order the module's doc promises, by a stable sort: the table's move, then captures
+    /// (largest first), the killers (the first one first), the rest by history, ties in the
+    /// order of the moves.
+    fn expected(case: &Case) -> Vec<usize> {
+        let order = |h: usize| match case.gains[h] {
+            g if g > 0 => CAPTURE + g,
+            _ if usize::from(case.killers[0]) == h + 1 => KILLER + 1,
+            _ if usize::from(case.killers[1]) == h + 1 => KILLER,
+            _ => case.history[h],
+        };
+        let mut rest: Vec<usize> = (0..6).filter(|&h| Some(h) != case.first).collect();
+        rest.sort_by_key(|&h| Reverse(order(h)));
+        case.first.into_iter().chain(rest).collect()
+    }
+
+    /// The houses a picker hands over for `case`, at ply 3.
+    fn handed(case: &Case) -> Vec<usize> {
+        let board = Board::start(Variant::Oware);
+        let mut picker = Picker::new();
+        picker.play(Variant::Oware, &board, board.legal_moves(), |_| {});
+        assert_eq!(picker.len, 6);
+        picker.gains = case.gains;
+        let mut heuristics = Heuristics::new();
+        heuristics.killers[3] = case.killers;
+        heuristics.history[..6].copy_from_slice(&case.history);
+        picker.put_first(case.first.map(|h| Move::new(h).expect("a house")));
+        std::iter::from_fn(|| picker.next(&heuristics, 3).map(|c| c.mv.house())).collect()
+    }
+
+    #[test]
+    fn moves_are_handed_over_in_order() {
+        let cases = [
+            // All equal: the order of the moves.
+            Case {
+                gains: [0; 6],
+                killers: [0, 0],
+                history: [0; 6],
+                first: None,
+            },
+            // Captures, largest first, equal ones in move order, then the rest.
+            Case {
+                gains: [0, 3, 0, 1, 0, 3],
+                killers: [0, 0],
+                history: [0; 6],
+                first: None,
+            },
+            // The killers before the history, the first killer first.
+            Case {
+                gains: [0; 6],
+                killers: [4, 6],
+                history: [0, 9, 0, 0, 0, 1],
+                first: None,
+            },
+            // The table's move first, even a quiet one among captures.
+            Case {
+                gains: [2, 0, 5, 0, 0, 0],
+                killers: [1, 0],
+                history: [0, 0, 0, 0, 7, 0],
+                first: Some(4),
+            },
+            // History decides among quiet moves; the top of the range still below the killers.
+            Case {
+                gains: [0; 6],
+                killers: [2, 0],
+                history: [5, HISTORY_MAX, 5, 0, HISTORY_MAX, 1],
+                first: Some(0),
+            },
+        ];
+        for case in &cases {
+            assert_eq!(handed(case), expected(case));
+        }
+        let mut rng = Rng::new(22);
+        for _ in 0..20_000 {
+            let mut value = |n: u64| rng.below(n) as i32;
+            let gains = std::array::from_fn(|_| [0, 0, 0, 1, 2, 3, 12][value(7) as usize]);
+            let history = std::array::from_fn(|_| [0, 1, 4, 4, 100, HISTORY_MAX][value(6) as usize]);
+            let killers = [value(7) as u8, value(7) as u8];
+            let first = [None, Some(value(6) as usize)][value(2) as usize];
+            let case = Case {
+                gains,
+                killers,
+                history,
+                first,
+            };
+            assert_eq!(handed(&case), expected(&case));
+        }
+    }
+}
