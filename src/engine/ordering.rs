@@ -200,7 +200,7 @@ impl Picker {
     }
 
     /// The next move to search, at `ply`; `None` when all have been handed over.
-    #[inline]
+    #[inline(always)]
     pub(super) fn next(&mut self, heuristics: &Heuristics, ply: usize) -> Option<Child<'_>> {
         let (i, order) = if self.first_pending {
             // The table's move, never ordered: its order, 0, means nothing (it is searched

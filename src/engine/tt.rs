@@ -276,7 +276,7 @@ impl Table {
     ///
     /// The bucket's words are compared as they are, each field unpacked only where needed:
     /// unpacking all four entries first took as long as the rest of the store.
-    #[inline]
+    #[inline(always)]
     pub fn store(&self, key: u64, mv: Option<Move>, depth: i32, score: i32, bound: Bound) {
         let generation = self.generation;
         let bucket = &self.buckets[self.index(key)].0;
