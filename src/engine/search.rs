@@ -669,8 +669,8 @@ impl<'a> Searcher<'a> {
     ///
     /// `V` is the board's rule set (`Variant as u8`): the search is compiled once for each,
     /// so that playing moves, telling whether a game goes on and evaluating are that rule
-    /// set's code, inlined, with no branch on the rule set at every node. (`awari bench`,
-    /// README: NN% faster.)
+    /// set's code, inlined, with no branch on the rule set at every node: 5.5% fewer
+    /// instructions on `awari bench`, and about 2% less time (README).
     fn negamax<const V: u8>(&mut self, board: &Board, node: Node, window: Window) -> i32 {
         let (moves, known) = match self.enter::<V>(board, node, window) {
             ControlFlow::Break(score) => return score,

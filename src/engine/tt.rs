@@ -275,7 +275,9 @@ impl Table {
     /// at once: at worst one result is lost, or an entry is torn and then never believed.
     ///
     /// The bucket's words are compared as they are, each field unpacked only where needed:
-    /// unpacking all four entries first took as long as the rest of the store.
+    /// unpacking all four entries first went through a copy of them on the stack at every
+    /// node. Always inlined: as a call, from the search compiled once per rule set, it saved
+    /// and restored six registers each time.
     #[inline(always)]
     pub fn store(&self, key: u64, mv: Option<Move>, depth: i32, score: i32, bound: Bound) {
         let generation = self.generation;
