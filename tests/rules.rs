@@ -581,8 +581,7 @@ fn kalah_sowing_matches_sowing_place_by_place() {
                 continue;
             }
             let played = board.play_unchecked(Move::new(house).expect("a house"));
-            let (houses_after, stores_after, next, captured) =
-                kalah_place_by_place(&board, house);
+            let (houses_after, stores_after, next, captured) = kalah_place_by_place(&board, house);
             let what = format!("{board} playing house {house}");
             assert_eq!(played.houses(), houses_after, "{what}");
             assert_eq!(played.stores(), stores_after, "{what}");

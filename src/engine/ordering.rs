@@ -121,8 +121,8 @@ impl Heuristics {
 /// them (`awari bench`, README).
 pub(super) struct Picker {
     /// The children's boards, those below `len` written by [`Picker::play`]: left unwritten
-    /// before, as most nodes have fewer than six moves and copying the parent's board into
-    /// every one measured slower (a call to `memcpy` at every node).
+    /// before, as most nodes have fewer than six moves. Copying the parent's board into every
+    /// one first is a call to `memcpy` at every node: about 1% slower (README).
     boards: [MaybeUninit<Board>; 6],
     moves: [Move; 6],
     /// Seeds each move adds to the mover's store (a capture, or a sowing through the store).
@@ -159,8 +159,8 @@ impl Picker {
         }
     }
 
-    /// Plays every move of `moves` out of `board`, of `variant` (once only); `prefetch` is shown each
-    /// child's position as it is played out.
+    /// Plays every move of `moves` out of `board`, a board of `variant` (once only);
+    /// `prefetch` is shown each child's position as it is played out.
     #[inline]
     pub(super) fn play(
         &mut self,
@@ -340,7 +340,8 @@ mod tests {
         for _ in 0..20_000 {
             let mut value = |n: u64| rng.below(n) as i32;
             let gains = std::array::from_fn(|_| [0, 0, 0, 1, 2, 3, 12][value(7) as usize]);
-            let history = std::array::from_fn(|_| [0, 1, 4, 4, 100, HISTORY_MAX][value(6) as usize]);
+            let history =
+                std::array::from_fn(|_| [0, 1, 4, 4, 100, HISTORY_MAX][value(6) as usize]);
             let killers = [value(7) as u8, value(7) as u8];
             let first = [None, Some(value(6) as usize)][value(2) as usize];
             let case = Case {

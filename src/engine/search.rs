@@ -687,14 +687,18 @@ impl<'a> Searcher<'a> {
         let mut picker = Picker::new();
         let early = node.depth >= 2;
         if early {
-            picker.play(variant::<V>(), board, moves, |b| self.prefetch(b, node.depth));
+            picker.play(variant::<V>(), board, moves, |b| {
+                self.prefetch(b, node.depth)
+            });
         }
         let tt_move = match self.probe_tt(key, moves, node, window) {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(tt_move) => tt_move,
         };
         if !early {
-            picker.play(variant::<V>(), board, moves, |b| self.prefetch(b, node.depth));
+            picker.play(variant::<V>(), board, moves, |b| {
+                self.prefetch(b, node.depth)
+            });
         }
         picker.put_first(tt_move);
         let (best, best_move) = self.search_moves::<V>(board, &mut picker, node, window);

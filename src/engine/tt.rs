@@ -284,7 +284,9 @@ impl Table {
         let bucket = &self.buckets[self.index(key)].0;
         let words: [u64; BUCKET] = std::array::from_fn(|j| bucket[j].0.load(Relaxed));
         let tag = tag(key);
-        let same = words.iter().position(|&w| Entry::key_bits(w) == tag && Entry::meta(w) != 0);
+        let same = words
+            .iter()
+            .position(|&w| Entry::key_bits(w) == tag && Entry::meta(w) != 0);
         let slot = same.unwrap_or_else(|| {
             // The least valuable: empty first, then shallow and old.
             let value = |w: u64| {
