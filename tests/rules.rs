@@ -543,9 +543,11 @@ fn kalah_place_by_place(board: &Board, house: usize) -> ([u8; 12], [u8; 2], Side
         Side::South => 0..6,
         Side::North => 7..13,
     };
-    let facing = 12 - place;
-    let captures = own_row.contains(&place) && places[place] == 1 && places[facing] != 0;
+    // The place facing an own house (never a store) across the ring.
+    let facing = |place: usize| 12 - place;
+    let captures = own_row.contains(&place) && places[place] == 1 && places[facing(place)] != 0;
     if captures {
+        let facing = facing(place);
         places[own_store] += places[place] + places[facing];
         places[place] = 0;
         places[facing] = 0;
