@@ -43,7 +43,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
     if let Some(outcome) = game.outcome() {
         out.line(&format!("info string game over: {outcome}"));
         flight.hold(limits);
-        out.line("bestmove 0000");
+        flight.answer(out, "bestmove 0000");
         return;
     }
     let setup = Setup {
@@ -108,8 +108,8 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out
     flight.hold(limits);
     let best = found.best.map_or("0000".to_string(), |m| m.to_string());
     match found.ponder {
-        Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
-        None => out.line(&format!("bestmove {best}")),
+        Some(p) => flight.answer(out, &format!("bestmove {best} ponder {p}")),
+        None => flight.answer(out, &format!("bestmove {best}")),
     }
 }
 
@@ -147,8 +147,89 @@ pub(super) fn run_classic(
         (None, None) => {}
     }
     flight.hold(limits);
-    out.line(&format!(
-        "bestmove {}",
-        choice.map_or("0000".to_string(), |m| m.to_string())
-    ));
+    flight.answer(
+        out,
+        &format!(
+            "bestmove {}",
+            choice.map_or("0000".to_string(), |m| m.to_string())
+        ),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classic::player::Kind;
+    use crate::rules::{Board, Variant};
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    /// An output that notes, for each `bestmove` line written, whether the flight had been
+    /// marked answered by then.
+    struct Watch {
+        flight: Arc<Flight>,
+        seen: Arc<Mutex<Vec<bool>>>,
+    }
+
+    impl Write for Watch {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            if bytes.starts_with(b"bestmove") {
+                let answered = self.flight.control.has_answered();
+                self.seen.lock().expect("not poisoned").push(answered);
+            }
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A fresh flight, an output watching it, and what it will have seen.
+    fn watched() -> (Arc<Flight>, Out, Arc<Mutex<Vec<bool>>>) {
+        let flight = Arc::new(Flight::new(false));
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let out = Out::new(Watch {
+            flight: flight.clone(),
+            seen: seen.clone(),
+        });
+        (flight, out, seen)
+    }
+
+    #[test]
+    fn a_bestmove_is_written_only_once_the_search_is_marked_answered() {
+        let over = Board::from_notation(Variant::Oware, "0-0-0-0-0-0-1-0-0-0-0-0-25-22-S")
+            .expect("a finished game");
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        for game in [Game::new(Board::start(Variant::Oware)), Game::new(over)] {
+            let (flight, out, seen) = watched();
+            let proven = Proven::default();
+            let search = Search {
+                limits: &limits,
+                flight: &flight,
+                weights: Weights::of(Variant::Oware),
+                overhead: 0,
+                tables: None,
+                path_values: false,
+                threads: 1,
+                proven: &proven,
+            };
+            run_search(&game, search, &mut Table::new(1), &out);
+            assert_eq!(*seen.lock().unwrap(), [true], "{}", game.board());
+        }
+        let (flight, out, seen) = watched();
+        let game = Game::new(Board::start(Variant::Oware));
+        run_classic(
+            &game,
+            &mut Player::new(Kind::Greedy),
+            &limits,
+            0,
+            &flight,
+            &out,
+        );
+        assert_eq!(*seen.lock().unwrap(), [true]);
+    }
 }

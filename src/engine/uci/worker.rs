@@ -203,7 +203,7 @@ impl Worker {
                 proven,
             } => {
                 if let Some(margin) = book {
-                    if self.book_move(&game, margin, &limits) {
+                    if self.book_move(&game, margin, &limits, flight) {
                         return;
                     }
                 }
@@ -250,7 +250,7 @@ impl Worker {
 
     /// Plays the book's move for `game`, if it has one and the search is not an analysis
     /// (`infinite`, `ponder`): `info string book: ...`, then `bestmove`. Returns whether it did.
-    fn book_move(&mut self, game: &Game, margin: i32, limits: &Limits) -> bool {
+    fn book_move(&mut self, game: &Game, margin: i32, limits: &Limits, flight: &Flight) -> bool {
         if limits.infinite || limits.ponder {
             return false;
         }
@@ -265,7 +265,7 @@ impl Worker {
         self.out.line(&format!(
             "info string book: {m} (score {score} cp, self-play {w}/{d}/{l}, one of {choices} within {margin} cp of the best)"
         ));
-        self.out.line(&format!("bestmove {m}"));
+        flight.answer(&self.out, &format!("bestmove {m}"));
         true
     }
 
