@@ -693,7 +693,7 @@ fn kalah_values_are_exact_and_equal_a_full_width_search() {
 fn point_values_are_the_horizon_games_values_within_the_path_bounds() {
     use awari::tables::points::HORIZON;
     use awari::tables::solve::{moves, Moves, Step};
-    let top = if cfg!(debug_assertions) { 5 } else { 7 };
+    let top = if cfg!(debug_assertions) { 6 } else { 7 };
     let (_dir, tables) = tables(Variant::Oware, top, "points");
     let layers =
         awari::tables::paths::prove_tables(&tables, top, 2_000, 4, false, &mut std::io::sink())
