@@ -994,6 +994,16 @@ const fn variant<const V: u8>() -> Variant {
     Variant::ALL[V as usize]
 }
 
+// [`variant`] reads `Variant::ALL` by number: checked when compiling that its order is the
+// numbers' (a reordered list would otherwise search one rule set with another's code).
+const _: () = {
+    let mut i = 0;
+    while i < Variant::ALL.len() {
+        assert!(Variant::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
 /// The class of a position's key in [`Searcher::repeats`]'s count.
 #[inline]
 fn class(key: u64) -> usize {
