@@ -5,12 +5,12 @@
 //! `YOU WIN BY n POINTS` or `DRAWN GAME`; then a new game, until the end of input or `quit`.
 
 use crate::classic::player::{Limit, Player};
-use crate::engine::eval::Weights as EvalWeights;
-use crate::engine::fixed::search_to_depth;
-use crate::engine::options::Opponent;
-use crate::engine::tt::Table;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
+use crate::search::eval::Weights as EvalWeights;
+use crate::search::tt::Table;
+use crate::tools::fixed::search_to_depth;
+use crate::uci::options::Opponent;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 

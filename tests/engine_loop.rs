@@ -3,10 +3,10 @@
 
 mod common;
 
-use awari::engine::options::OPTIONS;
-use awari::engine::run_with_tables;
 use awari::rng::Rng;
 use awari::rules::{format_move_list, Board, Game, Move, Variant};
+use awari::uci::options::OPTIONS;
+use awari::uci::run_with_tables;
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 
@@ -253,7 +253,7 @@ fn robust_input() {
 #[test]
 fn a_line_over_the_limit_is_refused_whole() {
     let mut script = b"position startpos moves ".to_vec();
-    script.extend(std::iter::repeat_n(b'A', awari::engine::uci::MAX_LINE));
+    script.extend(std::iter::repeat_n(b'A', awari::uci::MAX_LINE));
     script.extend_from_slice(b"\nisready\n");
     let out = Shared::default();
     run(Cursor::new(script), out.clone()).unwrap();
@@ -301,7 +301,7 @@ fn eval_and_bench_print_their_figures() {
     let lines = session("position startpos moves FfEa\neval\nbench 4\n");
     let total = lines.iter().find(|l| l.starts_with("total ")).unwrap();
     // Row -4 and tempo 1 (both sides have five houses with seeds, nothing exposed).
-    let w = awari::engine::eval::Weights::OWARE;
+    let w = awari::search::eval::Weights::OWARE;
     let expected = (-4 * w.row + w.tempo).to_string();
     assert_eq!(
         total.split_whitespace().last(),
@@ -331,7 +331,7 @@ fn eval_and_bench_print_their_figures() {
     assert_eq!(nodes_of(&again), nodes_of(&lines));
     assert_eq!(
         nodes_of(&again).len(),
-        awari::engine::bench::POSITIONS.len() + 1
+        awari::tools::bench::POSITIONS.len() + 1
     );
 }
 

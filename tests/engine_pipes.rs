@@ -826,8 +826,8 @@ fn threads_search_together_and_answer_once() {
 
 #[test]
 fn the_opening_book_answers_what_it_knows_and_only_that() {
-    use awari::engine::book::Book;
     use awari::rules::Board;
+    use awari::tools::book::Book;
     let book = Book::shipped(Variant::Oware).expect("a shipped oware book");
     let best = book.moves(&Board::start(Variant::Oware)).unwrap()[0].mv;
     let mut e = Engine::start();

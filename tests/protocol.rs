@@ -1,7 +1,7 @@
 //! The protocol parser, one table of good lines and one of bad lines per command.
 
-use awari::engine::protocol::{parse, Command, Go, Parsed, Start};
-use awari::engine::time::Limits;
+use awari::search::time::Limits;
+use awari::uci::protocol::{parse, Command, Go, Parsed, Start};
 
 fn go(f: impl FnOnce(&mut Go)) -> Command<'static> {
     let mut g = Go::default();

@@ -156,7 +156,11 @@ fn a_shard_started_again_goes_on_and_merge_says_what_is_missing() {
     );
     // A shard killed while writing: its last record cut short. Started again, it plays that
     // game again and no other.
-    let file = outdir::shard_path(&dir, awari::shard::Shard { index: 0, count: 2 }, "jsonl");
+    let file = outdir::shard_path(
+        &dir,
+        awari::cluster::shard::Shard { index: 0, count: 2 },
+        "jsonl",
+    );
     let whole = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<&str> = whole.lines().collect();
     let cut = format!(

@@ -2,12 +2,12 @@
 //! rule set where a plain full-width minimax (written here, on `Game`, with none of the
 //! search's code) proves the result.
 
-use awari::engine::eval::Weights;
-use awari::engine::search::{search, Control, Found, Score, Setup, MATE_BOUND};
-use awari::engine::time::Limits;
-use awari::engine::tt::Table;
 use awari::rng::Rng;
 use awari::rules::{Board, Game, Move, Variant};
+use awari::search::eval::Weights;
+use awari::search::time::Limits;
+use awari::search::tt::Table;
+use awari::search::{search, Control, Found, Score, Setup, MATE_BOUND};
 
 fn think(game: &Game, depth: u32) -> Found {
     think_threads(game, depth, 1)

@@ -5,11 +5,11 @@
 //! on positions along random lines, with and without endgame tables built here; then the
 //! command's errors and its Ctrl-C.
 
-use awari::engine::solve::{Proof, Solver};
 use awari::rng::Rng;
 use awari::rules::{Board, Side, Variant};
 use awari::tables::build::{build, BuildOptions};
 use awari::tables::Tables;
+use awari::tools::prove::{Proof, Solver};
 use std::collections::HashMap;
 use std::io::Read;
 use std::process::Stdio;

@@ -1,4 +1,4 @@
-//! The moves a bounded table root leaves to the search (`awari::engine::table_root`) keep what
+//! The moves a bounded table root leaves to the search (`awari::search::table_root`) keep what
 //! the tables guarantee, whichever of them is played, against every reply: checked by playing
 //! out every such line with the game's history (oware's repetition rule through `Game`), from
 //! every oware position of a few seeds whose value is only bounded, as right after a capture.
@@ -7,9 +7,9 @@
 //! `lo`) or leaves the layer by a capture (the position then has an empty history, and what the
 //! tables guarantee from it, tested in `tables_values.rs`, must be at least as much).
 
-use awari::engine::table_root::{ends_by_repetition, plan};
 use awari::rng::Rng;
 use awari::rules::{Board, EndReason, Game, Move, Side, Variant};
+use awari::search::table_root::{ends_by_repetition, plan};
 use awari::tables::build::{build, BuildOptions};
 use awari::tables::index::{layer_size, unrank};
 use awari::tables::Tables;

@@ -872,7 +872,7 @@ fn a_bounded_root_is_searched_among_the_moves_that_keep_its_lower_bound() {
     let value = tables.probe(&board).unwrap();
     assert_eq!((value.lo, value.hi), (5, 7));
     let root =
-        awari::engine::table_root::plan(&tables, &Game::new(board), board.legal_moves()).unwrap();
+        awari::search::table_root::plan(&tables, &Game::new(board), board.legal_moves()).unwrap();
     assert!(root.allowed.len() >= 2, "{}", root.allowed);
     let mut e = Engine::start(&dir, Variant::Oware);
     let (best, lines) = e.best(&board, &[], "go depth 10");
@@ -1153,8 +1153,8 @@ fn kalah_margin(board: &Board) -> i32 {
 /// random kalah boards), and its positions from there on are not samples.
 #[test]
 fn tune_takes_the_result_of_a_settled_game_from_the_tables() {
-    use awari::engine::eval::Weights;
-    use awari::engine::tune::{self_play, settled, TuneOptions};
+    use awari::search::eval::Weights;
+    use awari::tools::tune::{self_play, settled, TuneOptions};
     let dir = scratch("tune");
     build_into(&dir, Variant::Kalah, 7);
     let tables = Tables::open(&dir, Variant::Kalah);
@@ -1224,8 +1224,8 @@ fn tune_takes_the_result_of_a_settled_game_from_the_tables() {
 /// library). `d` shows what the paths files add to the table value.
 #[test]
 fn the_engine_scores_bounded_leaves_by_the_point_values_and_d_shows_them() {
-    use awari::engine::score::{point_score, table_scores, Score};
-    use awari::engine::table_root::plan;
+    use awari::search::score::{point_score, table_scores, Score};
+    use awari::search::table_root::plan;
     let dir = scratch("engine-points");
     build_into(&dir, Variant::Oware, 7);
     let tables = Tables::open(&dir, Variant::Oware);

@@ -16,8 +16,8 @@
 
 use super::evolve::{play_games, points, Config};
 use super::evolved::Weights;
+use crate::cluster::shard::Shard;
 use crate::rules::Side;
-use crate::shard::Shard;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -72,7 +72,7 @@ fn fingerprint(members: &[Weights]) -> String {
 
 /// Writes `text` to `path` whole (a temporary name, then a rename).
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
-    crate::outdir::write_whole(path, text.as_bytes())
+    crate::cluster::outdir::write_whole(path, text.as_bytes())
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -1,6 +1,6 @@
 //! Reading the classic players' small files (`basic`'s memory, `evolved`'s weights) so that no
 //! path a user names can block or exhaust the engine: the file is opened as
-//! [`crate::files::open_regular`] opens it (without waiting, regular files only) and is read
+//! [`crate::sys::files::open_regular`] opens it (without waiting, regular files only) and is read
 //! up to a limit.
 
 use std::io::{self, Read};
@@ -13,7 +13,7 @@ pub const MAX_BYTES: u64 = 1 << 20;
 /// The text of `path`, or why not. A missing file is `Err` of kind `NotFound`, so callers can
 /// treat it as empty.
 pub fn read_small(path: &Path) -> io::Result<String> {
-    let file = crate::files::open_regular(path)?;
+    let file = crate::sys::files::open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_BYTES {

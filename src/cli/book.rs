@@ -1,6 +1,6 @@
 //! `awari book build`: the opening book, whole, one shard of it (`--shard`, `--out-dir`), or
 //! the merge of the shards' parts (`--from`). The searches and games are the library's
-//! ([`crate::engine::book`], [`crate::engine::jobs`]); here are the flags, their checks and
+//! ([`crate::tools::book`], [`crate::tools::jobs`]); here are the flags, their checks and
 //! the writing of the book file.
 
 use super::say;
@@ -72,8 +72,8 @@ pub(super) struct BookArgs {
 
 /// `awari book build`: the whole book, one shard of it, or the merge of the shards'.
 pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), String> {
-    use crate::engine::book::BuildOptions;
-    use crate::engine::jobs::{book_manifest, book_merge, book_shard, BOOK_MANIFEST};
+    use crate::tools::book::BuildOptions;
+    use crate::tools::jobs::{book_manifest, book_merge, book_shard, BOOK_MANIFEST};
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
@@ -97,7 +97,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
             ("explore", args.explore.to_string()),
             ("seed", args.seed.to_string()),
         ];
-        crate::outdir::check_given(
+        crate::cluster::outdir::check_given(
             &dir.join(BOOK_MANIFEST),
             &manifest,
             &given(matches, &settings),
@@ -121,7 +121,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         .out
         .as_deref()
         .ok_or("give --out FILE (or --out-dir DIR)")?;
-    let mut book = crate::engine::book::build(
+    let mut book = crate::tools::book::build(
         options.variant,
         options.plies,
         options.depth,
@@ -146,8 +146,8 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
 
 /// Writes `book` to `out` (whole: under a temporary name, then renamed) and says so.
 fn write_book(
-    book: &crate::engine::book::Book,
-    options: &crate::engine::book::BuildOptions,
+    book: &crate::tools::book::Book,
+    options: &crate::tools::book::BuildOptions,
     out: &Path,
     started: std::time::Instant,
 ) -> Result<(), String> {

@@ -1,7 +1,7 @@
 //! The `awari` command line: its flags (with `clap`) and the dispatch to the jobs they start.
-//! With no command it is the engine ([`crate::engine::run`] on stdin/stdout). Each command
+//! With no command it is the engine ([`crate::uci::run`] on stdin/stdout). Each command
 //! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`, `solve`; `bench`
-//! is one call to [`crate::engine::bench::bench`]), and `sharded` holds what the two jobs run
+//! is one call to [`crate::tools::bench::bench`]), and `sharded` holds what the two jobs run
 //! in shards on a cluster, tune and book, share. `src/bin/awari.rs` only calls [`main`], so
 //! the parsing and the runners are library code, as the referee's are ([`crate::referee::cli`]).
 
@@ -13,8 +13,8 @@ mod solve;
 mod tables;
 mod tune;
 
-use crate::engine::bench::bench;
-use crate::engine::search::Control;
+use crate::search::Control;
+use crate::tools::bench::bench;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -56,7 +56,7 @@ enum Command {
     Bench {
         /// Search every position to this depth instead of its own (1 to the search's deepest
         /// iteration, 100).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::engine::search::MAX_DEPTH)))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::search::MAX_DEPTH)))]
         depth: Option<u32>,
         /// Probe the endgame tables of this directory (oware and kalah positions).
         #[arg(long)]
@@ -123,7 +123,7 @@ pub fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        None => match crate::engine::run(std::io::stdin().lock(), std::io::stdout()) {
+        None => match crate::uci::run(std::io::stdin().lock(), std::io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -1,11 +1,11 @@
 //! `awari perft`: the game tree's leaf count at a depth, per root move, from a start or a
 //! given position and moves; the counting itself is the library's
-//! ([`crate::engine::bench::perft_lines`]).
+//! ([`crate::tools::bench::perft_lines`]).
 
 use super::say;
-use crate::engine::bench::perft_lines;
-use crate::engine::search::Control;
 use crate::rules::Variant;
+use crate::search::Control;
+use crate::tools::bench::perft_lines;
 
 #[derive(clap::Args)]
 pub(super) struct PerftArgs {

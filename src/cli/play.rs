@@ -1,8 +1,8 @@
 //! `awari play`: the terminal game's flags, turned into [`crate::human::Options`]; the game is
 //! [`crate::human::play`].
 
-use crate::engine::options::Opponent;
 use crate::rules::{Board, Variant};
+use crate::uci::options::Opponent;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

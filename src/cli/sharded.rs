@@ -2,7 +2,7 @@
 //! share on the command line: the shard `--shard` names, and which settings the user gave (a
 //! `--from` merge checks only those against the run's manifest; the others are taken from it).
 
-use crate::shard::Shard;
+use crate::cluster::shard::Shard;
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 use std::path::Path;

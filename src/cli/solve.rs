@@ -1,11 +1,11 @@
 //! `awari solve`: proves a kalah or ahl position's exact value with the library's solver
-//! ([`crate::engine::solve`]) and prints it with a line of best play. Ctrl-C stops it with the
+//! ([`crate::tools::prove`]) and prints it with a line of best play. Ctrl-C stops it with the
 //! bounds proven so far (exit status 130).
 
 use super::say;
-use crate::engine::solve::{supported, Proof, Solver};
 use crate::rules::{format_move_list, Board, Variant};
 use crate::tables::Tables;
+use crate::tools::prove::{supported, Proof, Solver};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +75,7 @@ fn result(margin: i32) -> String {
 pub(super) fn run(args: &SolveArgs) -> Result<ExitCode, String> {
     if !supported(args.variant) {
         // The library says why; checked before anything else is read.
-        return Err(crate::engine::solve::SolveError::Unsupported(args.variant).to_string());
+        return Err(crate::tools::prove::SolveError::Unsupported(args.variant).to_string());
     }
     let game = args.start.game(args.variant)?;
     let tables = open_tables(args)?;

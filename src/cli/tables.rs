@@ -143,7 +143,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                 Some(seeds) => seeds,
                 None => return Err(format!("no oware tables in {}", dir.display())),
             };
-            let pool = crate::pool::threads(threads.unwrap_or_else(|| {
+            let pool = crate::tools::pool::threads(threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             }))?;
             pool.install(|| {

@@ -1,6 +1,6 @@
 //! `awari tune`: the Texel fit of the evaluation's weights to self-play games, whole, one
 //! shard of the games (`--shard`, `--out-dir`), or the fit of the shards' samples (`--from`).
-//! The games and the fit are the library's ([`crate::engine::tune`], [`crate::engine::jobs`]);
+//! The games and the fit are the library's ([`crate::tools::tune`], [`crate::tools::jobs`]);
 //! here are the flags, their checks and the lines printed.
 
 use super::say;
@@ -60,8 +60,8 @@ pub(super) struct TuneArgs {
 }
 
 pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), String> {
-    use crate::engine::eval::Weights;
-    use crate::engine::tune::TuneOptions;
+    use crate::search::eval::Weights;
+    use crate::tools::tune::TuneOptions;
     if let Some(dir) = &args.from {
         return run_from(args, matches, dir);
     }
@@ -114,8 +114,7 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
     };
     let shipped = Weights::of(args.variant);
     if let Some(dir) = &args.out_dir {
-        let done =
-            crate::engine::jobs::tune_shard(dir, shard, &options, &shipped, tables.as_ref())?;
+        let done = crate::tools::jobs::tune_shard(dir, shard, &options, &shipped, tables.as_ref())?;
         say_positions(&done.samples, started);
         let games = format!("{} of the {} games", done.games, args.games);
         let what = if done.already {
@@ -132,7 +131,7 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
         ));
         return Ok(());
     }
-    let samples = crate::engine::tune::self_play(&options, &shipped, tables.as_ref())?;
+    let samples = crate::tools::tune::self_play(&options, &shipped, tables.as_ref())?;
     say_positions(&samples, started);
     say_fit(&samples, &shipped, args.steps as usize);
     Ok(())
@@ -140,7 +139,7 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
 
 /// `awari tune --from DIR`: the fit of every shard's samples.
 fn run_from(args: &TuneArgs, matches: Option<&ArgMatches>, dir: &Path) -> Result<(), String> {
-    use crate::engine::jobs::{tune_gather, tune_manifest, TUNE_MANIFEST};
+    use crate::tools::jobs::{tune_gather, tune_manifest, TUNE_MANIFEST};
     let started = std::time::Instant::now();
     let manifest = tune_manifest(dir)?;
     let settings = [
@@ -150,7 +149,7 @@ fn run_from(args: &TuneArgs, matches: Option<&ArgMatches>, dir: &Path) -> Result
         ("opening_plies", args.opening_plies.to_string()),
         ("seed", args.seed.to_string()),
     ];
-    crate::outdir::check_given(
+    crate::cluster::outdir::check_given(
         &dir.join(TUNE_MANIFEST),
         &manifest,
         &given(matches, &settings),
@@ -200,7 +199,7 @@ fn run_from(args: &TuneArgs, matches: Option<&ArgMatches>, dir: &Path) -> Result
 }
 
 /// The samples' line of `awari tune`.
-fn say_positions(samples: &[crate::engine::tune::Sample], started: std::time::Instant) {
+fn say_positions(samples: &[crate::tools::tune::Sample], started: std::time::Instant) {
     let results = |r: f64| samples.iter().filter(|s| s.result == r).count();
     say(format!(
         "positions {} (labelled: {} won, {} drawn, {} lost by the side to move) in {:.1} s",
@@ -214,12 +213,12 @@ fn say_positions(samples: &[crate::engine::tune::Sample], started: std::time::In
 
 /// Fits the weights to `samples` from `start` and prints them as engine options.
 fn say_fit(
-    samples: &[crate::engine::tune::Sample],
-    start: &crate::engine::eval::Weights,
+    samples: &[crate::tools::tune::Sample],
+    start: &crate::search::eval::Weights,
     steps: usize,
 ) {
-    use crate::engine::eval::WEIGHTS;
-    use crate::engine::tune::{fit, fitted};
+    use crate::search::eval::WEIGHTS;
+    use crate::tools::tune::{fit, fitted};
     let found = fit(samples, start, steps);
     say(format!(
         "K {:.4}; mean squared error {:.6} with the defaults, {:.6} fitted",

@@ -17,7 +17,7 @@
 use super::records::GameRecord;
 use super::resume::Schedule;
 use super::runner::{Config, Sprt, Tally};
-use crate::shard::Shard;
+use crate::cluster::shard::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
@@ -157,7 +157,7 @@ pub fn settle(dir: &Path, manifest: &Manifest) -> Result<(), String> {
         // Shards starting together may all write it: each writes the same text whole and
         // renames it into place, so any one of them is what stays.
         let text = serde_json::to_string_pretty(manifest).expect("a manifest serializes") + "\n";
-        crate::outdir::write_whole(&manifest_path(dir), text.as_bytes())
+        crate::cluster::outdir::write_whole(&manifest_path(dir), text.as_bytes())
             .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
     }
     let there = read_manifest(dir)?.ok_or_else(|| {

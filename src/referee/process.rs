@@ -11,7 +11,7 @@
 //! that no engine can start while it does.
 
 use super::reply::{Expect, Reply};
-use crate::lines::{read_line, Line};
+use crate::sys::lines::{read_line, Line};
 use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::waitpid;

@@ -26,6 +26,7 @@
 //! ```
 
 mod board;
+pub mod exposed;
 mod game;
 mod mv;
 mod notation;

@@ -240,7 +240,8 @@ impl Layer {
         let path = kind.path(dir, variant, n);
         // Without waiting, regular files only: a FIFO named like a layer must not hang the
         // engine (its worker opens tables holding the tables' lock).
-        let file = crate::files::open_regular(&path).map_err(|e| FileError::Io(path.clone(), e))?;
+        let file =
+            crate::sys::files::open_regular(&path).map_err(|e| FileError::Io(path.clone(), e))?;
         let len = file
             .metadata()
             .map_err(|e| FileError::Io(path.clone(), e))?

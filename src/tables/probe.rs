@@ -349,7 +349,7 @@ impl Tables {
         let Some(entry) = layer.entries().get(index as usize) else {
             return;
         };
-        crate::prefetch::prefetch(entry);
+        crate::sys::prefetch::prefetch(entry);
     }
 
     /// The value at `index` of layer `n`, if present.

@@ -11,13 +11,13 @@
 //! once. The store weight (100 per seed) fixes the scale; every weight whose term the rule
 //! set has is fitted, the others are left as they are.
 
-use super::eval::{Terms, Weights, WEIGHTS};
-use super::fixed::search_to_depth;
-use super::tt::Table;
+use crate::cluster::shard::Shard;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Side, Variant};
-use crate::shard::Shard;
+use crate::search::eval::{Terms, Weights, WEIGHTS};
+use crate::search::tt::Table;
 use crate::tables::Tables;
+use crate::tools::fixed::search_to_depth;
 use rayon::prelude::*;
 
 /// What `awari tune` does.
@@ -138,7 +138,7 @@ pub fn play_shard(
     tables: Option<&Tables>,
     shard: Shard,
 ) -> Result<Vec<(u64, Vec<Sample>)>, String> {
-    let pool = crate::pool::threads(options.threads)?;
+    let pool = crate::tools::pool::threads(options.threads)?;
     let mine: Vec<u64> = (0..options.games as u64)
         .filter(|&i| shard.owns_item(i))
         .collect();

@@ -3,11 +3,11 @@
 //! single-threaded and without time limits, so its node count is a signature of the search: it
 //! changes only when the search does. Its nodes per second measure speed.
 
-use super::eval::Weights;
-use super::search::{self, Control, Setup};
-use super::time::Limits;
-use super::tt::Table;
 use crate::rules::{divide_until, Board, Game, Variant};
+use crate::search::eval::Weights;
+use crate::search::time::Limits;
+use crate::search::tt::Table;
+use crate::search::{self, Control, Setup};
 use crate::tables::probe::supported;
 use crate::tables::Tables;
 use std::path::Path;

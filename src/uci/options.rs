@@ -1,9 +1,9 @@
 //! The engine's options, declared once in [`OPTIONS`]: that one table drives both the `uci`
 //! listing and `setoption`, so an option cannot be listed and not settable, or the reverse.
 
-use super::eval::{Weights, WEIGHTS};
 use crate::classic::player::Kind as Classic;
 use crate::rules::Variant;
+use crate::search::eval::{Weights, WEIGHTS};
 use std::fmt;
 
 /// Everything the options set.

@@ -246,7 +246,7 @@ impl Table {
     /// that miss the cache were a third of the search's time before this.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        crate::prefetch::prefetch(&self.buckets[self.index(key)]);
+        crate::sys::prefetch::prefetch(&self.buckets[self.index(key)]);
     }
 
     /// The entry stored for `key`, if any.

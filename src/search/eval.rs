@@ -11,7 +11,7 @@
 //! also count the rows. Every rule set has its own fitted weights ([`Weights::of`]); each
 //! weight is also an engine option, which overrides it in every rule set.
 
-use crate::classic::evolved::exposed;
+use crate::rules::exposed::exposed;
 use crate::rules::{row, Board, Side, Variant};
 
 /// The evaluation weights, in score units (100 = one seed). Each is an engine option

@@ -11,8 +11,8 @@
 //! builds without link-time optimization (the `ci` profile) can inline them across codegen
 //! units.
 
-use super::score::MAX_PLY;
 use crate::rules::{Board, Move, MoveList, Variant};
+use crate::search::score::MAX_PLY;
 use std::mem::MaybeUninit;
 
 /// Captures go first, largest first: their order is this plus the seeds won.

@@ -13,7 +13,7 @@
 //! (The referee's matches have a directory of their own kind, `referee::outdir`: records
 //! appended a game at a time, an SPRT read by every shard.)
 
-use crate::shard::Shard;
+use crate::cluster::shard::Shard;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -18,9 +18,12 @@
 //! search's or a classic opponent's answer, `tables` the endgame tables as `TablesPath` names
 //! them, and `text` the longer lines written (`info`, `eval`, `help`).
 
+pub mod diagram;
 mod flight;
 mod go;
+pub mod options;
 mod out;
+pub mod protocol;
 mod proven;
 mod tables;
 mod text;
@@ -29,11 +32,11 @@ mod worker;
 pub use tables::tables_dir;
 pub use text::info_line;
 
-use super::diagram::diagram;
-use super::options::{self, Effect, Opponent, Settings, OPTIONS};
-use super::protocol::{parse, Command, Go, Start};
-use crate::lines::{read_line, Line};
+use self::diagram::diagram;
+use self::options::{Effect, Opponent, Settings, OPTIONS};
+use self::protocol::{parse, Command, Go, Start};
 use crate::rules::{Board, Game};
+use crate::sys::lines::{read_line, Line};
 use crate::tables::probe::{default_dir, supported};
 use crate::tables::Tables;
 use crossbeam_channel::{unbounded, Sender};

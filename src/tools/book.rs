@@ -16,14 +16,14 @@
 //! The shipped book (`book/oware.txt`) is compiled in; it is held in a hash map keyed by the
 //! position's Zobrist key (`ahash`: the keys are already random, and a fast hash suits them).
 
-use super::eval::Weights;
-use super::fixed::search_to_depth;
-use super::search::MATE;
-use super::tt::Table;
-use super::tune::result_for;
+use crate::cluster::shard::Shard;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
-use crate::shard::Shard;
+use crate::search::eval::Weights;
+use crate::search::tt::Table;
+use crate::search::MATE;
+use crate::tools::fixed::search_to_depth;
+use crate::tools::tune::result_for;
 use ahash::AHashMap;
 use once_cell::sync::Lazy;
 use rayon::prelude::*;
@@ -246,7 +246,7 @@ impl Book {
         threads: usize,
         shard: Shard,
     ) -> Result<Vec<(Board, Move, [u32; 3])>, String> {
-        let pool = crate::pool::threads(threads)?;
+        let pool = crate::tools::pool::threads(threads)?;
         let mine: Vec<u64> = (0..games as u64).filter(|&i| shard.owns_item(i)).collect();
         let played: Vec<Vec<(u64, Move, f64)>> = pool.install(|| {
             mine.into_par_iter()
@@ -474,7 +474,7 @@ pub fn search_positions(
         .collect();
     let total = games.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let pool = crate::pool::threads(threads)?;
+    let pool = crate::tools::pool::threads(threads)?;
     Ok(pool.install(|| {
         games
             .par_iter()

@@ -1,5 +1,5 @@
 //! `awari tune` and `awari book build` in shards, for a cluster (`--shard K/N --out-dir DIR`):
-//! what each shard writes to the shared directory ([`crate::outdir`]), and the steps that read
+//! what each shard writes to the shared directory ([`crate::cluster::outdir`]), and the steps that read
 //! every shard's part back (`--from DIR`) and give exactly what the unsharded command gives.
 //!
 //! `awari tune`: game `i` (from 0) is shard `i mod N`'s, and each game's seed comes from the
@@ -16,13 +16,13 @@
 //! weigh a game's choices), and each has its own seed. The merge puts the positions back in
 //! order and adds the records up.
 
-use super::book::{self, Book, BuildOptions, Entry};
-use super::eval::{Weights, WEIGHTS};
-use super::tune::{self, Sample, TuneOptions, ROW};
-use crate::outdir;
+use crate::cluster::outdir;
+use crate::cluster::shard::Shard;
 use crate::rules::{Board, Move, Variant};
-use crate::shard::Shard;
+use crate::search::eval::{Weights, WEIGHTS};
 use crate::tables::Tables;
+use crate::tools::book::{self, Book, BuildOptions, Entry};
+use crate::tools::tune::{self, Sample, TuneOptions, ROW};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -7,8 +7,8 @@
 //! beside it, because only the protocol holds answers back.
 
 use super::out::Out;
-use crate::engine::search::Control;
-use crate::engine::time::Limits;
+use crate::search::time::Limits;
+use crate::search::Control;
 use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::thread;

@@ -141,7 +141,7 @@ impl Table {
     /// Asks the CPU to start loading `key`'s bucket.
     #[inline]
     fn prefetch(&self, key: u64) {
-        crate::prefetch::prefetch(&self.buckets[self.index(key)]);
+        crate::sys::prefetch::prefetch(&self.buckets[self.index(key)]);
     }
 
     #[inline]

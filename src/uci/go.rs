@@ -6,11 +6,11 @@ use super::out::Out;
 use super::proven::Proven;
 use super::text::{beyond_line, describe, info_line};
 use crate::classic::player::{Limit, Player};
-use crate::engine::eval::Weights;
-use crate::engine::search::{self, Score, Setup};
-use crate::engine::time::Limits;
-use crate::engine::tt::Table;
 use crate::rules::Game;
+use crate::search::eval::Weights;
+use crate::search::time::Limits;
+use crate::search::tt::Table;
+use crate::search::{self, Score, Setup};
 use crate::tables::Tables;
 use std::time::Duration;
 

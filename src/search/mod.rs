@@ -1,6 +1,6 @@
 //! The search: iterative deepening, principal variation search with aspiration windows, a
 //! transposition table, move ordering by table move, captures, killers and history (in
-//! `engine::ordering`), and late move reductions (quiet moves after the first two searched
+//! `search::ordering`), and late move reductions (quiet moves after the first two searched
 //! 1-3 plies shallower, then again in full if they beat alpha). Because of the reductions a
 //! search to depth `d` is not a full-width search to `d`; one to `4d` covers every line of `d`
 //! plies in full.
@@ -14,7 +14,7 @@
 //!   side collects its own row), using the game's history before the root.
 //! - Awari's move-250 limit: the ply is part of the position, so it is mixed into the table key.
 //!
-//! Threads: a lazy SMP search (starting, ending and counting in `engine::threads`). Every
+//! Threads: a lazy SMP search (starting, ending and counting in `search::threads`). Every
 //! thread runs the same iterative deepening on the same position, sharing the transposition
 //! table. Half the helpers start one ply deeper, so the threads are not all in step. Each
 //! thread has its own small tables (killers, history, the principal variation).
@@ -30,16 +30,24 @@
 //! the layer if it can, else by the least rank, which makes progress (no shuffling in a won
 //! position).
 
-use super::eval::{evaluate_in, Weights};
-use super::ordering::{Child, Heuristics, Picker};
-pub use super::score::{
+pub mod eval;
+mod ordering;
+pub mod score;
+pub mod table_root;
+mod threads;
+pub mod time;
+pub mod tt;
+
+use self::eval::{evaluate_in, Weights};
+use self::ordering::{Child, Heuristics, Picker};
+pub use self::score::{
     finished, point_score, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND,
     MAX_PLY, TB_BOUND, TB_WIN,
 };
-use super::table_root::{self, Root};
-use super::threads::{Flushed, Pool};
-use super::time::{Clock, Limits};
-use super::tt::{Bound, Table};
+use self::table_root::Root;
+use self::threads::{Flushed, Pool};
+use self::time::{Clock, Limits};
+use self::tt::{Bound, Table};
 use crate::rules::{Board, EndReason, Game, Move, MoveList, Variant};
 use crate::tables::Tables;
 use std::ops::ControlFlow;

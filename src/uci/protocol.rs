@@ -7,7 +7,7 @@
 //! strict: a known keyword missing its number, or junk after a command that takes no
 //! arguments, refuses the whole line, so a typo never starts a different search.
 
-use super::time::Limits;
+use crate::search::time::Limits;
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while1};
 use nom::character::complete::{char, digit1};

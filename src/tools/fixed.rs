@@ -3,11 +3,11 @@
 //! the search, written once (`awari bench`, which also takes threads and `stop`, sets up its
 //! own).
 
-use super::eval::Weights;
-use super::search::{self, Control, Found, Setup};
-use super::time::Limits;
-use super::tt::Table;
 use crate::rules::Game;
+use crate::search::eval::Weights;
+use crate::search::time::Limits;
+use crate::search::tt::Table;
+use crate::search::{self, Control, Found, Setup};
 use crate::tables::Tables;
 
 /// Searches `game`'s position to `depth` with `weights` (and the endgame `tables`, if any),

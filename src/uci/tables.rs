@@ -2,10 +2,10 @@
 //! opening it for a search with what is wrong with it said once.
 
 use super::out::Out;
-use crate::engine::options;
 use crate::rules::Variant;
 use crate::tables::probe::supported;
 use crate::tables::Tables;
+use crate::uci::options;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -27,8 +27,8 @@
 //! moves took it, except where the history was not played this way (a position given with
 //! moves), in which case the tables' move is played as before.
 
-use super::score::{finished, table_score, table_scores};
 use crate::rules::{Board, EndReason, Game, Move, MoveList, Side};
+use crate::search::score::{finished, table_score, table_scores};
 use crate::tables::probe::after_move;
 use crate::tables::Tables;
 

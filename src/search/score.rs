@@ -3,7 +3,7 @@
 //! number back as the protocol shows it.
 //!
 //! Kept apart from the search so that the search and the tables' root play
-//! ([`table_root`](super::table_root)) share them without importing each other.
+//! ([`table_root`](crate::search::table_root)) share them without importing each other.
 
 use crate::rules::{Board, EndReason};
 use crate::tables::Value;

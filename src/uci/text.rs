@@ -2,13 +2,13 @@
 //! the tables say of a position, and the `eval` and `help` tables. Kept apart from the threads
 //! that write them, so that what a line says can be read (and changed) in one place.
 
-use crate::engine::eval::{Terms, Weights, WEIGHTS};
-use crate::engine::options::OPTIONS;
-use crate::engine::search::{self, Report, Score};
-use crate::engine::table_root::Root;
-use crate::engine::tt::Bound;
 use crate::rules::{format_move_list, Board, Game};
+use crate::search::eval::{Terms, Weights, WEIGHTS};
+use crate::search::table_root::Root;
+use crate::search::tt::Bound;
+use crate::search::{self, Report, Score};
 use crate::tables::Tables;
+use crate::uci::options::OPTIONS;
 
 /// An `info` line for one search report from `game`'s position.
 pub fn info_line(r: &Report, game: &Game) -> String {

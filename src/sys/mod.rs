@@ -1,0 +1,8 @@
+//! What the operating system and the processor give, wrapped once for the whole crate:
+//! [`files`] (opening the files a user names without blocking on them), [`lines`] (reading
+//! lines from a pipe without trusting it: the engine's input, the referee's engines) and
+//! [`prefetch`] (a cache-line hint for the searches and table probes).
+
+pub mod files;
+pub mod lines;
+pub mod prefetch;

@@ -1,0 +1,14 @@
+//! The jobs built on the search, each a command of `awari`: [`bench`](mod@bench) (the fixed
+//! positions whose node count signs the search), [`tune`] (evaluation weights fitted to
+//! self-play games), [`book`] (the opening book: building it, and reading it for play),
+//! [`jobs`] (tune and book runs in shards, for a cluster), [`prove`] (a kalah or ahl position's
+//! exact value, proven), [`fixed`] (the fixed-depth search they share) and [`pool`] (their
+//! thread pools). They use the search as any user would; the search knows nothing of them.
+
+pub mod bench;
+pub mod book;
+pub mod fixed;
+pub mod jobs;
+pub mod pool;
+pub mod prove;
+pub mod tune;
