@@ -10,8 +10,8 @@ use awari::tables::file::{layer_path, Layer};
 use awari::tables::index::{
     from_side, layer_size, locate, next, positions_up_to, rank, seeds, unrank,
 };
+use awari::tables::layer::{moves, Moves, Step};
 use awari::tables::probe::after_move;
-use awari::tables::solve::{moves, Moves, Step};
 use awari::tables::{Tables, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

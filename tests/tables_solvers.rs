@@ -6,7 +6,8 @@
 //! -- --nocapture`.
 
 use awari::rules::Variant;
-use awari::tables::solve::{solve_layer_with, Lower, Quiet, Solver};
+use awari::tables::layer::{Lower, Quiet};
+use awari::tables::solve::{solve_layer_with, Solver};
 use awari::tables::Value;
 use std::time::Instant;
 
@@ -75,8 +76,8 @@ fn kalah_layers_are_the_same_bytes_with_either_solver() {
 #[test]
 fn children_and_parents_agree_with_the_rules() {
     use awari::tables::index::{layer_size, rank, unrank};
+    use awari::tables::layer::{moves, Moves, Step};
     use awari::tables::propagate::{children, parents};
-    use awari::tables::solve::{moves, Moves, Step};
     for variant in [Variant::Oware, Variant::Kalah] {
         for n in 0..=9 {
             let mut checked = 0;

@@ -32,8 +32,9 @@ use awari::rng::Rng;
 use awari::rules::{Board, Move, Side, Variant};
 use awari::tables::build::{build, BuildOptions};
 use awari::tables::index::{from_side, layer_size, rank, unrank};
+use awari::tables::layer::{Lower, Quiet};
 use awari::tables::probe::after_move;
-use awari::tables::solve::{solve_layer, Lower, Quiet};
+use awari::tables::solve::solve_layer;
 use awari::tables::{Tables, Value};
 use std::cmp::Reverse;
 use std::collections::HashMap;
@@ -691,8 +692,8 @@ fn kalah_values_are_exact_and_equal_a_full_width_search() {
 /// position's path bounds and is the value where they meet.
 #[test]
 fn point_values_are_the_horizon_games_values_within_the_path_bounds() {
+    use awari::tables::layer::{moves, Moves, Step};
     use awari::tables::points::HORIZON;
-    use awari::tables::solve::{moves, Moves, Step};
     let top = if cfg!(debug_assertions) { 6 } else { 7 };
     let (_dir, tables) = tables(Variant::Oware, top, "points");
     let layers =

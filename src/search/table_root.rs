@@ -9,7 +9,7 @@
 //! so that it plays for more whenever the opponent lets it.
 //!
 //! Which moves keep the guarantee. Let `T` be the root's `lo`. The conversion's argument
-//! (see [`Solved::ranks`](crate::tables::solve::Solved::ranks)) orders the positions of a layer
+//! (see [`Solved::ranks`](crate::tables::layer::Solved::ranks)) orders the positions of a layer
 //! by the pass of the build in which their bound last moved: after a move to `Q` (the opponent
 //! to move, `n - hi(Q) = T`) every reply `P'` that is still worth exactly `T` got its `lo` in an
 //! earlier pass than `Q`'s rank, and from `P'` a move of a still smaller rank keeps `T`. So play
@@ -168,7 +168,7 @@ fn progress(tables: &Tables, x: &Board, lo: u8) -> Option<u16> {
 /// those, one that leaves the layer (a capture, an extra move, the end of the game), else one
 /// to the position of least rank, so that every position after it is nearer an exit or the
 /// side's safe core: the play cannot go round (see
-/// [`Solved::ranks`](crate::tables::solve::Solved::ranks)).
+/// [`Solved::ranks`](crate::tables::layer::Solved::ranks)).
 ///
 /// A move to a position the game has seen since the last capture ends the game by repetition
 /// (oware), whatever the tables say of that position (they value it as if it had no history):

@@ -3,8 +3,9 @@
 
 use super::file::{write_layer, FileError, Layer};
 use super::index::{layer_size, positions_up_to};
+use super::layer::{Lower, Progress};
 use super::probe::supported;
-use super::solve::{solve_layer, Lower, Progress};
+use super::solve::solve_layer;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::Variant;
 use indicatif::{ProgressBar, ProgressStyle};

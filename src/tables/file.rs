@@ -1,7 +1,7 @@
 //! Layer files: one per seed count, a 32-byte header, then two arrays of one byte per position.
 //! A table file (`oware-12.awtb`, written by `awari tables build`) holds the values, then the
 //! ranks (the distance the engine converts with; see
-//! [`Solved::ranks`](super::solve::Solved::ranks)). A paths file (`oware-12.awpv`, written by
+//! [`Solved::ranks`](super::layer::Solved::ranks)). A paths file (`oware-12.awpv`, written by
 //! `awari tables paths`) holds the path bounds (encoded as values: at least as tight as the
 //! table's), then the point values ([`points`](super::points)).
 //!

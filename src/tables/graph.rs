@@ -3,7 +3,7 @@
 //! [`points`](super::points)): generating the moves costs more than reading them back.
 
 use super::index::{layer_size, next, unrank};
-use super::solve::{best_exit, moves, Lower, Moves};
+use super::layer::{best_exit, moves, Lower, Moves};
 use crate::rules::Variant;
 
 /// A layer's moves, worked out once: per position the side to move's row, the best bounds

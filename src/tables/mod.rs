@@ -5,7 +5,8 @@
 //! - [`index`]: the perfect index of a layer (combinatorial ranking of the houses).
 //! - [`value`]: what an entry means ([`Value`]: bounds on the seeds the side to move ends with;
 //!   when they meet, the value is exact).
-//! - [`solve`]: one layer from the smaller ones: what a solve reads and returns.
+//! - [`layer`]: what a layer's solvers share: moves as steps, what a solve reads and returns.
+//! - [`solve`]: one layer from the smaller ones, by either solver.
 //! - [`propagate`]: the solver builds use, passes over only what changed.
 //! - [`sweep`]: the first solver, passes over whole layers; the reference.
 //! - [`file`](mod@file): layer files (header, checksum, written whole or not at all).
@@ -22,6 +23,7 @@ pub mod build;
 pub mod file;
 mod graph;
 pub mod index;
+pub mod layer;
 pub mod paths;
 pub mod points;
 pub mod probe;

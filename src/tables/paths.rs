@@ -28,7 +28,7 @@
 //! [`rounds`](super::rounds) in every layer, which carry what it settles upwards.
 
 use super::index::unrank;
-use super::solve::{moves, Lower, Moves, Step};
+use super::layer::{moves, Lower, Moves, Step};
 use super::value::Value;
 use crate::rules::Variant;
 use ahash::AHashMap;

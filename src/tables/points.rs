@@ -25,7 +25,7 @@
 //! used only to score positions a search cannot look past (`protocol.md`, section 8).
 
 use super::graph::Graph;
-use super::solve::Lower;
+use super::layer::Lower;
 use super::value::Value;
 use crate::rules::Variant;
 

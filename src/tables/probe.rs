@@ -324,7 +324,7 @@ impl Tables {
         }
     }
 
-    /// The rank of `board` (see [`Solved::ranks`](super::solve::Solved::ranks)), if its layer
+    /// The rank of `board` (see [`Solved::ranks`](super::layer::Solved::ranks)), if its layer
     /// is present.
     #[inline]
     pub fn rank(&self, board: &Board) -> Option<u8> {

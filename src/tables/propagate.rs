@@ -29,7 +29,7 @@
 //! 417 million positions, some 3 GB and 6 GiB of children.
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
-use super::solve::{Lower, Progress, Solved};
+use super::layer::{Lower, Progress, Solved};
 use super::value::Value;
 use crate::rules::{Board, Side, Variant};
 use rayon::prelude::*;
@@ -176,7 +176,7 @@ impl Pairs {
 }
 
 /// The position whose houses, seen from the side to move, are `houses`, with empty stores (see
-/// [`moves`](super::solve::moves) for why).
+/// [`moves`](super::layer::moves) for why).
 #[inline]
 fn board(variant: Variant, houses: [u8; 12]) -> Board {
     Board::from_parts(variant, houses, [0, 0], Side::South, false, 0)
@@ -213,7 +213,7 @@ fn oware_takes(after: &[u8; 12], last: usize) -> bool {
 /// layer's position `houses` (seen from its side to move, its game not over) leads to without
 /// leaving the layer: no seed taken, the opponent to move. The rules of
 /// [`Board`] on raw houses, without its keys and counters: the moves of
-/// [`moves`](super::solve::moves) that are [`Step::Inside`](super::solve::Step::Inside) (a
+/// [`moves`](super::layer::moves) that are [`Step::Inside`](super::layer::Step::Inside) (a
 /// test checks they agree).
 #[inline]
 pub fn children(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(&[u8; 12])) {

@@ -22,7 +22,7 @@
 //! search ([`paths`](super::paths)), whose strategies follow the history, come after.
 
 use super::graph::Graph;
-use super::solve::Lower;
+use super::layer::Lower;
 use super::value::Value;
 use crate::rules::Variant;
 

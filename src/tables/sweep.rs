@@ -5,7 +5,7 @@
 //! `awari tables build --solver sweep`).
 
 use super::index::{layer_size, next, unrank};
-use super::solve::{best_exit, moves, Lower, Moves, Progress, Solved};
+use super::layer::{best_exit, moves, Lower, Moves, Progress, Solved};
 use super::value::Value;
 use crate::rules::Variant;
 use rayon::prelude::*;
