@@ -1,0 +1,720 @@
+//! The node search of one thread: principal variation search inside an aspiration window,
+//! with the transposition table, the endgame tables, move ordering, late move reductions and
+//! repetition. [`search`](super::search) drives it, one iteration at a time, on every thread.
+
+use super::eval::{evaluate_in, Weights};
+use super::ordering::{Child, Heuristics, Picker};
+use super::score::{
+    finished, point_score, possible_bound, table_scores, INF, MATE_BOUND, MAX_PLY, TB_BOUND,
+};
+use super::threads::{Flushed, Pool};
+use super::time::{Clock, Limits};
+use super::tt::{Bound, Table};
+use super::{Control, Report, Shared};
+use crate::rules::{Board, EndReason, Game, Move, MoveList, Variant};
+use crate::tables::Tables;
+use std::ops::ControlFlow;
+
+/// An alpha-beta window: a node's score matters only between `alpha` and `beta`. A score at
+/// or below `alpha` is an upper bound on its value (the side to move has better elsewhere), one
+/// at or above `beta` a lower bound (the opponent has better elsewhere).
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+}
+
+impl Window {
+    /// Every score matters.
+    const FULL: Window = Window {
+        alpha: -INF,
+        beta: INF,
+    };
+
+    /// The window just above `alpha`: the search only tells whether a score beats it.
+    fn null(alpha: i32) -> Window {
+        Window {
+            alpha,
+            beta: alpha + 1,
+        }
+    }
+
+    /// The same window from the other side's point of view.
+    fn negated(self) -> Window {
+        Window {
+            alpha: -self.beta,
+            beta: -self.alpha,
+        }
+    }
+
+    /// Whether scores inside the window are possible: a principal-variation node, whose exact
+    /// score and line are wanted.
+    fn is_open(self) -> bool {
+        self.beta - self.alpha > 1
+    }
+}
+
+/// Where a node stands in the search.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Plies from the root.
+    ply: usize,
+    /// Plies left to search (after reductions): at 0 or less the node is evaluated.
+    depth: i32,
+    /// Oware: where the node's positions since the last capture start in `keys`.
+    since: usize,
+}
+
+impl Node {
+    /// The root, searched to `depth`. Its repetition window starts at 0: `keys` starts with
+    /// the game's positions since the last capture, and they count.
+    fn root(depth: i32) -> Node {
+        Node {
+            ply: 0,
+            depth,
+            since: 0,
+        }
+    }
+
+    /// A child of this node, whose positions since the last capture start at `since`.
+    fn child(self, since: usize) -> Node {
+        Node {
+            ply: self.ply + 1,
+            depth: self.depth - 1,
+            since,
+        }
+    }
+
+    /// The same node searched `plies` shallower.
+    fn reduced(self, plies: i32) -> Node {
+        Node {
+            depth: self.depth - plies,
+            ..self
+        }
+    }
+}
+
+pub(super) struct Searcher<'a> {
+    tt: &'a Table,
+    pool: &'a Pool,
+    /// A helper thread: no clock, no node limit, ends with the main thread.
+    helper: bool,
+    /// The helpers' nodes as last read (main thread).
+    others: u64,
+    /// This helper's counts already added to the pool.
+    flushed: Flushed,
+    control: &'a Control,
+    weights: Weights,
+    pub(super) clock: Clock,
+    node_limit: u64,
+    limits: &'a Limits,
+    /// `go ponder` and no `ponderhit` seen yet: no time limit for now.
+    pondering: bool,
+    pub(super) nodes: u64,
+    seldepth: usize,
+    pub(super) aborted: bool,
+    tables: Option<&'a Tables>,
+    /// Whether the paths files' bounds and point values are read (`PathValues`).
+    path_values: bool,
+    pub(super) tbhits: u64,
+    /// Whether, in the current iteration, a root move raised alpha.
+    pub(super) root_improved: bool,
+    /// The root moves to choose from.
+    root_moves: MoveList,
+    /// The least score the root can be worth (what the tables guarantee at a bounded root):
+    /// reports and the result never say less.
+    pub(super) floor: i32,
+    /// Oware: keys of the game's positions since the last capture, then the current line's.
+    keys: Vec<u64>,
+    /// How many of `keys` fall in each of 512 classes (their low bits): a key whose class is
+    /// empty repeats none, which spares most nodes the walk back through `keys`.
+    classes: Box<[u32; 512]>,
+    ply_in_key: bool,
+    /// Killers and history, for move ordering.
+    heuristics: Heuristics,
+    /// Triangular principal-variation table, houses.
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+impl<'a> Searcher<'a> {
+    pub(super) fn new(game: &Game, shared: Shared<'a>, helper: bool) -> Searcher<'a> {
+        let board = game.board();
+        let limits = shared.limits;
+        let mut keys = game.keys_since_capture();
+        keys.reserve(MAX_PLY);
+        Searcher {
+            tt: shared.tt,
+            pool: shared.pool,
+            helper,
+            others: 0,
+            flushed: Flushed::default(),
+            control: shared.control,
+            weights: shared.weights,
+            clock: Clock::starting_at(
+                limits.budget(board.side_to_move(), shared.overhead),
+                shared.control.asked,
+            ),
+            node_limit: match helper {
+                true => u64::MAX,
+                false => limits.nodes.unwrap_or(u64::MAX).max(1),
+            },
+            limits,
+            pondering: limits.ponder,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            tables: shared.tables,
+            path_values: shared.path_values,
+            tbhits: 0,
+            root_improved: false,
+            root_moves: shared.root_moves,
+            floor: -INF,
+            classes: {
+                let mut classes = Box::new([0; 512]);
+                for &key in &keys {
+                    classes[class(key)] += 1;
+                }
+                classes
+            },
+            keys,
+            ply_in_key: board.variant().ply_limit().is_some(),
+            heuristics: Heuristics::new(),
+            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
+    }
+
+    /// Whether time or a proven result may end the search now.
+    pub(super) fn thinking(&self) -> bool {
+        self.limits.may_stop_early(self.pondering)
+    }
+
+    /// The root's principal variation.
+    pub(super) fn pv_line(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .filter_map(|&h| Move::new(usize::from(h)))
+            .collect()
+    }
+
+    pub(super) fn report(
+        &self,
+        depth: u32,
+        score: i32,
+        bound: Option<Bound>,
+        pv: Vec<Move>,
+    ) -> Report {
+        Report {
+            depth,
+            seldepth: self.seldepth as u32,
+            score: match bound {
+                // A failed window's edge: shown as the nearest score it can stand for.
+                Some(b) => possible_bound(score.max(self.floor), b == Bound::Upper),
+                None => score.max(self.floor),
+            },
+            bound,
+            nodes: self.nodes + self.pool.nodes(),
+            time: self.clock.elapsed(),
+            hashfull: self.tt.hashfull(),
+            tbhits: self.tbhits + self.pool.tbhits(),
+            pv,
+        }
+    }
+
+    /// A helper adds its nodes and table hits since the last flush to the pool.
+    pub(super) fn flush(&mut self) {
+        self.pool.flush(&mut self.flushed, self.nodes, self.tbhits);
+    }
+
+    /// One iteration, in a window around the last score that widens when the score falls
+    /// outside it.
+    pub(super) fn aspiration(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        last: i32,
+        report: &mut dyn FnMut(&Report),
+    ) -> i32 {
+        self.seldepth = 0;
+        self.root_improved = false;
+        self.heuristics.age();
+        let mut delta = 40;
+        let mut window = if depth >= 5 && last.abs() < MATE_BOUND {
+            Window {
+                alpha: last - delta,
+                beta: last + delta,
+            }
+        } else {
+            Window::FULL
+        };
+        loop {
+            let score = self.root(board, depth, window);
+            if self.aborted {
+                return score;
+            }
+            if score <= window.alpha {
+                report(&self.report(depth as u32, score, Some(Bound::Upper), self.pv_line()));
+                window.alpha = (score - delta).max(-INF);
+            } else if score >= window.beta {
+                report(&self.report(depth as u32, score, Some(Bound::Lower), self.pv_line()));
+                window.beta = (score + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta *= 3;
+            if delta > 1_000 {
+                window = Window::FULL;
+            }
+        }
+    }
+
+    /// Checks the stop flag, the clock and `ponderhit`; sets `aborted`. A helper checks only
+    /// `stop` and the main thread's end, and adds its counts to the pool.
+    pub(super) fn poll(&mut self) {
+        if self.control.stopped() {
+            self.aborted = true;
+        }
+        if self.helper {
+            self.flush();
+            if self.pool.done() {
+                self.aborted = true;
+            }
+            return;
+        }
+        self.others = self.pool.nodes();
+        if self.pondering && !self.control.pondering() {
+            // `ponderhit`: the move's own time starts now.
+            self.pondering = false;
+            self.clock.restart();
+        }
+        if self.thinking() && self.clock.hard_expired() {
+            self.aborted = true;
+        }
+    }
+
+    /// Oware: whether `key` occurred in `keys[since..]`. Sides alternate in oware, so only
+    /// every second position back can be equal (the side to move is part of the key). A key
+    /// whose class `classes` counts nothing in is not in `keys` at all.
+    #[inline]
+    fn repeats(&self, key: u64, since: usize) -> bool {
+        if self.classes[class(key)] == 0 {
+            return false;
+        }
+        let mut i = self.keys.len();
+        while i >= since + 2 {
+            i -= 2;
+            if self.keys[i] == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn table_key(&self, board: &Board) -> u64 {
+        if self.ply_in_key {
+            board.key() ^ u64::from(board.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        } else {
+            board.key()
+        }
+    }
+
+    /// Starts loading the table's entry for `board`, a child searched to `depth - 1`, while
+    /// its siblings are played out.
+    #[inline]
+    fn prefetch(&self, board: &Board, depth: i32) {
+        // Children at depth 0 are evaluated, never probed.
+        if depth > 1 {
+            self.tt.prefetch(self.table_key(board));
+        }
+    }
+
+    /// The root, searched to `depth` in `window`, by the search specialized to its rule set.
+    fn root(&mut self, board: &Board, depth: i32, window: Window) -> i32 {
+        let node = Node::root(depth);
+        match board.variant() {
+            Variant::Oware => self.negamax::<{ Variant::Oware as u8 }>(board, node, window),
+            Variant::Awari => self.negamax::<{ Variant::Awari as u8 }>(board, node, window),
+            Variant::Ahl => self.negamax::<{ Variant::Ahl as u8 }>(board, node, window),
+            Variant::Kalah => self.negamax::<{ Variant::Kalah as u8 }>(board, node, window),
+            Variant::Ayoayo => self.negamax::<{ Variant::Ayoayo as u8 }>(board, node, window),
+        }
+    }
+
+    /// The score of `board` for its side to move, searched as `node` in `window`.
+    ///
+    /// `V` is the board's rule set (`Variant as u8`): the search is compiled once for each,
+    /// so that playing moves, telling whether a game goes on and evaluating are that rule
+    /// set's code, inlined, with no branch on the rule set at every node: 5.5% fewer
+    /// instructions on `awari bench`, and about 2% less time (README).
+    fn negamax<const V: u8>(&mut self, board: &Board, node: Node, window: Window) -> i32 {
+        let (moves, known) = match self.enter::<V>(board, node, window) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(found) => found,
+        };
+        let key = self.table_key(board);
+        // Above depth 1 the children are played out before the table is read: its entry,
+        // asked for when the parent played this node out, is then more often there (though
+        // the moves of a node the table cuts off are played for nothing). At depth 1, where
+        // half the nodes are and whose children are leaves, the table is read first. (On
+        // `awari bench`, alternated with the build before each: playing out first above depth
+        // 1, 2-4% faster; reading first at depth 1, 2% faster, and 2% faster there than
+        // playing out the table's move alone before the others.)
+        let mut picker = Picker::new();
+        let early = node.depth >= 2;
+        if early {
+            picker.play(variant::<V>(), board, moves, |b| {
+                self.prefetch(b, node.depth)
+            });
+        }
+        let tt_move = match self.probe_tt(key, moves, node, window) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(tt_move) => tt_move,
+        };
+        if !early {
+            picker.play(variant::<V>(), board, moves, |b| {
+                self.prefetch(b, node.depth)
+            });
+        }
+        picker.put_first(tt_move);
+        let (best, best_move) = self.search_moves::<V>(board, &mut picker, node, window);
+        if self.aborted {
+            return 0;
+        }
+        let best = best.clamp(known.0, known.1);
+        let bound = if best >= window.beta {
+            Bound::Lower
+        } else if best > window.alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, node.depth, to_table(best, node.ply), bound);
+        best
+    }
+
+    /// What every node does first: counts itself, then scores a finished game, a repetition,
+    /// an exact table value or a leaf (`Break`); otherwise returns the moves to search and the
+    /// tables' bounds. Inlined into [`Searcher::leaf`] too, so that a leaf, half of the
+    /// nodes, costs no call to the whole of `negamax`.
+    #[inline(always)]
+    fn enter<const V: u8>(
+        &mut self,
+        board: &Board,
+        node: Node,
+        window: Window,
+    ) -> ControlFlow<i32, (MoveList, (i32, i32))> {
+        self.visit(node.ply);
+        if self.aborted {
+            return ControlFlow::Break(0);
+        }
+        let leaf = node.depth <= 0 || node.ply >= MAX_PLY - 1;
+        // A leaf needs only to know whether the game goes on, which is cheaper to tell in
+        // ayoayo than its moves.
+        let variant = variant::<V>();
+        let moves = match leaf {
+            true => board.end_in(variant).map_or(Ok(MoveList::EMPTY), Err),
+            false => board.moves_or_end_in(variant),
+        };
+        let moves = match moves {
+            Ok(moves) if node.ply == 0 => {
+                MoveList::from_bits(moves.bits() & self.root_moves.bits())
+            }
+            Ok(moves) => moves,
+            Err(reason) => return ControlFlow::Break(finished(board, reason, node.ply)),
+        };
+        if variant.has_repetition() && node.ply > 0 && self.repeats(board.key(), node.since) {
+            return ControlFlow::Break(finished(board, EndReason::Repetition, node.ply));
+        }
+        let known = self.probe_tables(board, node.ply, window, leaf)?;
+        if leaf {
+            // Extreme weights must not reach the range of finished games or table results
+            // (nor overflow the table's 16-bit scores).
+            return ControlFlow::Break(
+                evaluate_in(variant, board, &self.weights)
+                    .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+                    .clamp(known.0, known.1),
+            );
+        }
+        ControlFlow::Continue((moves, known))
+    }
+
+    /// [`Searcher::negamax`] of a node at depth 0 or less, which [`Searcher::enter`] always
+    /// scores.
+    #[inline]
+    fn leaf<const V: u8>(&mut self, board: &Board, node: Node, window: Window) -> i32 {
+        match self.enter::<V>(board, node, window) {
+            ControlFlow::Break(score) => score,
+            ControlFlow::Continue(_) => unreachable!("a node at depth {} is a leaf", node.depth),
+        }
+    }
+
+    /// Counts a node at `ply` and, every 1,024 nodes, polls; sets `aborted` when the search
+    /// must end.
+    #[inline]
+    fn visit(&mut self, ply: usize) {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        if self.nodes + self.others >= self.node_limit {
+            self.aborted = true;
+        }
+    }
+
+    /// The endgame tables' bounds on `board`, a node at `ply` (everything when they have none,
+    /// and at the root, where they have already chosen the moves): `Break` with the node's
+    /// score when they are exact or fall outside `window`. With `PathValues`, where a paths
+    /// file covers the node, its bounds are read instead (they are tighter), and a `leaf` they
+    /// only bound is scored by its point value, clamped into them, in place of the evaluation.
+    #[inline]
+    fn probe_tables(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        window: Window,
+        leaf: bool,
+    ) -> ControlFlow<i32, (i32, i32)> {
+        match self.tables {
+            Some(tables) if ply > 0 => self.probe_in(tables, board, window, leaf),
+            _ => ControlFlow::Continue((-INF, INF)),
+        }
+    }
+
+    /// [`Searcher::probe_tables`] where there are tables: out of line, which kept `awari
+    /// bench` (no tables) at its speed, where inlined it measured 1-2% slower.
+    #[inline(never)]
+    fn probe_in(
+        &mut self,
+        tables: &Tables,
+        board: &Board,
+        window: Window,
+        leaf: bool,
+    ) -> ControlFlow<i32, (i32, i32)> {
+        let probed = match self.path_values {
+            true => tables.probe_for_play(board),
+            false => tables.probe(board).map(|v| (v, None)),
+        };
+        let Some((value, point)) = probed else {
+            return ControlFlow::Continue((-INF, INF));
+        };
+        self.tbhits += 1;
+        let (lower, upper) = table_scores(board, value);
+        if lower >= window.beta || lower == upper {
+            return ControlFlow::Break(lower);
+        }
+        if upper <= window.alpha {
+            return ControlFlow::Break(upper);
+        }
+        if let Some(p) = point.filter(|_| leaf) {
+            return ControlFlow::Break(point_score(board, p).clamp(lower, upper));
+        }
+        ControlFlow::Continue((lower, upper))
+    }
+
+    /// The transposition table's move for the node at `key`, if one of `moves`: `Break` with
+    /// its stored score instead when that was searched deep enough and settles the node. Never
+    /// in an open window: there the node is searched for its principal variation.
+    #[inline]
+    fn probe_tt(
+        &self,
+        key: u64,
+        moves: MoveList,
+        node: Node,
+        window: Window,
+    ) -> ControlFlow<i32, Option<Move>> {
+        let Some(hit) = self.tt.probe(key) else {
+            return ControlFlow::Continue(None);
+        };
+        if hit.depth >= node.depth && !window.is_open() {
+            let score = from_table(hit.score, node.ply);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= window.beta,
+                Bound::Upper => score <= window.alpha,
+            };
+            if cut {
+                return ControlFlow::Break(score);
+            }
+        }
+        ControlFlow::Continue(hit.mv.filter(|&m| moves.contains(m)))
+    }
+
+    /// Searches the moves of `board` that `picker` hands over, in its order, until one scores
+    /// `window.beta` or more; returns the best score and the best move if one raised alpha. A
+    /// refuting quiet move is remembered for the ordering. When the search is aborted the
+    /// result means nothing.
+    fn search_moves<const V: u8>(
+        &mut self,
+        board: &Board,
+        picker: &mut Picker,
+        node: Node,
+        mut window: Window,
+    ) -> (i32, Option<Move>) {
+        let me = board.side_to_move();
+        let mut best = -INF;
+        let mut best_move = None;
+        self.keys.push(board.key());
+        self.classes[class(board.key())] += 1;
+        let mut i = 0;
+        while let Some(child) = picker.next(&self.heuristics, node.ply) {
+            let same = child.board.side_to_move() == me;
+            // A capture starts a new repetition window.
+            let since = if child.board.stores() == board.stores() {
+                node.since
+            } else {
+                self.keys.len()
+            };
+            let next = node.child(since);
+            let score = if i == 0 {
+                self.child::<V>(child.board, same, next, window)
+            } else {
+                let reduction = reduction(&child, same, i, node.depth);
+                self.search_later::<V>(child.board, same, next, reduction, window)
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > window.alpha {
+                    window.alpha = score;
+                    best_move = Some(child.mv);
+                    self.update_pv(node.ply, child.mv);
+                    if node.ply == 0 {
+                        self.root_improved = true;
+                    }
+                    if score >= window.beta {
+                        if child.is_quiet() {
+                            self.heuristics.reward(node.ply, child.mv, node.depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.keys.pop();
+        self.classes[class(board.key())] -= 1;
+        (best, best_move)
+    }
+
+    /// The score of a move after the first (principal variation search): in a null window
+    /// first, `reduction` plies shallower than `node`, to prove it no better than alpha; again
+    /// at full depth if it beat alpha reduced, and in the full `window` if it beat alpha there.
+    /// `same`: the same side moves again (an extra move).
+    fn search_later<const V: u8>(
+        &mut self,
+        board: &Board,
+        same: bool,
+        node: Node,
+        reduction: i32,
+        window: Window,
+    ) -> i32 {
+        let null = Window::null(window.alpha);
+        let mut s = self.child::<V>(board, same, node.reduced(reduction), null);
+        if s > window.alpha && reduction > 0 {
+            s = self.child::<V>(board, same, node, null);
+        }
+        if s > window.alpha && s < window.beta {
+            self.child::<V>(board, same, node, window)
+        } else {
+            s
+        }
+    }
+
+    /// A child's score from the parent's point of view: negated unless the same side moves
+    /// again (an extra move), when the window is passed through as it is.
+    #[inline]
+    fn child<const V: u8>(
+        &mut self,
+        board: &Board,
+        same_side: bool,
+        node: Node,
+        window: Window,
+    ) -> i32 {
+        let window = if same_side { window } else { window.negated() };
+        let score = if node.depth <= 0 {
+            self.leaf::<V>(board, node, window)
+        } else {
+            self.negamax::<V>(board, node, window)
+        };
+        if same_side {
+            score
+        } else {
+            -score
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[0] = m.house() as u8;
+        let len = if ply + 1 < MAX_PLY {
+            let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+            line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
+            child_len
+        } else {
+            0
+        };
+        self.pv_len[ply] = len + 1;
+    }
+}
+
+/// The rule set whose number (`Variant as u8`) is `V`.
+#[inline(always)]
+const fn variant<const V: u8>() -> Variant {
+    Variant::ALL[V as usize]
+}
+
+// [`variant`] reads `Variant::ALL` by number: checked when compiling that its order is the
+// numbers' (a reordered list would otherwise search one rule set with another's code).
+const _: () = {
+    let mut i = 0;
+    while i < Variant::ALL.len() {
+        assert!(Variant::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
+/// The class of a position's key in [`Searcher::repeats`]'s count.
+#[inline]
+fn class(key: u64) -> usize {
+    key as usize & 511
+}
+
+/// How many plies shallower the `i`th move searched (from 0) at `depth` is searched first
+/// (late move reduction): quiet moves after the first two, the later and the deeper the more,
+/// being the least likely to raise alpha.
+fn reduction(child: &Child, same: bool, i: usize, depth: i32) -> i32 {
+    if child.is_plain() && !same && depth >= 3 && i >= 2 {
+        1 + i32::from(i >= 3 && depth >= 5) + i32::from(i >= 4 && depth >= 8)
+    } else {
+        0
+    }
+}
+
+/// A score as stored: finished games relative to the node, not the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
