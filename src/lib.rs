@@ -20,7 +20,8 @@
 //! - [`uci`]: the engine's line protocol (text parsed with `nom` into typed commands), its
 //!   options, the loop and its worker thread; it plays the classic opponents when the
 //!   `Opponent` option asks, and runs `bench` and the book from [`tools`].
-//! - [`human`]: `awari play`, a person against the engine or a classic opponent.
+//! - [`play`]: a person against the engine or a classic opponent (`awari play`, in a
+//!   terminal).
 //! - [`referee`]: engine processes, games and matches between them, their records and
 //!   statistics. It checks moves with [`rules`] and meets engines only as processes.
 //! - [`cli`]: the `awari` command line (the engine, `perft`, `bench`, `play`, `tune`, `book`,
@@ -33,8 +34,8 @@
 pub mod classic;
 pub mod cli;
 pub mod cluster;
-pub mod human;
 pub mod referee;
+pub mod play;
 pub mod rng;
 pub mod rules;
 pub mod search;

@@ -1,5 +1,5 @@
-//! `awari play`: the terminal game's flags, turned into [`crate::human::Options`]; the game is
-//! [`crate::human::play`].
+//! `awari play`: the terminal game's flags, turned into [`crate::play::terminal::Options`]; the game is
+//! [`crate::play::terminal::play`].
 
 use crate::rules::{Board, Variant};
 use crate::uci::options::Opponent;
@@ -38,7 +38,7 @@ enum First {
 }
 
 pub(super) fn run(args: &PlayArgs) -> Result<(), String> {
-    use crate::human::{play, Options};
+    use crate::play::terminal::{play, Options};
     let opponent = match args.opponent {
         None if args.variant == Variant::Ahl => Opponent::Basic,
         None => Opponent::Engine,
