@@ -34,8 +34,8 @@
 pub mod classic;
 pub mod cli;
 pub mod cluster;
-pub mod referee;
 pub mod play;
+pub mod referee;
 pub mod rng;
 pub mod rules;
 pub mod search;

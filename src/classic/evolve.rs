@@ -37,7 +37,7 @@ impl Default for Config {
             population: 20,
             survivors: 5,
             generations: 250,
-            depth: 7,
+            depth: super::evolved::DEPTH,
             max_plies: 250,
             seed: 1,
             concurrency: 1,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// Which classic opponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum Classic {
     /// The tutorial's one-turn greedy player.
     Greedy,
     /// The 1978 BASIC program, with its learning.
@@ -20,13 +20,13 @@ pub enum Kind {
     Evolved,
 }
 
-impl Kind {
-    /// The name used in options and messages.
-    pub fn name(self) -> &'static str {
+impl Classic {
+    /// The name used in options and messages: the one place each is written.
+    pub const fn name(self) -> &'static str {
         match self {
-            Kind::Greedy => "greedy",
-            Kind::Basic => "basic",
-            Kind::Evolved => "evolved",
+            Classic::Greedy => "greedy",
+            Classic::Basic => "basic",
+            Classic::Evolved => "evolved",
         }
     }
 }
@@ -55,7 +55,7 @@ impl Limit<'_> {
 #[derive(Clone, Debug)]
 pub struct Player {
     /// Which opponent plays.
-    pub kind: Kind,
+    pub kind: Classic,
     /// `greedy`'s random tie breaks; `None` = ties go to the first house.
     pub rng: Option<Rng>,
     /// `basic`'s memory of the games it did not win.
@@ -73,7 +73,7 @@ pub struct Player {
 
 impl Player {
     /// A player with the shipped weights, the paper's depth, no memory and no randomness.
-    pub fn new(kind: Kind) -> Player {
+    pub fn new(kind: Classic) -> Player {
         Player {
             kind,
             rng: None,
@@ -96,9 +96,9 @@ impl Player {
         let board = game.board();
         self.side = Some(board.side_to_move());
         let choice = match self.kind {
-            Kind::Greedy => greedy::choose(board, self.rng.as_mut()),
-            Kind::Basic => basic::choose(board, game.moves(), &self.memory),
-            Kind::Evolved => {
+            Classic::Greedy => greedy::choose(board, self.rng.as_mut()),
+            Classic::Basic => basic::choose(board, game.moves(), &self.memory),
+            Classic::Evolved => {
                 let depth = limit.depth.map_or(self.depth, |d| d.clamp(1, self.depth));
                 evolved::choose_within(board, &self.weights, depth, limit.stop, limit.enough)
             }
@@ -130,7 +130,7 @@ impl Player {
             return Ok(());
         };
         let Some(side) = self.side else { return Ok(()) };
-        if self.learned || self.kind != Kind::Basic {
+        if self.learned || self.kind != Classic::Basic {
             return Ok(());
         }
         self.learned = true;

@@ -47,7 +47,11 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), String> {
     let computer_first = args.first == First::Computer;
     let depth = args
         .depth
-        .unwrap_or(if opponent == Opponent::Evolved { 7 } else { 8 })
+        .unwrap_or(if opponent == Opponent::Evolved {
+            crate::classic::evolved::DEPTH
+        } else {
+            8
+        })
         .clamp(1, 60);
     let start = match &args.fen {
         Some(text) => {

@@ -119,9 +119,9 @@ const BUCKET: usize = 4;
 #[repr(C, align(32))]
 struct Bucket([Entry; BUCKET]);
 
-/// The buckets, in memory mapped for the table alone and unmapped when it goes. (As a `Vec`,
-/// tables of megabytes landed in the allocator's arenas, which kept them: one long engine run
-/// of `Hash` changes and `bench` grew to gigabytes.)
+/// The buckets, in memory mapped for the table alone and unmapped when it goes. (A `Vec` would
+/// put tables of megabytes in the allocator's arenas, which keep them: one long engine run of
+/// `Hash` changes and `bench` would grow to gigabytes.)
 struct Buckets {
     map: memmap2::MmapMut,
     len: usize,
@@ -145,8 +145,8 @@ impl Buckets {
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];
     fn deref(&self) -> &[Bucket] {
-        // SAFETY: the map is `len` buckets long and page-aligned (more than a bucket's 64
-        // bytes), it lives as long as `self`, and every bit pattern, all zeros included (a
+        // SAFETY: the map is `len` buckets long and page-aligned (a page is a multiple of a
+        // bucket's 32 bytes, its size and its alignment), it lives as long as `self`, and every bit pattern, all zeros included (a
         // fresh anonymous map), is a valid `Bucket`: it is made of atomic integers.
         unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Bucket>(), self.len) }
     }
@@ -242,8 +242,8 @@ impl Table {
     }
 
     /// Asks the CPU to start loading `key`'s bucket: the search calls it for each child when
-    /// it generates them, so that the probe a moment later finds the line in cache. Probes
-    /// that miss the cache were a third of the search's time before this.
+    /// it generates them, so that the probe a moment later finds the line in cache. Without
+    /// it, probes that miss the cache take about a third of the search's time.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         crate::sys::prefetch::prefetch(&self.buckets[self.index(key)]);

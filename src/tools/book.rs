@@ -216,7 +216,7 @@ impl Book {
     /// `explore` of the best score (so that every move the engine may choose gets games); the
     /// other side plays any book move, at random, as an opponent may (so that the positions
     /// the engine can meet get games). After the book both search to `depth`. Games that have
-    /// not ended after 600 plies count for nothing. Deterministic for a given `seed`.
+    /// not ended after [`MAX_GAME_PLIES`](super::MAX_GAME_PLIES) count for nothing. Deterministic for a given `seed`.
     pub fn play_games(
         &mut self,
         games: usize,
@@ -306,7 +306,7 @@ impl Book {
         let mut game = Game::new(Board::start(self.variant));
         let mut made = Vec::new();
         let mut table = Table::new(1);
-        while game.outcome().is_none() && game.moves().len() < 600 {
+        while game.outcome().is_none() && game.moves().len() < super::MAX_GAME_PLIES {
             let board = *game.board();
             let in_book = self.moves(&board).and_then(|moves| {
                 let best = moves.first()?.score;

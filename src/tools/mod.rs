@@ -12,3 +12,8 @@ pub mod jobs;
 pub mod pool;
 pub mod prove;
 pub mod tune;
+
+/// The longest self-play game the tools play, in plies: one still going then (a cycle
+/// neither side leaves, in a rule set without oware's repetition rule) counts for nothing,
+/// rather than holding a tuning run or a book build forever.
+pub const MAX_GAME_PLIES: usize = 600;

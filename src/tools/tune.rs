@@ -169,7 +169,7 @@ fn one_game(
     let mut seen = Vec::new();
     // The result for South: from the end of the game, or from the tables.
     let mut south = game.outcome().map(|o| result_for(o.winner, Side::South));
-    while south.is_none() && game.moves().len() < 600 {
+    while south.is_none() && game.moves().len() < super::MAX_GAME_PLIES {
         let board = *game.board();
         if let Some(settled) = tables.and_then(|t| settled(t, &board)) {
             south = Some(settled);

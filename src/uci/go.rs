@@ -159,7 +159,7 @@ pub(super) fn run_classic(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classic::player::Kind;
+    use crate::classic::player::Classic;
     use crate::rules::{Board, Variant};
     use std::io::Write;
     use std::sync::{Arc, Mutex};
@@ -224,7 +224,7 @@ mod tests {
         let game = Game::new(Board::start(Variant::Oware));
         run_classic(
             &game,
-            &mut Player::new(Kind::Greedy),
+            &mut Player::new(Classic::Greedy),
             &limits,
             0,
             &flight,

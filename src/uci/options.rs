@@ -1,7 +1,7 @@
 //! The engine's options, declared once in [`OPTIONS`]: that one table drives both the `uci`
 //! listing and `setoption`, so an option cannot be listed and not settable, or the reverse.
 
-use crate::classic::player::Kind as Classic;
+use crate::classic::player::Classic;
 use crate::rules::Variant;
 use crate::search::eval::{Weights, WEIGHTS};
 use std::fmt;
@@ -68,8 +68,37 @@ pub enum Opponent {
 }
 
 impl Opponent {
+    /// Every choice, in the order the `Opponent` option lists them.
+    pub const ALL: [Opponent; 4] = [
+        Opponent::Engine,
+        Opponent::Greedy,
+        Opponent::Basic,
+        Opponent::Evolved,
+    ];
+
+    /// The names of [`Opponent::ALL`]: the option's values, `awari play --opponent`'s too.
+    pub const NAMES: [&'static str; 4] = [
+        Opponent::ALL[0].name(),
+        Opponent::ALL[1].name(),
+        Opponent::ALL[2].name(),
+        Opponent::ALL[3].name(),
+    ];
+
+    /// Its name: `engine`, or the classic player's own.
+    pub const fn name(self) -> &'static str {
+        match self.classic() {
+            None => "engine",
+            Some(classic) => classic.name(),
+        }
+    }
+
+    /// The choice named `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Opponent> {
+        Opponent::ALL.into_iter().find(|o| o.name() == name)
+    }
+
     /// The classic player, if it is one.
-    pub fn classic(self) -> Option<Classic> {
+    pub const fn classic(self) -> Option<Classic> {
         match self {
             Opponent::Engine => None,
             Opponent::Greedy => Some(Classic::Greedy),
@@ -410,14 +439,12 @@ pub const OPTIONS: &[Spec] = &[
         name: "Opponent",
         kind: Kind::Combo {
             default: "engine",
-            values: &["engine", "greedy", "basic", "evolved"],
+            values: &Opponent::NAMES,
         },
         help: "who chooses the moves: the search, or a classic opponent (README)",
         apply: |s, v| {
             s.opponent = match v {
-                Value::Text(t) if t == "greedy" => Opponent::Greedy,
-                Value::Text(t) if t == "basic" => Opponent::Basic,
-                Value::Text(t) if t == "evolved" => Opponent::Evolved,
+                Value::Text(t) => Opponent::from_name(t).unwrap_or_default(),
                 _ => Opponent::Engine,
             };
             Effect::None
@@ -623,6 +650,20 @@ pub fn uci_line(spec: &Spec) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The command line (`awari play --opponent`, through clap) and the option accept the same
+    /// names, written once in [`Opponent::name`].
+    #[test]
+    fn opponent_names_are_the_command_lines() {
+        use clap::ValueEnum;
+        for o in Opponent::ALL {
+            let clap = o.to_possible_value().expect("every opponent is a value");
+            assert_eq!(clap.get_name(), o.name());
+            assert_eq!(Opponent::from_name(o.name()), Some(o));
+        }
+        assert_eq!(Opponent::value_variants(), &Opponent::ALL);
+        assert_eq!(Opponent::from_name("Greedy"), None);
+    }
 
     #[test]
     fn defaults_come_from_the_table() {

@@ -90,25 +90,6 @@ pub struct Parsed<'a> {
     pub skipped: Vec<&'a str>,
 }
 
-/// The command words, each of which starts a command.
-const COMMANDS: [&str; 15] = [
-    "uci",
-    "isready",
-    "ucinewgame",
-    "stop",
-    "ponderhit",
-    "quit",
-    "d",
-    "eval",
-    "help",
-    "register",
-    "debug",
-    "bench",
-    "setoption",
-    "position",
-    "go",
-];
-
 /// Why a line could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -192,8 +173,8 @@ pub fn parse(line: &str) -> Result<Parsed<'_>, ParseError> {
                 }),
             };
         };
-        if COMMANDS.contains(&w) {
-            let (command, mut more) = command(w, args)?;
+        if let Some(parsed) = command(w, args) {
+            let (command, mut more) = parsed?;
             skipped.append(&mut more);
             return Ok(Parsed { command, skipped });
         }
@@ -202,8 +183,12 @@ pub fn parse(line: &str) -> Result<Parsed<'_>, ParseError> {
     }
 }
 
-/// One command from its word and the text after it, with `go`'s skipped arguments.
-fn command<'a>(command: &'a str, args: &'a str) -> Result<(Command<'a>, Vec<&'a str>), ParseError> {
+/// One command from its word and the text after it, with `go`'s skipped arguments; `None`
+/// when `command` is not a command word. The `match` below is the one list of command words.
+fn command<'a>(
+    command: &'a str,
+    args: &'a str,
+) -> Option<Result<(Command<'a>, Vec<&'a str>), ParseError>> {
     let fail = |message: String| ParseError {
         command: command.to_string(),
         message,
@@ -216,7 +201,7 @@ fn command<'a>(command: &'a str, args: &'a str) -> Result<(Command<'a>, Vec<&'a 
         }
     };
     let none = |r: Result<Command<'a>, String>| r.map(|c| (c, Vec::new())).map_err(fail);
-    match command {
+    Some(match command {
         "uci" => bare(Command::Uci),
         "isready" => bare(Command::IsReady),
         "ucinewgame" => bare(Command::UciNewGame),
@@ -232,8 +217,8 @@ fn command<'a>(command: &'a str, args: &'a str) -> Result<(Command<'a>, Vec<&'a 
         "setoption" => none(setoption(args)),
         "position" => none(position(args)),
         "go" => go(args).map_err(fail),
-        _ => Err(fail("unknown command (try 'help')".to_string())),
-    }
+        _ => return None,
+    })
 }
 
 fn debug(args: &str) -> Result<Command<'_>, String> {

@@ -8,7 +8,7 @@ use super::go::{run_classic, run_search, Search};
 use super::out::Out;
 use super::proven::Proven;
 use super::tables::{open_tables, reopen_tables, Reported};
-use crate::classic::player::{Kind, Player};
+use crate::classic::player::{Classic, Player};
 use crate::rng::Rng;
 use crate::rules::{Game, Variant};
 use crate::search::eval::Weights;
@@ -73,7 +73,7 @@ pub(super) enum Task {
     /// A move from a classic opponent instead of the search.
     Classic {
         game: Game,
-        kind: Kind,
+        kind: Classic,
         depth: u32,
         limits: Limits,
         overhead: u64,
@@ -116,7 +116,7 @@ pub(super) fn worker(
         out,
         reported: Reported::new(),
         default_tables,
-        classic: Player::new(Kind::Greedy),
+        classic: Player::new(Classic::Greedy),
         book_rng: Rng::new(
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
