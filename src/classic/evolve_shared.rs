@@ -70,10 +70,9 @@ fn fingerprint(members: &[Weights]) -> String {
     format!("{h:016x}")
 }
 
-/// Writes `text` to `path` whole (a temporary name, then a rename).
+/// Writes `text` to `path` whole ([`crate::sys::write::replace`]).
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
-    crate::cluster::outdir::write_whole(path, text.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))
+    crate::sys::write::replace(path, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// An evolution's shard and its shared directory.

@@ -6,8 +6,8 @@
 //!   first shard writes it; every other shard, and the step that reads the parts, checks its
 //!   own settings against it and names what differs, so parts of two runs never mix.
 //! - One file per shard and part (`tune-shard-K-of-N.json`): a JSON document that names what
-//!   it holds, its shard and its run's settings, then the data. It is written whole under a
-//!   temporary name and renamed, so it is either complete or absent; one cut short or damaged
+//!   it holds, its shard and its run's settings, then the data. It is written whole
+//!   ([`crate::sys::write`]), so it is either complete or absent; one cut short or damaged
 //!   later does not parse and is refused.
 //!
 //! (The referee's matches have a directory of their own kind, `referee::outdir`: records
@@ -17,32 +17,7 @@ use crate::cluster::shard::Shard;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// Writes `bytes` to `path` whole: under a temporary name in the same directory, synced, then
-/// renamed, so a reader finds the old file, the new one, or none, never a part.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // Unique per writer: shards on different nodes may share a process id.
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let mut name = std::ffi::OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(format!(".tmp-{}-{nanos}", std::process::id()));
-    let temp = path.with_file_name(name);
-    let written = std::fs::File::create(&temp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&temp, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&temp);
-            Err(e)
-        }
-    }
-}
 
 /// Reads the manifest `name` of `dir`, if there is one.
 pub fn read_manifest<M: DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<M>, String> {
@@ -68,7 +43,7 @@ pub fn settle<M: Serialize + DeserializeOwned>(
         // Shards starting together may all write it: each writes its text whole and renames
         // it into place; whichever stays, every shard then checks its own against it.
         let text = serde_json::to_string_pretty(manifest).expect("a manifest serializes") + "\n";
-        write_whole(&dir.join(name), text.as_bytes())
+        crate::sys::write::replace(&dir.join(name), text.as_bytes())
             .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
     }
     let there: M = read_manifest(dir, name)?.ok_or_else(|| {
@@ -199,7 +174,7 @@ pub fn write_part<M: Serialize, T: Serialize>(
     };
     let mut bytes = serde_json::to_vec(&part).expect("a part serializes");
     bytes.push(b'\n');
-    write_whole(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::sys::write::replace(&path, &bytes).map_err(|e| e.to_string())?;
     Ok(path)
 }
 

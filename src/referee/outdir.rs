@@ -157,7 +157,7 @@ pub fn settle(dir: &Path, manifest: &Manifest) -> Result<(), String> {
         // Shards starting together may all write it: each writes the same text whole and
         // renames it into place, so any one of them is what stays.
         let text = serde_json::to_string_pretty(manifest).expect("a manifest serializes") + "\n";
-        crate::cluster::outdir::write_whole(&manifest_path(dir), text.as_bytes())
+        crate::sys::write::replace(&manifest_path(dir), text.as_bytes())
             .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
     }
     let there = read_manifest(dir)?.ok_or_else(|| {
@@ -313,20 +313,10 @@ impl Union {
         };
         // The first verdict stays: a shard deciding at the same moment leaves it alone.
         let text = serde_json::to_string(&verdict).expect("a verdict serializes") + "\n";
-        let path = verdict_path(&self.dir);
-        // Named by the shard, which no other task of the match has (process ids may repeat
-        // across nodes).
-        let temp = self.dir.join(format!(
-            ".sprt.json.tmp-shard-{}-of-{}",
-            shard.index, shard.count
-        ));
-        std::fs::write(&temp, text).map_err(|e| format!("{}: {e}", temp.display()))?;
-        let linked = std::fs::hard_link(&temp, &path);
-        let _ = std::fs::remove_file(&temp);
-        match linked {
+        match crate::sys::write::create_new(&verdict_path(&self.dir), text.as_bytes()) {
             Ok(()) => Ok(true),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(true),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(true),
+            Err(e) => Err(e.to_string()),
         }
     }
 }

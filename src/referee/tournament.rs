@@ -57,7 +57,7 @@ pub fn settle(
     let path = dir.join("tournament.json");
     if read(dir)?.is_none() {
         let text = serde_json::to_string_pretty(&here).expect("serializes") + "\n";
-        crate::cluster::outdir::write_whole(&path, text.as_bytes())
+        crate::sys::write::replace(&path, text.as_bytes())
             .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
     }
     match read(dir)? {
