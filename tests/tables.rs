@@ -307,16 +307,18 @@ fn a_build_killed_mid_layer_resumes_to_the_same_bytes() {
 
 #[test]
 fn a_build_removes_what_killed_builds_left_and_nothing_else() {
-    // A killed build leaves `.oware-NN.awtb.tmp-PID` (69 MB at 18 seeds); the next build
-    // removes those of processes that are gone, and leaves a live process's alone.
+    // A killed build leaves `.oware-NN.awtb.tmp-PID-N` (69 MB at 18 seeds; earlier builds named
+    // it `.oware-NN.awtb.tmp-PID`); the next build removes those of processes that are gone, and
+    // leaves a live process's alone.
     let dir = scratch("stale");
     let mut gone = common::hermetic("true").spawn().unwrap();
     let dead = gone.id();
     gone.wait().unwrap();
-    let stale = dir.join(format!(".oware-03.awtb.tmp-{dead}"));
-    let live = dir.join(format!(".oware-04.awtb.tmp-{}", std::process::id()));
-    let other = dir.join(format!(".kalah-03.awtb.tmp-{dead}"));
-    for path in [&stale, &live, &other] {
+    let stale = dir.join(format!(".oware-03.awtb.tmp-{dead}-0"));
+    let earlier = dir.join(format!(".oware-02.awtb.tmp-{dead}"));
+    let live = dir.join(format!(".oware-04.awtb.tmp-{}-3", std::process::id()));
+    let other = dir.join(format!(".kalah-03.awtb.tmp-{dead}-0"));
+    for path in [&stale, &earlier, &live, &other] {
         std::fs::write(path, b"part of a layer").unwrap();
     }
     let (ok, out, err) = awari(&[
@@ -328,11 +330,13 @@ fn a_build_removes_what_killed_builds_left_and_nothing_else() {
         &dir.display().to_string(),
     ]);
     assert!(ok, "{out}{err}");
-    assert!(!stale.exists(), "{out}");
-    assert!(
-        out.contains(&format!("removed {}", stale.display())),
-        "{out}"
-    );
+    for path in [&stale, &earlier] {
+        assert!(!path.exists(), "{out}");
+        assert!(
+            out.contains(&format!("removed {}", path.display())),
+            "{out}"
+        );
+    }
     assert!(live.exists(), "a live process's file is kept");
     assert!(
         other.exists(),

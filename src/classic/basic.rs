@@ -79,8 +79,8 @@ impl Memory {
         Ok(Memory { games })
     }
 
-    /// Writes the memory atomically: a temporary file beside it, then a rename, so a crash
-    /// leaves either the old file or the new one.
+    /// Writes the memory whole ([`crate::sys::write::replace`]), so a crash leaves either the
+    /// old file or the new one. The error does not name the path; the caller does.
     pub fn save(&self, path: &Path) -> io::Result<()> {
         let mut text = String::from(HEADER);
         text.push('\n');
@@ -88,9 +88,7 @@ impl Memory {
             text.extend(g.iter().map(|d| char::from(b'0' + d)));
             text.push('\n');
         }
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, path)
+        crate::sys::write::replace(path, text.as_bytes()).map_err(|e| e.error)
     }
 
     /// Remembers a game by its moves (the first 8 are kept).

@@ -16,6 +16,7 @@
 
 use super::evolve::{play_games, points, Config};
 use super::evolved::Weights;
+use crate::cluster::manifest::ManifestFile;
 use crate::cluster::shard::Shard;
 use crate::rules::Side;
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,14 @@ impl Settings {
     }
 }
 
+/// `evolve.json`.
+const MANIFEST: ManifestFile<'static, Settings> = ManifestFile {
+    name: "evolve.json",
+    job: "evolution",
+    kind: "an evolution's settings",
+    differs: |there, here| (there != here).then(|| format!("{there:?} there, {here:?} here")),
+};
+
 /// One shard's results in one generation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -70,10 +79,9 @@ fn fingerprint(members: &[Weights]) -> String {
     format!("{h:016x}")
 }
 
-/// Writes `text` to `path` whole (a temporary name, then a rename).
+/// Writes `text` to `path` whole ([`crate::sys::write::replace`]).
 fn write_whole(path: &Path, text: &str) -> Result<(), String> {
-    crate::cluster::outdir::write_whole(path, text.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))
+    crate::sys::write::replace(path, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// An evolution's shard and its shared directory.
@@ -87,35 +95,12 @@ impl Shared {
     /// Makes `dir` the directory of this evolution (writes `evolve.json`, or checks the one
     /// there and says what differs).
     pub fn settle(dir: &Path, shard: Shard, config: &Config) -> Result<Shared, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
-        let path = dir.join("evolve.json");
-        let here = Settings::of(config);
-        let read = || -> Result<Option<Settings>, String> {
-            match std::fs::read(&path) {
-                Ok(bytes) => serde_json::from_slice(&bytes)
-                    .map(Some)
-                    .map_err(|e| format!("{}: not an evolution's settings: {e}", path.display())),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(format!("{}: {e}", path.display())),
-            }
-        };
-        if read()?.is_none() {
-            let text = serde_json::to_string_pretty(&here).expect("serializes") + "\n";
-            write_whole(&path, &text)?;
-        }
-        match read()? {
-            Some(there) if there == here => Ok(Shared {
-                dir: dir.to_path_buf(),
-                shard,
-                config: config.clone(),
-            }),
-            Some(there) => Err(format!(
-                "--out-dir {} holds another evolution: {there:?} there, {here:?} here; use \
-                 another directory",
-                dir.display()
-            )),
-            None => Err(format!("{}: vanished while starting", path.display())),
-        }
+        MANIFEST.settle(dir, &Settings::of(config))?;
+        Ok(Shared {
+            dir: dir.to_path_buf(),
+            shard,
+            config: config.clone(),
+        })
     }
 
     fn part_path(&self, generation: usize, index: u64) -> PathBuf {

@@ -144,7 +144,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
     write_book(&book, &options, out, started)
 }
 
-/// Writes `book` to `out` (whole: under a temporary name, then renamed) and says so.
+/// Writes `book` to `out` whole ([`crate::sys::write::replace`]) and says so.
 fn write_book(
     book: &crate::tools::book::Book,
     options: &crate::tools::book::BuildOptions,
@@ -152,10 +152,7 @@ fn write_book(
     started: std::time::Instant,
 ) -> Result<(), String> {
     let text = book.to_text(&options.header());
-    let tmp = out.with_extension("tmp");
-    std::fs::write(&tmp, &text)
-        .and_then(|()| std::fs::rename(&tmp, out))
-        .map_err(|e| format!("{}: {e}", out.display()))?;
+    crate::sys::write::replace(out, text.as_bytes()).map_err(|e| e.to_string())?;
     say(format!(
         "book: {} positions, {} bytes, {:.1} s -> {}",
         text.lines().filter(|l| !l.starts_with('#')).count(),

@@ -1,6 +1,8 @@
 //! Heavy jobs cut into shards for a cluster, for the referee and the tools alike: [`shard`]
-//! (which part of a job one task of a job array does) and [`outdir`] (the directory the shards
-//! share, with its manifest).
+//! (which part of a job one task of a job array does), [`manifest`] (the file that says which
+//! job a shared directory is for, written by the first shard, checked by every other) and
+//! [`outdir`] (the tools' shared directory: their manifests and the shards' parts).
 
+pub mod manifest;
 pub mod outdir;
 pub mod shard;

@@ -2,58 +2,45 @@
 //! `awari book build`): the only channel between the shards and the step that puts their
 //! parts together, so a cluster needs nothing but a directory every node mounts.
 //!
-//! - The manifest (`tune.json`, `book.json`): the settings that decide the job's results. The
-//!   first shard writes it; every other shard, and the step that reads the parts, checks its
-//!   own settings against it and names what differs, so parts of two runs never mix.
+//! - The manifest (`tune.json`, `book.json`; see [`manifest`](super::manifest)): the settings
+//!   that decide the job's results. The first shard writes it; every other shard, and the step
+//!   that reads the parts, checks its own settings against it and names what differs, so parts
+//!   of two runs never mix.
 //! - One file per shard and part (`tune-shard-K-of-N.json`): a JSON document that names what
-//!   it holds, its shard and its run's settings, then the data. It is written whole under a
-//!   temporary name and renamed, so it is either complete or absent; one cut short or damaged
+//!   it holds, its shard and its run's settings, then the data. It is written whole
+//!   ([`crate::sys::write`]), so it is either complete or absent; one cut short or damaged
 //!   later does not parse and is refused.
 //!
 //! (The referee's matches have a directory of their own kind, `referee::outdir`: records
 //! appended a game at a time, an SPRT read by every shard.)
 
-use crate::cluster::shard::Shard;
+use super::manifest::ManifestFile;
+use super::shard::Shard;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` whole: under a temporary name in the same directory, synced, then
-/// renamed, so a reader finds the old file, the new one, or none, never a part.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // Unique per writer: shards on different nodes may share a process id.
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let mut name = std::ffi::OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(format!(".tmp-{}-{nanos}", std::process::id()));
-    let temp = path.with_file_name(name);
-    let written = std::fs::File::create(&temp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&temp, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&temp);
-            Err(e)
-        }
+/// The manifest `name` of a run ([`manifest`](super::manifest)): two differ in the fields
+/// [`differences`] names.
+fn manifest_file<M: Serialize>(name: &str) -> ManifestFile<'_, M> {
+    ManifestFile {
+        name,
+        job: "run",
+        kind: "a manifest of this program",
+        differs: |there, here| {
+            let differs = differences(&to_value(there), &to_value(here));
+            (!differs.is_empty()).then(|| differs.join("; "))
+        },
     }
 }
 
 /// Reads the manifest `name` of `dir`, if there is one.
-pub fn read_manifest<M: DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<M>, String> {
-    let path = dir.join(name);
-    match std::fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| format!("{}: not a manifest of this program: {e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}", path.display())),
-    }
+pub fn read_manifest<M: Serialize + DeserializeOwned>(
+    dir: &Path,
+    name: &str,
+) -> Result<Option<M>, String> {
+    manifest_file(name).read(dir)
 }
 
 /// Makes `dir` the directory of the run `manifest` describes: creates it and writes the
@@ -63,30 +50,7 @@ pub fn settle<M: Serialize + DeserializeOwned>(
     name: &str,
     manifest: &M,
 ) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
-    if read_manifest::<M>(dir, name)?.is_none() {
-        // Shards starting together may all write it: each writes its text whole and renames
-        // it into place; whichever stays, every shard then checks its own against it.
-        let text = serde_json::to_string_pretty(manifest).expect("a manifest serializes") + "\n";
-        write_whole(&dir.join(name), text.as_bytes())
-            .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
-    }
-    let there: M = read_manifest(dir, name)?.ok_or_else(|| {
-        format!(
-            "--out-dir {}: {name} vanished while starting",
-            dir.display()
-        )
-    })?;
-    let differs = differences(&to_value(&there), &to_value(manifest));
-    if differs.is_empty() {
-        return Ok(());
-    }
-    Err(format!(
-        "--out-dir {} holds another run ({}): {}; use another directory",
-        dir.display(),
-        dir.join(name).display(),
-        differs.join("; ")
-    ))
+    manifest_file(name).settle(dir, manifest)
 }
 
 fn to_value<T: Serialize>(value: &T) -> Value {
@@ -199,7 +163,7 @@ pub fn write_part<M: Serialize, T: Serialize>(
     };
     let mut bytes = serde_json::to_vec(&part).expect("a part serializes");
     bytes.push(b'\n');
-    write_whole(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::sys::write::replace(&path, &bytes).map_err(|e| e.to_string())?;
     Ok(path)
 }
 

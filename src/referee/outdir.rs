@@ -17,6 +17,7 @@
 use super::records::GameRecord;
 use super::resume::Schedule;
 use super::runner::{Config, Sprt, Tally};
+use crate::cluster::manifest::ManifestFile;
 use crate::cluster::shard::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -129,51 +130,28 @@ impl Manifest {
     }
 }
 
+/// `match.json`.
+const MANIFEST: ManifestFile<'static, Manifest> = ManifestFile {
+    name: "match.json",
+    job: "match",
+    kind: "a match manifest of this referee",
+    differs: Manifest::differs,
+};
+
 /// The manifest's path in `dir`.
 pub fn manifest_path(dir: &Path) -> PathBuf {
-    dir.join("match.json")
+    MANIFEST.path(dir)
 }
 
 /// Reads the manifest of `dir`, if it has one.
 pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
-    let path = manifest_path(dir);
-    match std::fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
-            format!(
-                "{}: not a match manifest of this referee: {e}",
-                path.display()
-            )
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}", path.display())),
-    }
+    MANIFEST.read(dir)
 }
 
 /// Makes `dir` the directory of `manifest`'s match: creates it and writes the manifest, or
 /// checks the one there (another shard's) and says what differs.
 pub fn settle(dir: &Path, manifest: &Manifest) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
-    if read_manifest(dir)?.is_none() {
-        // Shards starting together may all write it: each writes the same text whole and
-        // renames it into place, so any one of them is what stays.
-        let text = serde_json::to_string_pretty(manifest).expect("a manifest serializes") + "\n";
-        crate::cluster::outdir::write_whole(&manifest_path(dir), text.as_bytes())
-            .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
-    }
-    let there = read_manifest(dir)?.ok_or_else(|| {
-        format!(
-            "--out-dir {}: match.json vanished while starting",
-            dir.display()
-        )
-    })?;
-    match there.differs(manifest) {
-        Some(what) => Err(format!(
-            "--out-dir {} holds another match ({}): {what}; use another directory",
-            dir.display(),
-            manifest_path(dir).display()
-        )),
-        None => Ok(()),
-    }
+    MANIFEST.settle(dir, manifest)
 }
 
 /// Shard `shard`'s record file with extension `ext` (`jsonl`, `pgn`) in `dir`.
@@ -313,20 +291,10 @@ impl Union {
         };
         // The first verdict stays: a shard deciding at the same moment leaves it alone.
         let text = serde_json::to_string(&verdict).expect("a verdict serializes") + "\n";
-        let path = verdict_path(&self.dir);
-        // Named by the shard, which no other task of the match has (process ids may repeat
-        // across nodes).
-        let temp = self.dir.join(format!(
-            ".sprt.json.tmp-shard-{}-of-{}",
-            shard.index, shard.count
-        ));
-        std::fs::write(&temp, text).map_err(|e| format!("{}: {e}", temp.display()))?;
-        let linked = std::fs::hard_link(&temp, &path);
-        let _ = std::fs::remove_file(&temp);
-        match linked {
+        match crate::sys::write::create_new(&verdict_path(&self.dir), text.as_bytes()) {
             Ok(()) => Ok(true),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(true),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(true),
+            Err(e) => Err(e.to_string()),
         }
     }
 }

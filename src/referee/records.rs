@@ -322,20 +322,14 @@ impl Sink {
     }
 }
 
-/// Replaces the file at `path` with `text`, atomically: written beside it, synced, renamed
-/// over it. A kill at any moment leaves the old file or the new one, whole. A path that is
-/// not a regular file (a device) is written in place.
+/// Replaces the file at `path` with `text` whole ([`crate::sys::write::replace`]): a kill at
+/// any moment leaves the old file or the new one. A path that is not a regular file (a
+/// device, `/dev/stdout`) is written in place. The error does not name the path: the callers
+/// name it with the flag that gave it.
 pub fn replace(path: &Path, text: &str) -> io::Result<()> {
     if path.exists() && !path.is_file() {
         let mut f = OpenOptions::new().write(true).open(path)?;
         return f.write_all(text.as_bytes());
     }
-    // One temporary name per process: shards of a match may replace the same file at once.
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp-{}", std::process::id()));
-    let temp = path.with_file_name(name);
-    let mut f = File::create(&temp)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_data()?;
-    std::fs::rename(&temp, path)
+    crate::sys::write::replace(path, text.as_bytes()).map_err(|e| e.error)
 }

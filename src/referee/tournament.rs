@@ -4,6 +4,7 @@
 //! `tournament.json`, which names the engines and the kind for `referee merge`.
 
 use super::runner::Totals;
+use crate::cluster::manifest::ManifestFile;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -53,37 +54,29 @@ pub fn settle(
     if unique.len() != here.matches.len() {
         return Err("--out-dir: two engines of the tournament have the same name".to_string());
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
-    let path = dir.join("tournament.json");
-    if read(dir)?.is_none() {
-        let text = serde_json::to_string_pretty(&here).expect("serializes") + "\n";
-        crate::cluster::outdir::write_whole(&path, text.as_bytes())
-            .map_err(|e| format!("--out-dir {}: {e}", dir.display()))?;
-    }
-    match read(dir)? {
-        Some(there) if there == here => Ok(()),
-        Some(there) => Err(format!(
-            "--out-dir {} holds another tournament ({}): {} ({}) there, {} ({}) here; use another directory",
-            dir.display(),
-            path.display(),
-            there.engines.join(", "),
-            there.kind,
-            here.engines.join(", "),
-            here.kind
-        )),
-        None => Err(format!("--out-dir {}: tournament.json vanished", dir.display())),
-    }
+    MANIFEST.settle(dir, &here)
 }
 
+/// `tournament.json`.
+const MANIFEST: ManifestFile<'static, Settled> = ManifestFile {
+    name: "tournament.json",
+    job: "tournament",
+    kind: "a tournament manifest of this referee",
+    differs: |there, here| {
+        (there != here).then(|| {
+            format!(
+                "{} ({}) there, {} ({}) here",
+                there.engines.join(", "),
+                there.kind,
+                here.engines.join(", "),
+                here.kind
+            )
+        })
+    },
+};
+
 fn read(dir: &Path) -> Result<Option<Settled>, String> {
-    let path = dir.join("tournament.json");
-    match std::fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| format!("{}: {e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}", path.display())),
-    }
+    MANIFEST.read(dir)
 }
 
 /// The engines and kind of the tournament in `dir`, if it holds one.

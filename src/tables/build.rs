@@ -305,12 +305,12 @@ pub fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Removes the temporary layer files (`.<variant>-NN.awtb.tmp-PID`, see
-/// [`write_layer`]) that builds which are no longer running left in
+/// Removes the temporary layer files (`.<variant>-NN.awtb.tmp-PID-N`, see
+/// [`crate::sys::write::temporary_of`]) that builds which are no longer running left in
 /// `dir` when they were killed; returns their paths. A file whose process is alive (another
 /// build at work, or a process that took the dead one's id) is left alone.
 pub fn remove_stale_temporaries(dir: &Path, variant: Variant) -> Vec<PathBuf> {
-    let prefix = format!(".{}-", variant.name());
+    let prefix = format!("{}-", variant.name());
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -318,10 +318,9 @@ pub fn remove_stale_temporaries(dir: &Path, variant: Variant) -> Vec<PathBuf> {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let Some(pid) = name
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.split_once(".awtb.tmp-"))
-            .and_then(|(_, pid)| pid.parse::<i32>().ok())
+        let Some(pid) = crate::sys::write::temporary_of(name)
+            .filter(|(target, _)| target.starts_with(&prefix) && target.ends_with(".awtb"))
+            .and_then(|(_, pid)| i32::try_from(pid).ok())
             .filter(|&pid| pid > 0)
         else {
             continue;

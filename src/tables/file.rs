@@ -16,7 +16,6 @@ use super::value::Value;
 use crate::rules::Variant;
 use memmap2::Mmap;
 use std::fmt;
-use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -136,8 +135,9 @@ fn header(kind: Kind, variant: Variant, n: usize, entries: &[u8], ranks: &[u8]) 
     h
 }
 
-/// Writes the table of layer `n` of `variant` into `dir`: a temporary file, synced, then
-/// renamed.
+/// Writes the table of layer `n` of `variant` into `dir`, whole
+/// ([`crate::sys::write::replace_with`]: a temporary file, synced, then renamed). The error
+/// names the file.
 ///
 /// # Panics
 /// If `entries` and `ranks` are not both one byte per position of the layer.
@@ -175,23 +175,11 @@ fn write_file(
 ) -> io::Result<PathBuf> {
     assert!(entries.len() as u64 == layer_size(n) && ranks.len() == entries.len());
     let path = kind.path(dir, variant, n);
-    let tmp = dir.join(format!(
-        ".{}-{n:02}.{}.tmp-{}",
-        variant.name(),
-        kind.extension(),
-        std::process::id()
-    ));
-    let mut file = File::create(&tmp)?;
-    file.write_all(&header(kind, variant, n, entries, ranks))?;
-    file.write_all(entries)?;
-    file.write_all(ranks)?;
-    file.sync_all()?;
-    drop(file);
-    fs::rename(&tmp, &path)?;
-    // The rename itself is made durable by syncing the directory, where that is possible.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
+    crate::sys::write::replace_with(&path, |file| {
+        file.write_all(&header(kind, variant, n, entries, ranks))?;
+        file.write_all(entries)?;
+        file.write_all(ranks)
+    })?;
     Ok(path)
 }
 

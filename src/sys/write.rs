@@ -1,0 +1,350 @@
+//! Writing a file whole, so that a reader (another shard, the next run, a program reading it
+//! after a crash) finds the old file, the new one, or none, never a part: the data go to a
+//! temporary file beside the target, are synced, and the temporary file is renamed over the
+//! target ([`replace`], [`replace_with`]) or linked to its name only if that name is free
+//! ([`create_new`]); then the directory is synced, so that the new name survives a crash too.
+//!
+//! The temporary file is `.NAME.tmp-PID-N` (see [`temporary_of`]): created exclusively, with
+//! `N` counted per process, so two writes in flight never share one, whether they are two
+//! threads of one process, two runs, or two nodes whose processes have the same id. A write
+//! that fails, at any step, removes it.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A write that failed: the file it was for, and why. The target is as it was.
+#[derive(Debug)]
+pub struct Error {
+    /// The file that was to be written.
+    pub path: PathBuf,
+    /// What failed.
+    pub error: io::Error,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl From<Error> for io::Error {
+    /// The same kind, with the path in the message.
+    fn from(e: Error) -> io::Error {
+        io::Error::new(e.error.kind(), e.to_string())
+    }
+}
+
+/// Replaces the file at `path` with `bytes`, whole.
+pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    replace_with(path, |f| f.write_all(bytes))
+}
+
+/// Replaces the file at `path` with what `write` writes into the (empty) temporary file,
+/// whole: if `write` fails, the target is left as it was.
+pub fn replace_with(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), Error> {
+    let at = |error| Error {
+        path: path.to_path_buf(),
+        error,
+    };
+    let temp = Temporary::write(path, write).map_err(at)?;
+    std::fs::rename(&temp.path, path).map_err(at)?;
+    temp.placed();
+    sync_directory(path);
+    Ok(())
+}
+
+/// Writes `bytes` to `path` whole if no file has that name; if one has, leaves it and fails
+/// with an error of kind `AlreadyExists`. Of writers racing to create the same file, exactly
+/// one succeeds, and every reader finds its file whole.
+pub fn create_new(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let at = |error| Error {
+        path: path.to_path_buf(),
+        error,
+    };
+    let temp = Temporary::write(path, |f| f.write_all(bytes)).map_err(at)?;
+    // A link, unlike a rename, never takes the name of a file that is there.
+    std::fs::hard_link(&temp.path, path).map_err(at)?;
+    drop(temp);
+    sync_directory(path);
+    Ok(())
+}
+
+/// The file a temporary file named `name` is written for, and the process that writes it, if
+/// `name` is one ([`replace`]'s `.NAME.tmp-PID-N`, or `.NAME.tmp-PID` as earlier builds named
+/// them): for removing what killed processes left.
+pub fn temporary_of(name: &str) -> Option<(&str, u32)> {
+    let (target, owner) = name.strip_prefix('.')?.rsplit_once(".tmp-")?;
+    let pid = owner.split_once('-').map_or(owner, |(pid, n)| {
+        if n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty() {
+            pid
+        } else {
+            ""
+        }
+    });
+    if target.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((target, pid.parse().ok()?))
+}
+
+/// Writes made by this process, for the temporary files' names.
+static WRITES: AtomicU64 = AtomicU64::new(0);
+
+/// A temporary file beside a target, removed when dropped unless placed.
+struct Temporary {
+    path: PathBuf,
+    placed: bool,
+}
+
+impl Temporary {
+    /// A new temporary file for `target`, filled by `write` and synced.
+    fn write(target: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<Self> {
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+        let (mut file, temp) = loop {
+            let mut temp = std::ffi::OsString::from(".");
+            temp.push(name);
+            temp.push(format!(
+                ".tmp-{}-{}",
+                std::process::id(),
+                WRITES.fetch_add(1, Ordering::Relaxed)
+            ));
+            let temp = target.with_file_name(temp);
+            // Exclusive: a name a process of the same id on another node has taken is
+            // skipped, never shared.
+            match OpenOptions::new().write(true).create_new(true).open(&temp) {
+                Ok(file) => break (file, temp),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        // From here on, dropping it (on an error, or a panic in `write`) removes the file.
+        let temp = Temporary {
+            path: temp,
+            placed: false,
+        };
+        write(&mut file)?;
+        file.sync_all()?;
+        Ok(temp)
+    }
+
+    /// The file now has the target's name: nothing to remove.
+    fn placed(mut self) {
+        self.placed = true;
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if !self.placed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Syncs the directory holding `path`, so the name just given survives a crash. Where a
+/// directory cannot be synced (some file systems refuse), the file is in place all the same.
+fn sync_directory(path: &Path) {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("awari-write-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_write_replaces_the_file_whole() {
+        let dir = scratch("whole");
+        let path = dir.join("f.txt");
+        replace(&path, b"a long first text\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"a long first text\n");
+        replace_with(&path, |f| {
+            f.write_all(b"sec")?;
+            f.write_all(b"ond\n")
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second\n");
+        assert_eq!(names(&dir), ["f.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_temporary_and_the_target_as_it_was() {
+        let dir = scratch("failed");
+        let path = dir.join("f.txt");
+        replace(&path, b"old\n").unwrap();
+        // The writer fails half-way.
+        let e = replace_with(&path, |f| {
+            f.write_all(b"half")?;
+            Err(io::Error::other("the writer gave up"))
+        })
+        .unwrap_err();
+        assert_eq!(e.path, path);
+        assert_eq!(
+            e.to_string(),
+            format!("{}: the writer gave up", path.display())
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
+        assert_eq!(names(&dir), ["f.txt"]);
+        // The writer panics.
+        let panicked = std::panic::catch_unwind(|| {
+            let _ = replace_with(&path, |f| {
+                f.write_all(b"half")?;
+                panic!("a writer that panics");
+            });
+        });
+        assert!(panicked.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
+        assert_eq!(names(&dir), ["f.txt"]);
+        // The rename fails: the target is a non-empty directory.
+        let taken = dir.join("taken");
+        std::fs::create_dir_all(taken.join("inside")).unwrap();
+        let e = replace(&taken, b"new\n").unwrap_err();
+        assert_eq!(e.path, taken);
+        assert_eq!(names(&dir), ["f.txt", "taken"]);
+        // The directory is missing: the error names the target.
+        let missing = dir.join("no-such-dir").join("f.txt");
+        let e = replace(&missing, b"new\n").unwrap_err();
+        assert_eq!(e.error.kind(), io::ErrorKind::NotFound);
+        assert!(
+            e.to_string().starts_with(&missing.display().to_string()),
+            "{e}"
+        );
+        assert_eq!(names(&dir), ["f.txt", "taken"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn two_writes_in_flight_use_two_temporary_files() {
+        let dir = scratch("flight");
+        let path = dir.join("f.txt");
+        let mut seen = Vec::new();
+        replace_with(&path, |f| {
+            seen.push(names(&dir));
+            // A second write of the same file while the first is open.
+            replace_with(&path, |g| {
+                seen.push(names(&dir));
+                g.write_all(b"inner\n")
+            })
+            .map_err(io::Error::from)?;
+            f.write_all(b"outer\n")
+        })
+        .unwrap();
+        let pid = std::process::id();
+        assert_eq!(seen[0].len(), 1, "{seen:?}");
+        assert_eq!(seen[1].len(), 2, "{seen:?}");
+        for name in &seen[1] {
+            assert_eq!(temporary_of(name), Some(("f.txt", pid)), "{seen:?}");
+        }
+        // The outer write, renamed last, is what stays; no temporary file is left.
+        assert_eq!(std::fs::read(&path).unwrap(), b"outer\n");
+        assert_eq!(names(&dir), ["f.txt"]);
+        // Threads writing at once: each write whole, one of them last.
+        std::thread::scope(|scope| {
+            for t in 0..8 {
+                let path = &path;
+                scope.spawn(move || {
+                    for k in 0..20 {
+                        replace(
+                            path,
+                            format!("thread {t} write {k}\n").repeat(100).as_bytes(),
+                        )
+                        .unwrap();
+                    }
+                });
+            }
+        });
+        let text = std::fs::read_to_string(&path).unwrap();
+        let first = text.lines().next().unwrap();
+        assert!(text.lines().count() == 100 && text.lines().all(|l| l == first));
+        assert_eq!(names(&dir), ["f.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn create_new_never_takes_a_name_that_is_there() {
+        let dir = scratch("new");
+        let path = dir.join("m.json");
+        create_new(&path, b"first\n").unwrap();
+        let e = create_new(&path, b"second\n").unwrap_err();
+        assert_eq!(e.error.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&path).unwrap(), b"first\n");
+        assert_eq!(names(&dir), ["m.json"]);
+        // Racing: exactly one wins.
+        let race = dir.join("race.json");
+        let won: usize = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..8)
+                .map(|t| {
+                    let race = &race;
+                    scope.spawn(move || create_new(race, format!("{t}\n").as_bytes()).is_ok())
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| usize::from(h.join().unwrap()))
+                .sum()
+        });
+        assert_eq!(won, 1);
+        assert_eq!(names(&dir), ["m.json", "race.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn temporary_names_are_read_back() {
+        assert_eq!(
+            temporary_of(".oware-12.awtb.tmp-41-7"),
+            Some(("oware-12.awtb", 41))
+        );
+        assert_eq!(
+            temporary_of(".oware-12.awtb.tmp-41"),
+            Some(("oware-12.awtb", 41))
+        );
+        assert_eq!(temporary_of(".a.tmp-x.tmp-41-0"), Some(("a.tmp-x", 41)));
+        for not in [
+            "oware-12.awtb.tmp-41",
+            ".f.tmp-",
+            ".f.tmp-41-",
+            ".f.tmp-4x",
+            ".f.tmp-41-x",
+            "..tmp-41",
+        ] {
+            assert_eq!(temporary_of(not), None, "{not}");
+        }
+    }
+}
