@@ -6,7 +6,7 @@ use awari::rng::Rng;
 use awari::rules::{Board, Game, Move, Variant};
 use awari::search::eval::Weights;
 use awari::search::time::Limits;
-use awari::search::tt::Table;
+use awari::search::tt::HashTable;
 use awari::search::{search, Control, Found, Score, Setup, MATE_BOUND};
 
 fn think(game: &Game, depth: u32) -> Found {
@@ -25,7 +25,7 @@ fn think_threads(game: &Game, depth: u32, threads: usize) -> Found {
 }
 
 fn think_with(game: &Game, limits: &Limits, threads: usize) -> Found {
-    let mut table = Table::new(4);
+    let mut table = HashTable::new(4);
     let control = Control::new(false);
     let setup = Setup {
         tt: &mut table,

@@ -613,11 +613,11 @@ fn exact_share(line: &str) -> &str {
 
 #[test]
 fn paths_writes_a_file_per_layer_resumes_from_them_and_verify_checks_them() {
-    use awari::tables::file::Kind;
+    use awari::tables::file::FileKind;
     let dir = scratch("paths-files");
     build_into(&dir, Variant::Oware, 5);
     let d = dir.to_str().unwrap();
-    let paths = |n| Kind::Paths.path(&dir, Variant::Oware, n);
+    let paths = |n| FileKind::Paths.path(&dir, Variant::Oware, n);
     let run = |args: &[&str]| {
         let mut all = vec![
             "tables",
@@ -654,7 +654,7 @@ fn paths_writes_a_file_per_layer_resumes_from_them_and_verify_checks_them() {
     let (ok, out, err) = awari(&["tables", "verify", "--dir", d]);
     assert!(ok && out.contains("6 paths files"), "{out}{err}");
     // A point value outside its bounds, checksum and all, is a fault verify names.
-    let layer = Layer::open_kind(Kind::Paths, &dir, Variant::Oware, 4).unwrap();
+    let layer = Layer::open_kind(FileKind::Paths, &dir, Variant::Oware, 4).unwrap();
     let size = layer.entries().len();
     let index = layer
         .entries()

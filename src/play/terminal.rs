@@ -8,7 +8,7 @@ use crate::classic::player::{Limit, Player};
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
 use crate::search::eval::Weights as EvalWeights;
-use crate::search::tt::Table;
+use crate::search::tt::HashTable;
 use crate::tools::fixed::search_to_depth;
 use crate::uci::options::Opponent;
 use std::io::{self, BufRead, Write};
@@ -72,7 +72,7 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
             writeln!(out, "(warning: {e}; starting with no memory)")?;
         }
     }
-    let mut table = Table::new(16);
+    let mut table = HashTable::new(16);
     loop {
         let mut game = Game::new(options.start.unwrap_or(Board::start(options.variant)));
         if let Some(p) = &mut player {
@@ -145,7 +145,7 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
 }
 
 /// The engine's move, searched to `depth`; `None` when the game is over.
-fn engine_move(game: &Game, depth: u32, table: &mut Table) -> Option<Move> {
+fn engine_move(game: &Game, depth: u32, table: &mut HashTable) -> Option<Move> {
     let weights = EvalWeights::of(game.board().variant());
     search_to_depth(game, depth, weights, None, table).best
 }

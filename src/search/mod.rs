@@ -54,7 +54,7 @@ pub use self::score::{
 use self::table_root::Root;
 use self::threads::Pool;
 use self::time::Limits;
-use self::tt::{Bound, Table};
+use self::tt::{Bound, HashTable};
 use crate::rules::{Game, Move, MoveList};
 use crate::tables::Tables;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -155,7 +155,7 @@ pub struct Found {
 /// Everything one search needs besides the position.
 pub struct Setup<'a> {
     /// The table, kept between searches, shared by the search's threads.
-    pub tt: &'a mut Table,
+    pub tt: &'a mut HashTable,
     /// Threads to search with (1: the main thread alone).
     pub threads: usize,
     /// Stop and ponder flags.
@@ -176,7 +176,7 @@ pub struct Setup<'a> {
 /// the helpers tell the main thread.
 #[derive(Clone, Copy)]
 struct Shared<'a> {
-    tt: &'a Table,
+    tt: &'a HashTable,
     control: &'a Control,
     weights: Weights,
     limits: &'a Limits,

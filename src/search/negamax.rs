@@ -9,7 +9,7 @@ use super::score::{
 };
 use super::threads::{Flushed, Pool};
 use super::time::{Clock, Limits};
-use super::tt::{Bound, Table};
+use super::tt::{Bound, HashTable};
 use super::{Control, Report, Shared};
 use crate::rules::{Board, EndReason, Game, Move, MoveList, Variant};
 use crate::tables::Tables;
@@ -95,7 +95,7 @@ impl Node {
 }
 
 pub(super) struct Searcher<'a> {
-    tt: &'a Table,
+    tt: &'a HashTable,
     pool: &'a Pool,
     /// A helper thread: no clock, no node limit, ends with the main thread.
     helper: bool,

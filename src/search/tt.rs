@@ -175,31 +175,31 @@ fn available_bytes() -> Option<u64> {
 }
 
 /// The table.
-pub struct Table {
+pub struct HashTable {
     buckets: Buckets,
     generation: u8,
 }
 
-impl Table {
+impl HashTable {
     /// Bytes per bucket (half a cache line).
     pub const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
     /// A table of at most `mb` mebibytes (at least one bucket).
     ///
     /// # Panics
-    /// If the memory cannot be had; [`Table::try_new`] says so instead.
-    pub fn new(mb: usize) -> Table {
-        Table::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    /// If the memory cannot be had; [`HashTable::try_new`] says so instead.
+    pub fn new(mb: usize) -> HashTable {
+        HashTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A table of at most `mb` mebibytes, or why not: a size the allocator refuses is an
     /// error, not an abort (`setoption name Hash value 32768` on a smaller machine).
-    pub fn try_new(mb: usize) -> Result<Table, String> {
-        let n = (mb.saturating_mul(1 << 20) / Table::BUCKET_BYTES).max(1);
+    pub fn try_new(mb: usize) -> Result<HashTable, String> {
+        let n = (mb.saturating_mul(1 << 20) / HashTable::BUCKET_BYTES).max(1);
         // The system may grant a mapping it cannot back (overcommit): populating it would then
         // get the engine killed. A size above what the system says is available is refused.
         if let Some(available) = available_bytes() {
-            if n.saturating_mul(Table::BUCKET_BYTES) as u64 > available {
+            if n.saturating_mul(HashTable::BUCKET_BYTES) as u64 > available {
                 return Err(format!(
                     "{mb} MiB is more than the memory available ({} MiB)",
                     available >> 20
@@ -209,10 +209,10 @@ impl Table {
         let buckets = Buckets::new(n).map_err(|e| {
             format!(
                 "cannot allocate a {mb} MiB hash table ({} bytes: {e})",
-                n.saturating_mul(Table::BUCKET_BYTES)
+                n.saturating_mul(HashTable::BUCKET_BYTES)
             )
         })?;
-        Ok(Table {
+        Ok(HashTable {
             buckets,
             generation: 0,
         })
@@ -220,7 +220,7 @@ impl Table {
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * Table::BUCKET_BYTES
+        self.buckets.len() * HashTable::BUCKET_BYTES
     }
 
     /// Forgets everything (`ucinewgame`).
@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn store_probe_replace() {
-        let mut t = Table::new(1);
+        let mut t = HashTable::new(1);
         assert_eq!(std::mem::size_of::<Bucket>(), 32);
         assert_eq!(std::mem::align_of::<Bucket>(), 32);
         assert_eq!(t.probe(42), None);
@@ -366,7 +366,7 @@ mod tests {
 
     #[test]
     fn fields_keep_their_extremes() {
-        let t = Table::new(1);
+        let t = HashTable::new(1);
         // (key, move, depth stored, depth read, score, bound)
         let rows = [
             (1, Move::new(0), 0, 0, i32::from(i16::MIN), Bound::Upper),
@@ -400,7 +400,7 @@ mod tests {
     #[test]
     fn an_entry_keeps_the_low_29_bits_of_its_key() {
         // A one-bucket table: the bucket stands for none of the key's bits.
-        let t = Table {
+        let t = HashTable {
             buckets: Buckets::new(1).unwrap(),
             generation: 0,
         };
@@ -419,7 +419,7 @@ mod tests {
     #[test]
     fn a_full_bucket_keeps_the_deepest() {
         // A one-bucket table: every key lands in the same bucket.
-        let t = Table {
+        let t = HashTable {
             buckets: Buckets::new(1).unwrap(),
             generation: 0,
         };

@@ -26,25 +26,25 @@ pub const HEADER: usize = 32;
 
 /// What a layer file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum FileKind {
     /// The table's values and ranks.
     Table,
     /// The path bounds and the point values.
     Paths,
 }
 
-impl Kind {
+impl FileKind {
     fn magic(self) -> &'static [u8; 8] {
         match self {
-            Kind::Table => b"AWARITB\0",
-            Kind::Paths => b"AWARIPV\0",
+            FileKind::Table => b"AWARITB\0",
+            FileKind::Paths => b"AWARIPV\0",
         }
     }
 
     fn extension(self) -> &'static str {
         match self {
-            Kind::Table => "awtb",
-            Kind::Paths => "awpv",
+            FileKind::Table => "awtb",
+            FileKind::Paths => "awpv",
         }
     }
 
@@ -56,7 +56,7 @@ impl Kind {
 
 /// The table file of layer `n` of `variant` in `dir`: `oware-12.awtb`.
 pub fn layer_path(dir: &Path, variant: Variant, n: usize) -> PathBuf {
-    Kind::Table.path(dir, variant, n)
+    FileKind::Table.path(dir, variant, n)
 }
 
 /// What is wrong with a layer file.
@@ -121,7 +121,13 @@ fn variant_code(variant: Variant) -> u8 {
         .expect("every variant is in ALL") as u8
 }
 
-fn header(kind: Kind, variant: Variant, n: usize, entries: &[u8], ranks: &[u8]) -> [u8; HEADER] {
+fn header(
+    kind: FileKind,
+    variant: Variant,
+    n: usize,
+    entries: &[u8],
+    ranks: &[u8],
+) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(kind.magic());
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -148,7 +154,7 @@ pub fn write_layer(
     entries: &[u8],
     ranks: &[u8],
 ) -> io::Result<PathBuf> {
-    write_file(Kind::Table, dir, variant, n, entries, ranks)
+    write_file(FileKind::Table, dir, variant, n, entries, ranks)
 }
 
 /// Writes the paths file of layer `n` of `variant` into `dir`, as [`write_layer`] does.
@@ -162,11 +168,11 @@ pub fn write_paths(
     bounds: &[u8],
     points: &[u8],
 ) -> io::Result<PathBuf> {
-    write_file(Kind::Paths, dir, variant, n, bounds, points)
+    write_file(FileKind::Paths, dir, variant, n, bounds, points)
 }
 
 fn write_file(
-    kind: Kind,
+    kind: FileKind,
     dir: &Path,
     variant: Variant,
     n: usize,
@@ -187,7 +193,7 @@ fn write_file(
 pub struct Layer {
     map: Mmap,
     size: usize,
-    kind: Kind,
+    kind: FileKind,
 }
 
 impl Layer {
@@ -196,12 +202,12 @@ impl Layer {
     /// holds can stop a reader later, whatever its checksum says). The file is memory-mapped:
     /// processes that open the same tables share the page cache.
     pub fn open(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
-        Layer::open_kind(Kind::Table, dir, variant, n)
+        Layer::open_kind(FileKind::Table, dir, variant, n)
     }
 
     /// [`Layer::open`] for a file of either kind.
     pub fn open_kind(
-        kind: Kind,
+        kind: FileKind,
         dir: &Path,
         variant: Variant,
         n: usize,
@@ -215,12 +221,12 @@ impl Layer {
     /// which costs no more than the first page however large the layer. [`Layer::verify`]
     /// does the rest.
     pub fn open_unverified(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
-        Layer::open_unverified_kind(Kind::Table, dir, variant, n)
+        Layer::open_unverified_kind(FileKind::Table, dir, variant, n)
     }
 
     /// [`Layer::open_unverified`] for a file of either kind.
     pub fn open_unverified_kind(
-        kind: Kind,
+        kind: FileKind,
         dir: &Path,
         variant: Variant,
         n: usize,
@@ -309,7 +315,7 @@ impl Layer {
                 ),
             ));
         }
-        if self.kind == Kind::Paths {
+        if self.kind == FileKind::Paths {
             let outside = self
                 .entries()
                 .iter()

@@ -425,7 +425,7 @@ pub fn prove_tables(
                     out,
                     "layer {n:>2}: {size:>9} positions, {:>8} bounded by the tables; read from {}: exact {:>5.1}% -> {:>5.1}%",
                     size - in_table,
-                    super::file::Kind::Paths.path(tables.dir(), Variant::Oware, n).display(),
+                    super::file::FileKind::Paths.path(tables.dir(), Variant::Oware, n).display(),
                     pct(in_table),
                     pct(exact(&mut path.into_iter()))
                 );

@@ -1,7 +1,7 @@
 //! Tables opened for play: the layer files of one rule set in one directory, memory-mapped
 //! once per process and shared by every search in it.
 
-use super::file::{FileError, Kind, Layer};
+use super::file::{FileError, FileKind, Layer};
 use super::index::locate;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::{Board, Variant};
@@ -79,7 +79,7 @@ impl Tables {
     fn open_with(
         dir: &Path,
         variant: Variant,
-        open: fn(Kind, &Path, Variant, usize) -> Result<Layer, FileError>,
+        open: fn(FileKind, &Path, Variant, usize) -> Result<Layer, FileError>,
     ) -> Tables {
         let mut layers = Vec::new();
         let mut problems = Vec::new();
@@ -95,7 +95,7 @@ impl Tables {
         };
         if supported(variant) && listed {
             for n in 0..=MAX_ENCODED_LAYER {
-                match open(Kind::Table, dir, variant, n) {
+                match open(FileKind::Table, dir, variant, n) {
                     Ok(layer) => {
                         for m in missing.drain(..) {
                             problems.push(format!(
@@ -122,7 +122,7 @@ impl Tables {
         let paths: Vec<Option<Layer>> = (0..layers.len())
             .map(|n| {
                 layers[n].as_ref()?;
-                match open(Kind::Paths, dir, variant, n) {
+                match open(FileKind::Paths, dir, variant, n) {
                     Ok(layer) => Some(layer),
                     Err(e) if e.is_missing() => None,
                     Err(e) => {

@@ -6,7 +6,7 @@
 use crate::rules::{divide_until, Board, Game, Variant};
 use crate::search::eval::Weights;
 use crate::search::time::Limits;
-use crate::search::tt::Table;
+use crate::search::tt::HashTable;
 use crate::search::{self, Control, Setup};
 use crate::tables::probe::supported;
 use crate::tables::Tables;
@@ -39,7 +39,7 @@ pub const POSITIONS: &[(Variant, &str, u32)] = &[
     (Variant::Ayoayo, "", 18),
 ];
 
-/// Table size for `bench`, fixed so the signature does not depend on `Hash`: a million
+/// Hash table size for `bench`, fixed so the signature does not depend on `Hash`: a million
 /// entries in 262,144 buckets, which took 16 MiB before entries were cut to 8 bytes (the
 /// signature, 14,395,963 nodes, stayed).
 pub const BENCH_HASH_MB: usize = 8;
@@ -59,7 +59,7 @@ pub fn bench(
     let started = Instant::now();
     let mut total = 0;
     let mut tbhits = 0;
-    let mut table = Table::new(BENCH_HASH_MB);
+    let mut table = HashTable::new(BENCH_HASH_MB);
     for (i, &(variant, moves, own_depth)) in POSITIONS.iter().enumerate() {
         let mut game = Game::new(Board::start(variant));
         game.play_text(moves).expect("bench moves are legal");

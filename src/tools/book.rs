@@ -20,7 +20,7 @@ use crate::cluster::shard::Shard;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
 use crate::search::eval::Weights;
-use crate::search::tt::Table;
+use crate::search::tt::HashTable;
 use crate::search::MATE;
 use crate::tools::fixed::search_to_depth;
 use crate::tools::tune::result_for;
@@ -305,7 +305,7 @@ impl Book {
         };
         let mut game = Game::new(Board::start(self.variant));
         let mut made = Vec::new();
-        let mut table = Table::new(1);
+        let mut table = HashTable::new(1);
         while game.outcome().is_none() && game.moves().len() < super::MAX_GAME_PLIES {
             let board = *game.board();
             let in_book = self.moves(&board).and_then(|moves| {
@@ -492,7 +492,7 @@ pub fn search_positions(
 
 /// Every legal move of `game` scored by a search to `depth`, best first.
 fn search_moves(variant: Variant, game: &Game, depth: u32) -> Vec<Entry> {
-    let mut table = Table::new(16);
+    let mut table = HashTable::new(16);
     let mut scored: Vec<(Move, i32)> = game
         .legal_moves()
         .into_iter()

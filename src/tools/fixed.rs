@@ -6,7 +6,7 @@
 use crate::rules::Game;
 use crate::search::eval::Weights;
 use crate::search::time::Limits;
-use crate::search::tt::Table;
+use crate::search::tt::HashTable;
 use crate::search::{self, Control, Found, Setup};
 use crate::tables::Tables;
 
@@ -17,7 +17,7 @@ pub fn search_to_depth(
     depth: u32,
     weights: Weights,
     tables: Option<&Tables>,
-    table: &mut Table,
+    table: &mut HashTable,
 ) -> Found {
     let control = Control::new(false);
     let limits = Limits {

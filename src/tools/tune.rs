@@ -15,7 +15,7 @@ use crate::cluster::shard::Shard;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Side, Variant};
 use crate::search::eval::{Terms, Weights, WEIGHTS};
-use crate::search::tt::Table;
+use crate::search::tt::HashTable;
 use crate::tables::Tables;
 use crate::tools::fixed::search_to_depth;
 use rayon::prelude::*;
@@ -165,7 +165,7 @@ fn one_game(
         let m = moves[rng.below(moves.len() as u64) as usize];
         game.play(m).expect("a legal move");
     }
-    let mut table = Table::new(1);
+    let mut table = HashTable::new(1);
     let mut seen = Vec::new();
     // The result for South: from the end of the game, or from the tables.
     let mut south = game.outcome().map(|o| result_for(o.winner, Side::South));

@@ -9,7 +9,7 @@ use crate::classic::player::{Limit, Player};
 use crate::rules::Game;
 use crate::search::eval::Weights;
 use crate::search::time::Limits;
-use crate::search::tt::Table;
+use crate::search::tt::HashTable;
 use crate::search::{self, Score, Setup};
 use crate::tables::Tables;
 use std::time::Duration;
@@ -29,7 +29,7 @@ pub(super) struct Search<'a> {
 
 /// Runs one search: its `info` lines, what the tables say, then its `bestmove` (a finished
 /// game's `0000`).
-pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut Table, out: &Out) {
+pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable, out: &Out) {
     let Search {
         limits,
         flight,
@@ -217,7 +217,7 @@ mod tests {
                 threads: 1,
                 proven: &proven,
             };
-            run_search(&game, search, &mut Table::new(1), &out);
+            run_search(&game, search, &mut HashTable::new(1), &out);
             assert_eq!(*seen.lock().unwrap(), [true], "{}", game.board());
         }
         let (flight, out, seen) = watched();

@@ -130,13 +130,13 @@ impl Default for Settings {
         };
         for spec in OPTIONS {
             let value = match spec.kind {
-                Kind::Check { default } => Value::Bool(default),
-                Kind::Spin { default, .. } => Value::Int(default),
-                Kind::Combo { default, .. } | Kind::Text { default } => {
+                OptionType::Check { default } => Value::Bool(default),
+                OptionType::Spin { default, .. } => Value::Int(default),
+                OptionType::Combo { default, .. } | OptionType::Text { default } => {
                     Value::Text(default.to_string())
                 }
-                Kind::Weight { .. } => Value::Text(VARIANT_WEIGHT.to_string()),
-                Kind::Button => continue,
+                OptionType::Weight { .. } => Value::Text(VARIANT_WEIGHT.to_string()),
+                OptionType::Button => continue,
             };
             (spec.apply)(&mut settings, &value);
         }
@@ -160,7 +160,7 @@ impl Settings {
 
 /// An option's type, with its default and range, as `uci` lists it.
 #[derive(Clone, Copy, Debug)]
-pub enum Kind {
+pub enum OptionType {
     /// `true` or `false`.
     Check {
         /// The default.
@@ -236,7 +236,7 @@ pub struct Spec {
     /// Its name (matched without regard to case).
     pub name: &'static str,
     /// Its type, default and range.
-    pub kind: Kind,
+    pub kind: OptionType,
     /// What it is for (shown by `help`).
     pub help: &'static str,
     /// Stores a checked value.
@@ -263,7 +263,7 @@ macro_rules! weight {
     ($name:literal, $index:literal, $help:literal) => {
         Spec {
             name: $name,
-            kind: Kind::Weight {
+            kind: OptionType::Weight {
                 min: -10_000,
                 max: 10_000,
             },
@@ -283,7 +283,7 @@ macro_rules! weight {
 pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "UCI_Variant",
-        kind: Kind::Combo {
+        kind: OptionType::Combo {
             default: "oware",
             values: &["oware", "awari", "ahl", "kalah", "ayoayo"],
         },
@@ -297,7 +297,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "Seeds",
-        kind: Kind::Spin {
+        kind: OptionType::Spin {
             default: 0,
             min: 0,
             max: 21,
@@ -310,7 +310,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "Hash",
-        kind: Kind::Spin {
+        kind: OptionType::Spin {
             default: 16,
             min: 1,
             max: 32_768,
@@ -323,7 +323,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "Threads",
-        kind: Kind::Spin {
+        kind: OptionType::Spin {
             default: 1,
             min: 1,
             max: 256,
@@ -336,13 +336,13 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "Clear Hash",
-        kind: Kind::Button,
+        kind: OptionType::Button,
         help: "empty the transposition table",
         apply: |_, _| Effect::ClearHash,
     },
     Spec {
         name: "MoveOverhead",
-        kind: Kind::Spin {
+        kind: OptionType::Spin {
             default: 10,
             min: 0,
             max: 10_000,
@@ -355,7 +355,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "Ponder",
-        kind: Kind::Check { default: false },
+        kind: OptionType::Check { default: false },
         help: "accepted for GUIs; pondering happens on `go ponder`",
         apply: |s, v| {
             s.ponder = *v == Value::Bool(true);
@@ -364,7 +364,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "OwnBook",
-        kind: Kind::Check { default: false },
+        kind: OptionType::Check { default: false },
         help: "true = play the opening book's moves (oware; Aualé sends true); false = pure search",
         apply: |s, v| {
             s.own_book = *v == Value::Bool(true);
@@ -373,7 +373,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "BookMargin",
-        kind: Kind::Spin {
+        kind: OptionType::Spin {
             default: 10,
             min: 0,
             max: 10_000,
@@ -437,7 +437,7 @@ pub const OPTIONS: &[Spec] = &[
     ),
     Spec {
         name: "Opponent",
-        kind: Kind::Combo {
+        kind: OptionType::Combo {
             default: "engine",
             values: &Opponent::NAMES,
         },
@@ -452,7 +452,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "Randomness",
-        kind: Kind::Spin {
+        kind: OptionType::Spin {
             default: 0,
             min: 0,
             max: 2_147_483_647,
@@ -465,7 +465,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "LearnFile",
-        kind: Kind::Text { default: "" },
+        kind: OptionType::Text { default: "" },
         help: "basic: its memory of lost games; empty = remembered for this run only",
         apply: |s, v| {
             s.learn_file = text(v);
@@ -474,7 +474,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "EvolvedWeights",
-        kind: Kind::Text { default: "" },
+        kind: OptionType::Text { default: "" },
         help: "evolved: a file of six weights; empty = the shipped ones (tournament/)",
         apply: |s, v| {
             s.evolved_weights = text(v);
@@ -483,7 +483,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "EvolvedDepth",
-        kind: Kind::Spin {
+        kind: OptionType::Spin {
             default: 7,
             min: 1,
             max: 30,
@@ -496,7 +496,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "TablesPath",
-        kind: Kind::Text {
+        kind: OptionType::Text {
             default: DEFAULT_TABLES,
         },
         help: "endgame tables (awari tables build): a directory; <default> = the platform's data directory, empty = none",
@@ -507,7 +507,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "PathValues",
-        kind: Kind::Check { default: false },
+        kind: OptionType::Check { default: false },
         help: "search with the paths files of awari tables paths: their bounds in the tree, their point values at the horizon (off: SPRT matches found no gain, tournament/README.md)",
         apply: |s, v| {
             s.path_values = *v == Value::Bool(true);
@@ -577,8 +577,8 @@ pub fn set(
 ) -> Result<Effect, OptionError> {
     let spec = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
     let value = match (spec.kind, value.map(str::trim)) {
-        (Kind::Button, _) => Value::Press,
-        (Kind::Text { .. }, v) => {
+        (OptionType::Button, _) => Value::Press,
+        (OptionType::Text { .. }, v) => {
             let v = v.unwrap_or("");
             Value::Text(if v == "<empty>" {
                 String::new()
@@ -587,16 +587,16 @@ pub fn set(
             })
         }
         (_, None) => return Err(OptionError::MissingValue(spec.name)),
-        (Kind::Check { .. }, Some(v)) => match v.to_ascii_lowercase().as_str() {
+        (OptionType::Check { .. }, Some(v)) => match v.to_ascii_lowercase().as_str() {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
             _ => return Err(bad(spec, v, "true or false".to_string())),
         },
-        (Kind::Spin { min, max, .. }, Some(v)) => match v.parse::<i64>() {
+        (OptionType::Spin { min, max, .. }, Some(v)) => match v.parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Value::Int(n),
             _ => return Err(bad(spec, v, format!("an integer from {min} to {max}"))),
         },
-        (Kind::Weight { min, max }, Some(v)) => match v.parse::<i64>() {
+        (OptionType::Weight { min, max }, Some(v)) => match v.parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Value::Int(n),
             _ if v.eq_ignore_ascii_case(VARIANT_WEIGHT) => Value::Text(VARIANT_WEIGHT.into()),
             _ => {
@@ -604,7 +604,7 @@ pub fn set(
                 return Err(bad(spec, v, expected));
             }
         },
-        (Kind::Combo { values, .. }, Some(v)) => {
+        (OptionType::Combo { values, .. }, Some(v)) => {
             match values.iter().find(|x| x.eq_ignore_ascii_case(v)) {
                 Some(x) => Value::Text(x.to_string()),
                 None => return Err(bad(spec, v, format!("one of {}", values.join(", ")))),
@@ -626,17 +626,19 @@ fn bad(spec: &'static Spec, value: &str, expected: String) -> OptionError {
 pub fn uci_line(spec: &Spec) -> String {
     let name = spec.name;
     match spec.kind {
-        Kind::Check { default } => format!("option name {name} type check default {default}"),
-        Kind::Spin { default, min, max } => {
+        OptionType::Check { default } => format!("option name {name} type check default {default}"),
+        OptionType::Spin { default, min, max } => {
             format!("option name {name} type spin default {default} min {min} max {max}")
         }
-        Kind::Combo { default, values } => {
+        OptionType::Combo { default, values } => {
             let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
             format!("option name {name} type combo default {default}{vars}")
         }
-        Kind::Button => format!("option name {name} type button"),
-        Kind::Weight { .. } => format!("option name {name} type string default {VARIANT_WEIGHT}"),
-        Kind::Text { default } => {
+        OptionType::Button => format!("option name {name} type button"),
+        OptionType::Weight { .. } => {
+            format!("option name {name} type string default {VARIANT_WEIGHT}")
+        }
+        OptionType::Text { default } => {
             let shown = if default.is_empty() {
                 "<empty>"
             } else {

@@ -13,7 +13,7 @@ use crate::rng::Rng;
 use crate::rules::{Game, Variant};
 use crate::search::eval::Weights;
 use crate::search::time::Limits;
-use crate::search::tt::Table;
+use crate::search::tt::HashTable;
 use crate::tools::bench::{bench, perft_lines};
 use crate::tools::book::Book;
 use crossbeam_channel::Receiver;
@@ -89,7 +89,7 @@ struct Worker {
     /// The table's size in MiB, and the table (`None` only after a failed resize left no
     /// memory for the old size either).
     size: usize,
-    table: Option<Table>,
+    table: Option<HashTable>,
     /// What has been said of each tables directory, per rule set.
     reported: Reported,
     /// The directory `TablesPath`'s default names.
@@ -208,7 +208,7 @@ impl Worker {
                     }
                 }
                 let size = self.size;
-                let table = self.table.get_or_insert_with(|| Table::new(size));
+                let table = self.table.get_or_insert_with(|| HashTable::new(size));
                 let tables = open_tables(
                     &tables_path,
                     self.default_tables.as_deref(),
@@ -273,7 +273,7 @@ impl Worker {
     /// once; if the new size cannot be had, that is said and the old size taken again.
     fn resize(&mut self, mb: usize) {
         let had = self.table.take().map(|_| self.size);
-        match Table::try_new(mb) {
+        match HashTable::try_new(mb) {
             Ok(t) => {
                 self.size = mb;
                 self.table = Some(t);
@@ -282,7 +282,7 @@ impl Worker {
                 self.out
                     .error(format!("Hash {mb}: {e}; keeping {} MiB", self.size));
                 if had.is_some() {
-                    self.table = Table::try_new(self.size).ok();
+                    self.table = HashTable::try_new(self.size).ok();
                 }
             }
         }
