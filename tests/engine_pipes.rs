@@ -6,7 +6,7 @@ mod common;
 
 use awari::rules::{parse_move_list, Board, Game, Variant};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -19,7 +19,12 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = common::hermetic(env!("CARGO_BIN_EXE_awari"))
+        Engine::spawn(common::hermetic(env!("CARGO_BIN_EXE_awari")))
+    }
+
+    /// The engine as `command` starts it.
+    fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -638,8 +643,7 @@ fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
     // worker died and no `bestmove` came again. Needs root (to run the engine as `nobody`
     // under the limit: root ignores RLIMIT_NPROC), `setpriv` and `prlimit`.
     if let Some(why) = common::nproc_limit_unavailable() {
-        // The one early return of this test, with its reason on stderr.
-        eprintln!("skipped: {why}");
+        common::skipped(why);
         return;
     }
     let mut child = common::as_nobody_limited(env!("CARGO_BIN_EXE_awari"), 8)
@@ -727,6 +731,61 @@ fn meminfo_mib(field: &str) -> Option<u64> {
     Some(kib / 1024)
 }
 
+/// The `Hash` option's maximum, in MiB.
+const HASH_MAX: u64 = 32_768;
+
+/// The engine, shown a `/proc/meminfo` of its own that says `mib` MiB are available (the
+/// machine's, with that one field changed), bound over the real one in a mount namespace of
+/// its own; or why this machine cannot do that (it needs util-linux's `unshare`, and root or
+/// user namespaces). The file is written in `dir`.
+#[cfg(target_os = "linux")]
+fn engine_seeing_available(dir: &std::path::Path, mib: u64) -> Result<Engine, String> {
+    let real =
+        std::fs::read_to_string("/proc/meminfo").map_err(|e| format!("/proc/meminfo: {e}"))?;
+    let shown: String = real
+        .lines()
+        .map(|l| {
+            if l.starts_with("MemAvailable:") {
+                format!("MemAvailable: {} kB\n", mib * 1024)
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let file = dir.join("meminfo");
+    std::fs::write(&file, &shown).unwrap();
+    // `$0` the file, then the program and its arguments.
+    let bind = r#"mount --bind "$0" /proc/meminfo && exec "$@""#;
+    let mut refusals = Vec::new();
+    // Root needs no user namespace; anyone else needs one to mount.
+    for namespaces in [&["--mount"][..], &["--user", "--map-root-user", "--mount"]] {
+        let wrapped = |program: &[&str]| {
+            let mut command = common::hermetic("unshare");
+            command
+                .args(namespaces)
+                .args(["sh", "-c", bind])
+                .arg(&file)
+                .args(program);
+            command
+        };
+        let seen = wrapped(&["cat", "/proc/meminfo"])
+            .output()
+            .map_err(|e| format!("util-linux's unshare does not run: {e}"))?;
+        if seen.status.success() && seen.stdout == shown.as_bytes() {
+            return Ok(Engine::spawn(wrapped(&[env!("CARGO_BIN_EXE_awari")])));
+        }
+        refusals.push(format!(
+            "unshare {}: {}",
+            namespaces.join(" "),
+            String::from_utf8_lossy(&seen.stderr).trim()
+        ));
+    }
+    Err(format!(
+        "no mount namespace could show the engine a /proc/meminfo of its own ({})",
+        refusals.join("; ")
+    ))
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn a_hash_above_the_memory_available_is_refused_before_it_is_taken() {
@@ -740,20 +799,33 @@ fn a_hash_above_the_memory_available_is_refused_before_it_is_taken() {
         meminfo_mib("MemTotal:"),
         meminfo_mib("SwapTotal:"),
     ) else {
-        eprintln!("skipped: no /proc/meminfo");
+        common::skipped("no /proc/meminfo, where the engine reads the memory available");
         return;
     };
+    let dir = common::scratch("pipes", "meminfo");
     let ask = (available + 1024).max(total + swap + 1024);
-    if ask > 32_768 {
-        // The one early return, with its reason: the option's maximum is within this machine.
-        eprintln!("skipped: {available} MiB available, more than the Hash option's maximum");
-        return;
-    }
-    let mut e = Engine::start();
+    let (mut e, ask, said) = if ask <= HASH_MAX {
+        (Engine::start(), ask, "")
+    } else {
+        // No size the option takes is above this machine's memory: the engine is told that
+        // 1 GiB is available and asked for 2 GiB (which an engine without the check would
+        // take, from a machine that has them).
+        match engine_seeing_available(&dir, 1024) {
+            Ok(e) => (e, 2048, " (1024 MiB)"),
+            Err(why) => {
+                common::skipped(format!(
+                    "{total} MiB of memory and {swap} MiB of swap, more than the Hash option's \
+                     maximum ({HASH_MAX} MiB), and {why}"
+                ));
+                return;
+            }
+        }
+    };
     e.send(&format!("setoption name Hash value {ask}"));
     let (error, _) = e.expect(&format!("info string error: Hash {ask}"), 30 * SECOND);
     assert!(
-        error.contains("more than the memory available") && error.contains("keeping 16 MiB"),
+        error.contains(&format!("more than the memory available{said}"))
+            && error.contains("keeping 16 MiB"),
         "{error}"
     );
     e.send("position startpos");

@@ -6,8 +6,10 @@
 //! the page's data, and requires a console without errors. Screenshots go to
 //! `target/report-artifacts/`.
 //!
-//! Without a browser (`chromium`, `chromium-browser`, `google-chrome`) the browser tests print
-//! `skipped: <reason>` and return; `.ci/run` installs Debian's `chromium` where it can.
+//! Without a browser (`chromium`, `chromium-browser`, `google-chrome`) the browser tests
+//! check the pages' data only and say `skipped: <test>: the browser part: <reason>` on the
+//! test process's error output, which a passing run shows too; `.ci/run` installs Debian's
+//! `chromium` where it can.
 
 use awari::referee::records::GameRecord;
 use awari::referee::report::data::{match_page, MatchPage, MatchRecords};
@@ -320,7 +322,9 @@ fn hook(m: usize, record: &GameRecord, plies: &[usize]) -> String {
 fn a_match_in_every_rule_set_gives_a_page_whose_viewer_draws_the_rules_positions() {
     let browser = browser();
     if let Err(reason) = &browser {
-        eprintln!("skipped: {reason} (the page is still built and its data checked)");
+        common::skipped(format!(
+            "the browser part: {reason} (the page is still built and its data checked)"
+        ));
     }
     for variant in Variant::ALL {
         let dir = scratch("report", variant.name());
@@ -438,9 +442,12 @@ fn a_tournament_page_has_standings_a_cross_table_and_every_match() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(page_data(&again), data);
-    let Ok(browser) = browser() else {
-        eprintln!("skipped: the browser part: {}", browser().unwrap_err());
-        return;
+    let browser = match browser() {
+        Ok(browser) => browser,
+        Err(reason) => {
+            common::skipped(format!("the browser part: {reason}"));
+            return;
+        }
     };
     let matches: Vec<MatchPage> = ["d3-vs-d2", "d3-vs-d1", "d2-vs-d1"]
         .iter()
@@ -552,9 +559,12 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(page_data(&beside), data);
-    let Ok(browser) = browser() else {
-        eprintln!("skipped: the browser part: {}", browser().unwrap_err());
-        return;
+    let browser = match browser() {
+        Ok(browser) => browser,
+        Err(reason) => {
+            common::skipped(format!("the browser part: {reason}"));
+            return;
+        }
     };
     let mut all = records(&run.join("shard-0-of-2.jsonl"));
     all.extend(records(&run.join("shard-1-of-2.jsonl")));
@@ -602,9 +612,12 @@ fn the_page_before_a_matchs_first_game_opens_without_errors() {
     let html = dir.join("empty.html");
     awari::referee::report::Live::new(&html).unwrap();
     assert_eq!(page_data(&html)["matches"], serde_json::json!([]));
-    let Ok(browser) = browser() else {
-        eprintln!("skipped: the browser part: {}", browser().unwrap_err());
-        return;
+    let browser = match browser() {
+        Ok(browser) => browser,
+        Err(reason) => {
+            common::skipped(format!("the browser part: {reason}"));
+            return;
+        }
     };
     let out = drive(&browser, &html, "game:1;plies:0");
     assert_eq!(out["errors"], serde_json::json!([]), "{out}");

@@ -376,10 +376,7 @@ fn words(list: &[&str]) -> Vec<String> {
 #[test]
 fn a_match_sharded_on_slurm_merges_to_the_unsharded_report() {
     if let Some(reason) = skip_reason() {
-        // Straight to stderr, past the harness's capture of `eprintln!`, so that a passing
-        // run shows that it ran nothing.
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "skipped: {reason}");
+        common::skipped(reason);
         return;
     }
     let dir = common::scratch("slurm", "cluster");

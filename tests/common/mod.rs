@@ -108,18 +108,42 @@ pub fn repetition_wins() -> Vec<(String, String)> {
         .collect()
 }
 
+/// Says on the test process's own error output that the running test skips something, and
+/// why. The harness captures `eprintln!` and shows it only for a failing test, so a skip said
+/// that way would leave a passing run looking as if it had checked everything; this line is
+/// printed whatever the test's outcome, and names the test (the harness names each test's
+/// thread after it).
+pub fn skipped(reason: impl std::fmt::Display) {
+    use std::io::Write;
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {reason}");
+}
+
+/// Whether `program ARGS` runs and succeeds, with [`home`] as its home directory as the
+/// tests run it.
+pub fn runs(program: &str, args: &[&str]) -> bool {
+    hermetic(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// Why a test cannot run a program as `nobody` under a limit on its user's processes (it
 /// needs root, since root ignores RLIMIT_NPROC, and util-linux's `setpriv` and `prlimit`), or
 /// `None` when it can.
-pub fn nproc_limit_unavailable() -> Option<&'static str> {
-    let tools = ["setpriv", "prlimit"].iter().all(|t| {
-        hermetic(t)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    let root = nix::unistd::geteuid().is_root();
-    (!tools || !root).then_some("needs root and util-linux's setpriv and prlimit")
+pub fn nproc_limit_unavailable() -> Option<String> {
+    let mut missing: Vec<String> = ["setpriv", "prlimit"]
+        .into_iter()
+        .filter(|t| !runs(t, &["--version"]))
+        .map(|t| format!("util-linux's {t}"))
+        .collect();
+    if !nix::unistd::geteuid().is_root() {
+        missing.push("root (to run it as nobody: root itself ignores RLIMIT_NPROC)".to_string());
+    }
+    (!missing.is_empty()).then(|| format!("needs {}", missing.join(" and ")))
 }
 
 /// `program` run as `nobody` under a limit of `nproc` processes for that user.
@@ -130,5 +154,23 @@ pub fn as_nobody_limited(program: &str, nproc: u32) -> std::process::Command {
         .arg("prlimit")
         .arg(format!("--nproc={nproc}"))
         .arg(program);
+    command
+}
+
+/// `command` with its address space limited to `bytes` (RLIMIT_AS): an allocation beyond it
+/// fails in the program, whatever the machine's memory and the kernel's overcommit setting.
+pub fn address_space_limited(
+    mut command: std::process::Command,
+    bytes: u64,
+) -> std::process::Command {
+    use nix::sys::resource::{setrlimit, Resource};
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec, where only
+    // async-signal-safe calls may be made: setrlimit(2) is one, and it allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            setrlimit(Resource::RLIMIT_AS, bytes, bytes).map_err(std::io::Error::from)
+        });
+    }
     command
 }
