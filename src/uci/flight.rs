@@ -153,25 +153,23 @@ mod tests {
 
     #[test]
     fn a_search_that_ends_by_itself_is_not_held() {
+        // Whether a flight asked pondering or not lets go under `limits` in time, after
+        // `before`.
+        let lets_go = |pondering: bool, before: fn(&Flight), limits: Limits| {
+            let flight = Arc::new(Flight::new(pondering));
+            before(&flight);
+            held(&flight, limits).recv_timeout(AT_ONCE).is_ok()
+        };
+        // Neither `infinite` nor `ponder`: its answer goes out at once.
+        assert!(lets_go(false, |_| {}, Limits::default()));
+        // A plain search whose flight says pondering: only `go ponder` waits for it.
+        assert!(lets_go(true, |_| {}, Limits::default()));
+        // `ponderhit` before the hold begins: no wake-up to miss.
         let ponder = Limits {
             ponder: true,
             ..Limits::default()
         };
-        // (pondering when asked, the search's limits, what happens before the hold)
-        let cases: [(bool, Limits, fn(&Flight)); 3] = [
-            // Neither `infinite` nor `ponder`: its answer goes out at once.
-            (false, Limits::default(), |_| {}),
-            // A plain search whose flight says pondering: only `go ponder` waits for it.
-            (true, Limits::default(), |_| {}),
-            // `ponderhit` before the hold begins: no wake-up to miss.
-            (true, ponder, Flight::ponderhit),
-        ];
-        for (i, (pondering, limits, before)) in cases.into_iter().enumerate() {
-            let flight = Arc::new(Flight::new(pondering));
-            before(&flight);
-            let released = held(&flight, limits);
-            assert!(released.recv_timeout(AT_ONCE).is_ok(), "case {i} is held");
-        }
+        assert!(lets_go(true, Flight::ponderhit, ponder));
     }
 
     #[test]
