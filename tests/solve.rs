@@ -7,7 +7,6 @@
 
 use awari::rng::Rng;
 use awari::rules::{Board, Side, Variant};
-use awari::tables::build::{build, BuildOptions};
 use awari::tables::Tables;
 use awari::tools::prove::{Proof, Solver};
 use std::collections::HashMap;
@@ -18,7 +17,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-const AWARI: &str = env!("CARGO_BIN_EXE_awari");
+use common::AWARI;
 
 /// A kalah position as the independent solver sees it: houses `A..F a..f`, stores (South,
 /// North), and the side to move (0 South, 1 North).
@@ -191,12 +190,9 @@ fn solve(board: &Board, tables: Option<&Tables>) -> Proof {
 }
 
 fn awari(args: &[&str]) -> (i32, String, String) {
-    let out = common::hermetic(AWARI).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::awari(args);
+    let (stdout, stderr) = (common::text(&out.stdout), common::text(&out.stderr));
+    (out.status.code().unwrap_or(-1), stdout, stderr)
 }
 
 /// The `value N:` line's N.
@@ -329,14 +325,7 @@ fn positions_along_random_lines_have_the_independent_solvers_values() {
 #[test]
 fn with_tables_the_values_are_the_same() {
     let dir = common::scratch("solve", "tables");
-    let options = BuildOptions {
-        variant: Variant::Kalah,
-        seeds: 10,
-        threads: 2,
-        dir: dir.to_path_buf(),
-        bars: false,
-    };
-    build(&options, &mut std::io::sink()).unwrap();
+    common::build_tables(&dir, Variant::Kalah, 10);
     let tables = Tables::open(&dir, Variant::Kalah);
     let mut rng = Rng::new(7);
     let mut hits = 0;
@@ -455,7 +444,7 @@ fn bad_input_is_refused_with_a_message() {
     let out = common::address_space_limited(command, 64 << 30)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("cannot allocate"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
