@@ -1,9 +1,5 @@
-//! Tells the tests whether `python3` is on this machine, so that the test that runs the
-//! README's Python example is marked ignored where it cannot run, rather than passing having
-//! checked nothing; and writes one perft test per row of `tests/data/perft.txt`, so that a
-//! failing row fails under its own name.
-
-use std::process::{Command, Stdio};
+//! Writes one perft test per row of `tests/data/perft.txt`, so that a failing row fails under
+//! its own name.
 
 /// `$OUT_DIR/perft_rows.rs`: `#[test] fn row_NN_<name>() { check_row(NN) }` for each row.
 fn perft_rows() {
@@ -44,16 +40,5 @@ fn perft_rows() {
 
 fn main() {
     perft_rows();
-    println!("cargo::rustc-check-cfg=cfg(has_python3)");
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-env-changed=PATH");
-    let found = Command::new("python3")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if found {
-        println!("cargo::rustc-cfg=has_python3");
-    }
 }

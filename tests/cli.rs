@@ -3,22 +3,7 @@
 
 mod common;
 
-use std::process::Output;
-
-fn run(binary: &str, args: &[&str]) -> Output {
-    common::hermetic(binary)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("run {binary}: {e}"))
-}
-
-fn awari(args: &[&str]) -> Output {
-    run(env!("CARGO_BIN_EXE_awari"), args)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{awari, run, text};
 
 #[test]
 fn perft_prints_divide_total_and_speed() {
@@ -150,7 +135,7 @@ fn bad_arguments_get_clear_errors_and_exit_code_2() {
 
 #[test]
 fn referee_usage_errors_and_the_built_in_match() {
-    let referee = |args: &[&str]| run(env!("CARGO_BIN_EXE_referee"), args);
+    let referee = |args: &[&str]| run(common::REFEREE, args);
     let help = referee(&["--help"]);
     assert!(help.status.success());
     assert!(text(&help.stdout).contains("Usage"));

@@ -396,10 +396,8 @@ fn classic_opponents_answer_through_the_protocol() {
 
 #[test]
 fn basic_learns_from_games_it_does_not_win() {
-    let dir = std::env::temp_dir().join(format!("awari-learn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("learn", "basic");
     let file = dir.join("memory.txt");
-    let _ = std::fs::remove_file(&file);
     // basic plays North (it is asked to move as North), and the game ends with North losing
     // 26-22 (South cannot feed North): the end it sees is remembered once, though it comes twice.
     let lost = "FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDdEfBbAcAfEaDbEcAeAdBeCfFf";
@@ -428,5 +426,4 @@ fn basic_learns_from_games_it_does_not_win() {
         "{lines:#?}"
     );
     assert_eq!(lines.last().unwrap(), "readyok");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,96 +5,11 @@
 mod common;
 
 use awari::rules::{parse_move_list, Board, Game, Variant};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use common::Engine;
+use std::io::Write;
+use std::process::Stdio;
 use std::thread;
-use std::time::{Duration, Instant};
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = common::hermetic(env!("CARGO_BIN_EXE_awari"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Waits for a line starting with `prefix`; returns it and how long it took, or panics
-    /// after `limit`. Other lines are passed over.
-    fn expect(&self, prefix: &str, limit: Duration) -> (String, Duration) {
-        let start = Instant::now();
-        loop {
-            let left = limit.saturating_sub(start.elapsed());
-            match self.lines.recv_timeout(left) {
-                Ok(line) if line.starts_with(prefix) => return (line, start.elapsed()),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => panic!("no '{prefix}' line within {limit:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("output ended before '{prefix}'"),
-            }
-        }
-    }
-
-    /// Every line that arrives within `wait`.
-    fn drain(&self, wait: Duration) -> Vec<String> {
-        let mut lines = Vec::new();
-        while let Ok(line) = self.lines.recv_timeout(wait) {
-            lines.push(line);
-        }
-        lines
-    }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
-    /// Waits for the process to exit; its status and how long that took.
-    fn exit(&mut self, limit: Duration) -> (ExitStatus, Duration) {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return (status, start.elapsed());
-            }
-            assert!(start.elapsed() < limit, "still running after {limit:?}");
-            thread::sleep(Duration::from_millis(1));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use std::time::Duration;
 
 const SECOND: Duration = Duration::from_secs(1);
 /// What "at once" allows beyond the machine's own round trip.
@@ -435,8 +350,7 @@ fn classic_opponents_obey_stop_movetime_and_clocks() {
 fn file_options_never_block_the_engine_or_exhaust_its_memory() {
     // `LearnFile` naming a FIFO once blocked `isready` for ever; `EvolvedWeights=/dev/zero`
     // read until memory ran out.
-    let dir = std::env::temp_dir().join(format!("awari-fifo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("pipes", "fifo");
     let fifo = dir.join("fifo");
     let status = common::hermetic("mkfifo")
         .arg(&fifo)
@@ -474,7 +388,6 @@ fn file_options_never_block_the_engine_or_exhaust_its_memory() {
     e.send("position startpos");
     e.send("go depth 3");
     e.expect("bestmove ", 10 * SECOND);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -534,28 +447,14 @@ fn no_info_line_carries_a_score_no_position_can_have() {
 /// Runs `awari ARGS` and waits at most `limit` for it to end (killing it after): its status
 /// and output, or `None` if it did not end in time.
 fn awari_within(args: &[&str], limit: Duration) -> Option<(bool, String)> {
-    let mut child = common::hermetic(env!("CARGO_BIN_EXE_awari"))
+    let child = common::hermetic(common::AWARI)
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        thread::sleep(Duration::from_millis(5));
-    }
-    let out = child.wait_with_output().unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some((out.status.success(), text))
+    let out = common::output_within(child, limit)?;
+    Some((out.status.success(), common::printed(&out)))
 }
 
 #[test]
@@ -638,11 +537,10 @@ fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
     // worker died and no `bestmove` came again. Needs root (to run the engine as `nobody`
     // under the limit: root ignores RLIMIT_NPROC), `setpriv` and `prlimit`.
     if let Some(why) = common::nproc_limit_unavailable() {
-        // The one early return of this test, with its reason on stderr.
-        eprintln!("skipped: {why}");
+        common::skipped(why);
         return;
     }
-    let mut child = common::as_nobody_limited(env!("CARGO_BIN_EXE_awari"), 8)
+    let mut child = common::as_nobody_limited(common::AWARI, 8)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -656,15 +554,7 @@ fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
         .unwrap()
         .write_all(script.as_bytes())
         .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > 20 * SECOND {
-            let _ = child.kill();
-            panic!("the engine hangs");
-        }
-        thread::sleep(Duration::from_millis(10));
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_within(child, 20 * SECOND).expect("the engine hangs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("bestmove ").count(), 2, "{text}");
     assert!(text.contains("readyok"), "{text}");
@@ -676,7 +566,7 @@ fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
 
 /// The engine's resident memory now, in KiB (Linux).
 fn resident_kib(e: &Engine) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", e.child.id())).unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.id())).unwrap();
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
@@ -727,6 +617,61 @@ fn meminfo_mib(field: &str) -> Option<u64> {
     Some(kib / 1024)
 }
 
+/// The `Hash` option's maximum, in MiB.
+const HASH_MAX: u64 = 32_768;
+
+/// The engine, shown a `/proc/meminfo` of its own that says `mib` MiB are available (the
+/// machine's, with that one field changed), bound over the real one in a mount namespace of
+/// its own; or why this machine cannot do that (it needs util-linux's `unshare`, and root or
+/// user namespaces). The file is written in `dir`.
+#[cfg(target_os = "linux")]
+fn engine_seeing_available(dir: &std::path::Path, mib: u64) -> Result<Engine, String> {
+    let real =
+        std::fs::read_to_string("/proc/meminfo").map_err(|e| format!("/proc/meminfo: {e}"))?;
+    let shown: String = real
+        .lines()
+        .map(|l| {
+            if l.starts_with("MemAvailable:") {
+                format!("MemAvailable: {} kB\n", mib * 1024)
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let file = dir.join("meminfo");
+    std::fs::write(&file, &shown).unwrap();
+    // `$0` the file, then the program and its arguments.
+    let bind = r#"mount --bind "$0" /proc/meminfo && exec "$@""#;
+    let mut refusals = Vec::new();
+    // Root needs no user namespace; anyone else needs one to mount.
+    for namespaces in [&["--mount"][..], &["--user", "--map-root-user", "--mount"]] {
+        let wrapped = |program: &[&str]| {
+            let mut command = common::hermetic("unshare");
+            command
+                .args(namespaces)
+                .args(["sh", "-c", bind])
+                .arg(&file)
+                .args(program);
+            command
+        };
+        let seen = wrapped(&["cat", "/proc/meminfo"])
+            .output()
+            .map_err(|e| format!("util-linux's unshare does not run: {e}"))?;
+        if seen.status.success() && seen.stdout == shown.as_bytes() {
+            return Ok(Engine::spawn(wrapped(&[common::AWARI])));
+        }
+        refusals.push(format!(
+            "unshare {}: {}",
+            namespaces.join(" "),
+            String::from_utf8_lossy(&seen.stderr).trim()
+        ));
+    }
+    Err(format!(
+        "no mount namespace could show the engine a /proc/meminfo of its own ({})",
+        refusals.join("; ")
+    ))
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn a_hash_above_the_memory_available_is_refused_before_it_is_taken() {
@@ -740,20 +685,33 @@ fn a_hash_above_the_memory_available_is_refused_before_it_is_taken() {
         meminfo_mib("MemTotal:"),
         meminfo_mib("SwapTotal:"),
     ) else {
-        eprintln!("skipped: no /proc/meminfo");
+        common::skipped("no /proc/meminfo, where the engine reads the memory available");
         return;
     };
+    let dir = common::scratch("pipes", "meminfo");
     let ask = (available + 1024).max(total + swap + 1024);
-    if ask > 32_768 {
-        // The one early return, with its reason: the option's maximum is within this machine.
-        eprintln!("skipped: {available} MiB available, more than the Hash option's maximum");
-        return;
-    }
-    let mut e = Engine::start();
+    let (mut e, ask, said) = if ask <= HASH_MAX {
+        (Engine::start(), ask, "")
+    } else {
+        // No size the option takes is above this machine's memory: the engine is told that
+        // 1 GiB is available and asked for 2 GiB (which an engine without the check would
+        // take, from a machine that has them).
+        match engine_seeing_available(&dir, 1024) {
+            Ok(e) => (e, 2048, " (1024 MiB)"),
+            Err(why) => {
+                common::skipped(format!(
+                    "{total} MiB of memory and {swap} MiB of swap, more than the Hash option's \
+                     maximum ({HASH_MAX} MiB), and {why}"
+                ));
+                return;
+            }
+        }
+    };
     e.send(&format!("setoption name Hash value {ask}"));
     let (error, _) = e.expect(&format!("info string error: Hash {ask}"), 30 * SECOND);
     assert!(
-        error.contains("more than the memory available") && error.contains("keeping 16 MiB"),
+        error.contains(&format!("more than the memory available{said}"))
+            && error.contains("keeping 16 MiB"),
         "{error}"
     );
     e.send("position startpos");

@@ -2,6 +2,8 @@
 //! Debug builds skip counts above a node budget so `cargo test` stays quick; release builds
 //! (`cargo test --profile ci`, the README's test command, or `--release`) run every row to its deepest figure.
 
+mod common;
+
 use awari::rules::{
     divide, format_move_list, perft, Board, Game, IllegalReason, Move, Side, Variant,
 };
@@ -70,10 +72,11 @@ fn check_row(index: usize) {
         );
     }
     if skipped > 0 {
-        eprintln!(
-            "{}: debug build: skipped {skipped} counts above {DEBUG_BUDGET} nodes (run with --release for all)",
+        common::skipped(format!(
+            "{}: a debug build: {skipped} counts above {DEBUG_BUDGET} nodes (`--profile ci` or \
+             `--release` checks them all)",
             row.name
-        );
+        ));
     }
 }
 

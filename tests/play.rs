@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::Stdio;
 
 fn play(args: &[&str], input: &str) -> (bool, String) {
-    let mut child = common::hermetic(env!("CARGO_BIN_EXE_awari"))
+    let mut child = common::hermetic(common::AWARI)
         .arg("play")
         .args(args)
         .stdin(Stdio::piped())
@@ -107,10 +107,8 @@ fn every_opponent_and_the_computer_moving_first() {
 
 #[test]
 fn basic_learns_across_games_into_its_file() {
-    let dir = std::env::temp_dir().join(format!("awari-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("play", "learn");
     let file = dir.join("memory.txt");
-    let _ = std::fs::remove_file(&file);
     // From this position the person wins at once with 6 (F into the store empties South's
     // row: 11 to 5), three games running: basic remembers each lost game's move, column 5.
     let fen = "0-0-0-0-0-1-3-3-3-3-3-3-10-5-S";
@@ -139,5 +137,4 @@ fn basic_learns_across_games_into_its_file() {
     let (ok, out) = play(&["--learn-file", file.to_str().unwrap()], "quit\n");
     assert!(ok);
     assert!(out.contains("warning"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,11 +3,7 @@
 mod common;
 
 fn check(args: &[&str]) -> (Option<i32>, String) {
-    let out = common::hermetic(env!("CARGO_BIN_EXE_referee"))
-        .arg("check")
-        .args(args)
-        .output()
-        .unwrap();
+    let out = common::referee().arg("check").args(args).output().unwrap();
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -4,15 +4,11 @@
 
 use awari::referee::records::GameRecord;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{running, scratch, Scratch};
-
-fn referee() -> Command {
-    common::hermetic(env!("CARGO_BIN_EXE_referee"))
-}
+use common::{last_line, referee, running, scratch, text, Scratch};
 
 fn temp(name: &str) -> Scratch {
     scratch("faults", name)
@@ -37,23 +33,10 @@ fn misbehave(mode: &[&str]) -> Vec<String> {
     words
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 /// Waits for `child` at most `limit` (a bound against hanging for ever, far above what the
 /// run needs); kills it and fails if it is still running then.
-fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            let _ = child.wait();
-            panic!("{what}: the referee hangs");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+fn finish(child: Child, limit: Duration, what: &str) -> Output {
+    common::output_within(child, limit).unwrap_or_else(|| panic!("{what}: the referee hangs"))
 }
 
 fn records(json: &Path) -> Vec<GameRecord> {
@@ -62,14 +45,6 @@ fn records(json: &Path) -> Vec<GameRecord> {
         .lines()
         .filter_map(|l| GameRecord::from_json(l.as_bytes()).ok())
         .collect()
-}
-
-fn last_line(stdout: &[u8], prefix: &str) -> String {
-    text(stdout)
-        .lines()
-        .rfind(|l| l.starts_with(prefix))
-        .unwrap_or_default()
-        .to_string()
 }
 
 #[test]

@@ -4,27 +4,15 @@
 
 use awari::referee::records::GameRecord;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{scratch, Scratch};
-
-fn referee() -> Command {
-    common::hermetic(env!("CARGO_BIN_EXE_referee"))
-}
+use common::{last_line, referee, scratch, Scratch};
 
 fn temp(name: &str) -> Scratch {
     scratch("referee", name)
-}
-
-fn last_line(stdout: &[u8], prefix: &str) -> String {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .rfind(|l| l.starts_with(prefix))
-        .unwrap_or_default()
-        .to_string()
 }
 
 fn rounds(json: &Path) -> Vec<u64> {

@@ -54,7 +54,7 @@ fn every_kind_of_misbehaviour() {
             "name=misbehave".to_string(),
         ];
         b.extend(mode.iter().map(|a| format!("arg={a}")));
-        let out = common::hermetic(env!("CARGO_BIN_EXE_referee"))
+        let out = common::referee()
             .args([
                 "--engine",
                 &format!("cmd={}", env!("CARGO_BIN_EXE_awari")),
@@ -84,7 +84,7 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
     let engine = dir.join("awari");
     std::fs::copy(env!("CARGO_BIN_EXE_awari"), &engine).unwrap();
     let cmd = format!("cmd={}", engine.display());
-    let mut referee = common::hermetic(env!("CARGO_BIN_EXE_referee"))
+    let mut referee = common::referee()
         .args(["--engine", &cmd, "name=a", "--engine", &cmd, "name=b"])
         .args(["--movetime", "5000", "--games", "2"])
         .stdout(std::process::Stdio::null())

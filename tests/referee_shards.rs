@@ -7,16 +7,10 @@ use awari::referee::outdir;
 use awari::referee::records::GameRecord;
 use awari::referee::runner::{Sprt, Tally};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
-use common::{scratch, Scratch};
-
-const AWARI: &str = env!("CARGO_BIN_EXE_awari");
-
-fn referee() -> Command {
-    common::hermetic(env!("CARGO_BIN_EXE_referee"))
-}
+use common::{printed as text, referee, scratch, Scratch, AWARI};
 
 fn temp(name: &str) -> Scratch {
     scratch("shards", name)
@@ -44,14 +38,6 @@ fn match_args(games: u64) -> Vec<String> {
 
 fn run(args: &[String], extra: &[&str]) -> Output {
     referee().args(args).args(extra).output().unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// `referee merge DIR`: its status and report, less the line naming the files it wrote.

@@ -6,32 +6,22 @@
 //! the page's data, and requires a console without errors. Screenshots go to
 //! `target/report-artifacts/`.
 //!
-//! Without a browser (`chromium`, `chromium-browser`, `google-chrome`) the browser tests print
-//! `skipped: <reason>` and return; `.ci/run` installs Debian's `chromium` where it can.
+//! Without a browser (`chromium`, `chromium-browser`, `google-chrome`) the browser tests
+//! check the pages' data only and say `skipped: <test>: the browser part: <reason>` on the
+//! test process's error output, which a passing run shows too; `.ci/run` installs Debian's
+//! `chromium` where it can.
 
 use awari::referee::records::GameRecord;
 use awari::referee::report::data::{match_page, MatchPage, MatchRecords};
 use awari::rules::{parse_move_list, relay_sow, Board, Game, Side, Variant};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::scratch;
-
-fn referee() -> Command {
-    common::hermetic(env!("CARGO_BIN_EXE_referee"))
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use common::{printed, referee, scratch};
 
 /// Two `awari` engines at depths 3 and 1: every move has a score and a depth.
 fn engines() -> Vec<String> {
@@ -66,21 +56,15 @@ fn page_data(html: &Path) -> Value {
 
 /// A browser to run headless, or why there is none.
 fn browser() -> Result<PathBuf, String> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in [
+    [
         "chromium",
         "chromium-browser",
         "google-chrome",
         "google-chrome-stable",
-    ] {
-        for dir in std::env::split_paths(&path) {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return Ok(candidate);
-            }
-        }
-    }
-    Err("no chromium, chromium-browser or google-chrome on PATH (.ci/run installs Debian's chromium)".to_string())
+    ]
+    .into_iter()
+    .find_map(common::on_path)
+    .ok_or_else(|| "no chromium, chromium-browser or google-chrome on PATH (.ci/run installs Debian's chromium)".to_string())
 }
 
 /// A browser process, killed and reaped however the test ends.
@@ -320,7 +304,9 @@ fn hook(m: usize, record: &GameRecord, plies: &[usize]) -> String {
 fn a_match_in_every_rule_set_gives_a_page_whose_viewer_draws_the_rules_positions() {
     let browser = browser();
     if let Err(reason) = &browser {
-        eprintln!("skipped: {reason} (the page is still built and its data checked)");
+        common::skipped(format!(
+            "the browser part: {reason} (the page is still built and its data checked)"
+        ));
     }
     for variant in Variant::ALL {
         let dir = scratch("report", variant.name());
@@ -336,7 +322,7 @@ fn a_match_in_every_rule_set_gives_a_page_whose_viewer_draws_the_rules_positions
             .arg(&html)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{variant}: {}", text(&out));
+        assert!(out.status.success(), "{variant}: {}", printed(&out));
         let records = records(&json);
         assert_eq!(records.len(), 4, "{variant}");
         // The page written during the match holds every game, with the records' moves.
@@ -356,8 +342,12 @@ fn a_match_in_every_rule_set_gives_a_page_whose_viewer_draws_the_rules_positions
             .args(["--sprt", "elo0=0", "elo1=50"])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        assert!(text(&out).contains("4 games written to"), "{}", text(&out));
+        assert!(out.status.success(), "{}", printed(&out));
+        assert!(
+            printed(&out).contains("4 games written to"),
+            "{}",
+            printed(&out)
+        );
         assert_eq!(page_data(&again), data, "{variant}");
         let page = match_page(&MatchRecords {
             names: ["d3".into(), "d1".into()],
@@ -418,7 +408,7 @@ fn a_tournament_page_has_standings_a_cross_table_and_every_match() {
         .arg(&html)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", printed(&out));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<h2>Standings</h2>") && page.contains("<h2>Cross table</h2>"));
     let data = page_data(&html);
@@ -436,11 +426,14 @@ fn a_tournament_page_has_standings_a_cross_table_and_every_match() {
         .arg(&again)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", printed(&out));
     assert_eq!(page_data(&again), data);
-    let Ok(browser) = browser() else {
-        eprintln!("skipped: the browser part: {}", browser().unwrap_err());
-        return;
+    let browser = match browser() {
+        Ok(browser) => browser,
+        Err(reason) => {
+            common::skipped(format!("the browser part: {reason}"));
+            return;
+        }
     };
     let matches: Vec<MatchPage> = ["d3-vs-d2", "d3-vs-d1", "d2-vs-d1"]
         .iter()
@@ -489,7 +482,7 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
             .arg(&run)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
+        assert!(out.status.success(), "{}", printed(&out));
     }
     let (merged, together) = (dir.join("merged.html"), dir.join("together.html"));
     let out = referee()
@@ -499,7 +492,7 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
         .arg(&merged)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", printed(&out));
     let out = referee()
         .arg("report")
         .args([
@@ -510,7 +503,7 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
         .arg(&together)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", printed(&out));
     let data = page_data(&merged);
     let rounds: Vec<u64> = data["matches"][0]["games"]
         .as_array()
@@ -534,11 +527,11 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
         .arg(&mixed)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", printed(&out));
     assert!(
-        text(&out).contains("is already read; the first is kept"),
+        printed(&out).contains("is already read; the first is kept"),
         "{}",
-        text(&out)
+        printed(&out)
     );
     assert_eq!(page_data(&mixed), data);
     // `referee merge --html` writes the same page beside the merged records.
@@ -550,11 +543,14 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
         .arg(&beside)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", printed(&out));
     assert_eq!(page_data(&beside), data);
-    let Ok(browser) = browser() else {
-        eprintln!("skipped: the browser part: {}", browser().unwrap_err());
-        return;
+    let browser = match browser() {
+        Ok(browser) => browser,
+        Err(reason) => {
+            common::skipped(format!("the browser part: {reason}"));
+            return;
+        }
     };
     let mut all = records(&run.join("shard-0-of-2.jsonl"));
     all.extend(records(&run.join("shard-1-of-2.jsonl")));
@@ -585,7 +581,7 @@ fn a_resumed_matchs_page_holds_the_games_played_before() {
             .arg(&html)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
+        assert!(out.status.success(), "{}", printed(&out));
     }
     let rounds: Vec<u64> = page_data(&html)["matches"][0]["games"]
         .as_array()
@@ -602,9 +598,12 @@ fn the_page_before_a_matchs_first_game_opens_without_errors() {
     let html = dir.join("empty.html");
     awari::referee::report::Live::new(&html).unwrap();
     assert_eq!(page_data(&html)["matches"], serde_json::json!([]));
-    let Ok(browser) = browser() else {
-        eprintln!("skipped: the browser part: {}", browser().unwrap_err());
-        return;
+    let browser = match browser() {
+        Ok(browser) => browser,
+        Err(reason) => {
+            common::skipped(format!("the browser part: {reason}"));
+            return;
+        }
     };
     let out = drive(&browser, &html, "game:1;plies:0");
     assert_eq!(out["errors"], serde_json::json!([]), "{out}");
@@ -623,7 +622,7 @@ fn user_errors_are_named_with_a_non_zero_exit() {
         .arg(dir.join("games.pgn"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", printed(&out));
     let html = dir.join("page.html").display().to_string();
     let missing = dir.join("missing.jsonl").display().to_string();
     let pgn = dir.join("games.pgn").display().to_string();
@@ -669,9 +668,9 @@ fn user_errors_are_named_with_a_non_zero_exit() {
     ];
     for (args, says) in cases {
         let out = referee().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
-        assert!(text(&out).contains(says), "{args:?}: {}", text(&out));
-        assert!(!text(&out).contains("panicked"), "{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", printed(&out));
+        assert!(printed(&out).contains(says), "{args:?}: {}", printed(&out));
+        assert!(!printed(&out).contains("panicked"), "{args:?}");
     }
     assert!(!Path::new(&html).exists(), "no page from bad input");
     // A match refuses a page it cannot write before it plays a game.
@@ -680,18 +679,18 @@ fn user_errors_are_named_with_a_non_zero_exit() {
         .args(["--games", "2", "--html", "/nonexistent/dir/page.html"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(!text(&out).contains("game 1 "), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    assert!(!printed(&out).contains("game 1 "), "{}", printed(&out));
     let out = referee()
         .args(engines())
         .args(["--games", "2", "--jsonout", &json, "--html", &json])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
     assert!(
-        text(&out).contains("is the --jsonout file"),
+        printed(&out).contains("is the --jsonout file"),
         "{}",
-        text(&out)
+        printed(&out)
     );
     assert_eq!(records(Path::new(&json)).len(), 2, "the records are kept");
     // A damaged line among good ones is left out with a warning.
@@ -704,11 +703,11 @@ fn user_errors_are_named_with_a_non_zero_exit() {
         .args(["--html", &html])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", printed(&out));
     assert!(
-        text(&out).contains("warning: report:") && text(&out).contains("line 3"),
+        printed(&out).contains("warning: report:") && printed(&out).contains("line 3"),
         "{}",
-        text(&out)
+        printed(&out)
     );
     // No temporary file is left beside the page.
     let left: Vec<_> = std::fs::read_dir(&*dir)

@@ -14,23 +14,12 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 mod common;
+use common::{text, AWARI, REFEREE};
 
 const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tournament/slurm");
-const AWARI: &str = env!("CARGO_BIN_EXE_awari");
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
 /// How long the jobs of one submission may take, pending and running.
 const JOBS_LIMIT: Duration = Duration::from_secs(180);
-
-fn on_path(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| {
-            std::fs::metadata(dir.join(program))
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
-    })
-}
 
 /// Why this machine cannot run the cluster, if it cannot.
 fn skip_reason() -> Option<String> {
@@ -43,7 +32,7 @@ fn skip_reason() -> Option<String> {
         "scontrol",
     ]
     .into_iter()
-    .filter(|p| !on_path(p))
+    .filter(|p| common::on_path(p).is_none())
     .collect();
     if !missing.is_empty() {
         return Some(format!(
@@ -55,10 +44,6 @@ fn skip_reason() -> Option<String> {
         return Some("not running as root (the Slurm daemons run as root here)".to_string());
     }
     None
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn describe(what: &str, out: &Output) -> String {
@@ -376,10 +361,7 @@ fn words(list: &[&str]) -> Vec<String> {
 #[test]
 fn a_match_sharded_on_slurm_merges_to_the_unsharded_report() {
     if let Some(reason) = skip_reason() {
-        // Straight to stderr, past the harness's capture of `eprintln!`, so that a passing
-        // run shows that it ran nothing.
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "skipped: {reason}");
+        common::skipped(reason);
         return;
     }
     let dir = common::scratch("slurm", "cluster");

@@ -7,7 +7,6 @@
 
 use awari::rng::Rng;
 use awari::rules::{Board, Side, Variant};
-use awari::tables::build::{build, BuildOptions};
 use awari::tables::Tables;
 use awari::tools::prove::{Proof, Solver};
 use std::collections::HashMap;
@@ -18,7 +17,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-const AWARI: &str = env!("CARGO_BIN_EXE_awari");
+use common::AWARI;
 
 /// A kalah position as the independent solver sees it: houses `A..F a..f`, stores (South,
 /// North), and the side to move (0 South, 1 North).
@@ -191,12 +190,9 @@ fn solve(board: &Board, tables: Option<&Tables>) -> Proof {
 }
 
 fn awari(args: &[&str]) -> (i32, String, String) {
-    let out = common::hermetic(AWARI).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::awari(args);
+    let (stdout, stderr) = (common::text(&out.stdout), common::text(&out.stderr));
+    (out.status.code().unwrap_or(-1), stdout, stderr)
 }
 
 /// The `value N:` line's N.
@@ -329,14 +325,7 @@ fn positions_along_random_lines_have_the_independent_solvers_values() {
 #[test]
 fn with_tables_the_values_are_the_same() {
     let dir = common::scratch("solve", "tables");
-    let options = BuildOptions {
-        variant: Variant::Kalah,
-        seeds: 10,
-        threads: 2,
-        dir: dir.to_path_buf(),
-        bars: false,
-    };
-    build(&options, &mut std::io::sink()).unwrap();
+    common::build_tables(&dir, Variant::Kalah, 10);
     let tables = Tables::open(&dir, Variant::Kalah);
     let mut rng = Rng::new(7);
     let mut hits = 0;
@@ -446,18 +435,19 @@ fn bad_input_is_refused_with_a_message() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    // A table larger than the machine: an error, not an abort. Only where the kernel refuses
-    // such an allocation (heuristic or strict overcommit); with overcommit always allowed it
-    // would be granted and then fill the memory.
-    let overcommit = std::fs::read_to_string("/proc/sys/vm/overcommit_memory").unwrap_or_default();
-    if matches!(overcommit.trim(), "0" | "2") {
-        let (code, _, err) = awari(&["solve", "--hash", "1048576"]);
-        assert_eq!(code, 2, "{err}");
-        assert!(err.contains("cannot allocate"), "{err}");
-        assert!(!err.contains("panicked"), "{err}");
-    } else {
-        eprintln!("skipped --hash 1048576: this kernel's overcommit setting ({overcommit:?}) would grant it");
-    }
+    // A table larger than the memory the process may have: an error, not an abort. Its
+    // address space is limited to 64 GiB, so that the allocation is refused whatever the
+    // machine's size and the kernel's overcommit setting (with overcommit always allowed, an
+    // unlimited process would be granted it and then fill the memory).
+    let mut command = common::hermetic(AWARI);
+    command.args(["solve", "--hash", "1048576"]);
+    let out = common::address_space_limited(command, 64 << 30)
+        .output()
+        .unwrap();
+    let err = common::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot allocate"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
     // A directory without kalah tables.
     let empty = common::scratch("solve", "empty");
     let (code, _, err) = awari(&["solve", "--tables", &empty.to_string_lossy()]);

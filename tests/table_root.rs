@@ -10,7 +10,6 @@
 use awari::rng::Rng;
 use awari::rules::{Board, EndReason, Game, Move, Side, Variant};
 use awari::search::table_root::{ends_by_repetition, plan};
-use awari::tables::build::{build, BuildOptions};
 use awari::tables::index::{layer_size, unrank};
 use awari::tables::Tables;
 use std::collections::HashSet;
@@ -19,14 +18,7 @@ mod common;
 
 fn tables(seeds: usize) -> (common::Scratch, Tables) {
     let dir = common::scratch("table-root", &seeds.to_string());
-    let options = BuildOptions {
-        variant: Variant::Oware,
-        seeds,
-        threads: 2,
-        dir: dir.to_path_buf(),
-        bars: false,
-    };
-    build(&options, &mut std::io::sink()).unwrap();
+    common::build_tables(&dir, Variant::Oware, seeds);
     let tables = Tables::open(&dir, Variant::Oware);
     assert!(tables.problems().is_empty());
     (dir, tables)

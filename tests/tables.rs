@@ -5,7 +5,6 @@
 
 use awari::rng::Rng;
 use awari::rules::{Board, EndReason, Game, Move, Side, Variant};
-use awari::tables::build::{build, BuildOptions};
 use awari::tables::file::{layer_path, Layer};
 use awari::tables::index::{
     from_side, layer_size, locate, next, positions_up_to, rank, seeds, unrank,
@@ -13,30 +12,16 @@ use awari::tables::index::{
 use awari::tables::layer::{moves, Moves, Step};
 use awari::tables::probe::after_move;
 use awari::tables::{Tables, Value};
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::Stdio;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-const AWARI: &str = env!("CARGO_BIN_EXE_awari");
-
 mod common;
-use common::Scratch;
+use common::{build_tables, Engine, Scratch, AWARI};
 
 fn scratch(tag: &str) -> Scratch {
     common::scratch("tables", tag)
-}
-
-fn build_into(dir: &Path, variant: Variant, seeds: usize) {
-    let options = BuildOptions {
-        variant,
-        seeds,
-        threads: 2,
-        dir: dir.to_path_buf(),
-        bars: false,
-    };
-    build(&options, &mut std::io::sink()).unwrap();
 }
 
 /// `n` seeds dropped into random houses.
@@ -171,9 +156,9 @@ fn read(path: &Path) -> Vec<u8> {
 fn file_faults_are_named_and_the_other_layers_still_serve() {
     let top = 7;
     let good = scratch("faults-good");
-    build_into(&good, Variant::Oware, top);
+    build_tables(&good, Variant::Oware, top);
     let kalah = scratch("faults-kalah");
-    build_into(&kalah, Variant::Kalah, 5);
+    build_tables(&kalah, Variant::Kalah, 5);
     let tables = Tables::open(&good, Variant::Oware);
     assert!(tables.problems().is_empty(), "{:?}", tables.problems());
     assert_eq!(tables.reach(), Some(top));
@@ -243,7 +228,7 @@ fn file_faults_are_named_and_the_other_layers_still_serve() {
 fn a_build_killed_mid_layer_resumes_to_the_same_bytes() {
     let top = if cfg!(debug_assertions) { 9 } else { 10 };
     let whole = scratch("resume-whole");
-    build_into(&whole, Variant::Oware, top);
+    build_tables(&whole, Variant::Oware, top);
     let dir = scratch("resume");
     let mut child = common::hermetic(AWARI)
         .args([
@@ -376,18 +361,15 @@ fn a_value_byte_no_layer_can_hold_is_a_fault_of_its_file_not_a_panic() {
 }
 
 fn awari(args: &[&str]) -> (bool, String, String) {
-    let out = common::hermetic(AWARI).args(args).output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::awari(args);
+    let (stdout, stderr) = (common::text(&out.stdout), common::text(&out.stderr));
+    (out.status.success(), stdout, stderr)
 }
 
 #[test]
 fn probe_prints_the_value_then_each_move() {
     let dir = scratch("probe");
-    build_into(&dir, Variant::Oware, 6);
+    build_tables(&dir, Variant::Oware, 6);
     let d = dir.to_str().unwrap();
     // South: F sows one seed into a; North's e and f hold 2 and 1. Every line's value is one
     // the tables hold, and the best move's value is the position's.
@@ -487,27 +469,14 @@ fn probe_prints_the_value_then_each_move() {
     }
 }
 
-/// The real engine over pipes.
-struct Engine {
-    child: std::process::Child,
-    input: std::process::ChildStdin,
-    output: BufReader<std::process::ChildStdout>,
-}
+/// How long the engine may take for a line the tests wait for: a bound against hanging for
+/// ever, far above what their searches (depth 14 at the most) take.
+const WAIT: Duration = Duration::from_secs(300);
 
 impl Engine {
-    fn start(tables: &Path, variant: Variant) -> Engine {
-        let mut child = common::hermetic(AWARI)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        let mut e = Engine {
-            child,
-            input,
-            output,
-        };
+    /// The engine playing `variant` with the tables in `tables`.
+    fn with_tables(tables: &Path, variant: Variant) -> Engine {
+        let mut e = Engine::start();
         e.send(&format!("setoption name UCI_Variant value {variant}"));
         e.send(&format!(
             "setoption name TablesPath value {}",
@@ -516,50 +485,20 @@ impl Engine {
         e
     }
 
-    fn send(&mut self, line: &str) {
-        writeln!(self.input, "{line}").unwrap();
-        self.input.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.output.read_line(&mut line).unwrap() > 0,
-                "engine closed"
-            );
-            let line = line.trim_end().to_string();
-            let done = line.starts_with(prefix);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
     fn best(&mut self, start: &Board, moves: &[Move], go: &str) -> (Move, Vec<String>) {
         let list: String = moves.iter().map(|m| m.to_char()).collect();
         self.send(&format!("position fen {start} moves {list}"));
         self.send(go);
-        let lines = self.until("bestmove");
+        let lines = self.until("bestmove", WAIT);
         let word = lines.last().unwrap().split_whitespace().nth(1).unwrap();
         (word.parse().unwrap(), lines)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.child.wait();
     }
 }
 
 #[test]
 fn paths_prints_the_exact_share_per_layer_and_refuses_what_it_cannot_do() {
     let dir = scratch("paths");
-    build_into(&dir, Variant::Oware, 4);
+    build_tables(&dir, Variant::Oware, 4);
     let d = dir.to_str().unwrap();
     let (ok, out, err) = awari(&["tables", "paths", "--dir", d, "--seeds", "4"]);
     assert!(ok, "{err}");
@@ -615,7 +554,7 @@ fn exact_share(line: &str) -> &str {
 fn paths_writes_a_file_per_layer_resumes_from_them_and_verify_checks_them() {
     use awari::tables::file::FileKind;
     let dir = scratch("paths-files");
-    build_into(&dir, Variant::Oware, 5);
+    build_tables(&dir, Variant::Oware, 5);
     let d = dir.to_str().unwrap();
     let paths = |n| FileKind::Paths.path(&dir, Variant::Oware, n);
     let run = |args: &[&str]| {
@@ -685,14 +624,14 @@ fn paths_writes_a_file_per_layer_resumes_from_them_and_verify_checks_them() {
 #[test]
 fn the_engine_reports_table_faults_and_plays_on() {
     let dir = scratch("engine-faults");
-    build_into(&dir, Variant::Oware, 6);
+    build_tables(&dir, Variant::Oware, 6);
     let broken = layer_path(&dir, Variant::Oware, 3);
     let mut bytes = read(&broken);
     bytes[40] ^= 0x80;
     std::fs::write(&broken, bytes).unwrap();
-    let mut e = Engine::start(&dir, Variant::Oware);
+    let mut e = Engine::with_tables(&dir, Variant::Oware);
     e.send("isready");
-    let mut all = e.until("readyok").join("\n");
+    let mut all = e.until("readyok", WAIT).join("\n");
     let start = Board::from_notation(Variant::Oware, "0-1-0-2-0-1-1-0-0-1-0-0-20-20-S").unwrap();
     // The checksums are checked on a thread of the engine's own: the fault is said when the
     // tables are opened if it is known by then, else at the first search after.
@@ -718,37 +657,37 @@ fn the_engine_reports_table_faults_and_plays_on() {
     e.send(&format!("position fen {start}"));
     e.send("d");
     e.send("isready");
-    let shown = e.until("readyok").join("\n");
+    let shown = e.until("readyok", WAIT).join("\n");
     assert!(shown.contains("tables: value"), "{shown}");
     e.send("setoption name TablesPath value <empty>");
     e.send("d");
     e.send("isready");
-    let shown = e.until("readyok").join("\n");
+    let shown = e.until("readyok", WAIT).join("\n");
     assert!(!shown.contains("tables: value"), "{shown}");
 }
 
 #[test]
 fn tables_path_set_again_sees_the_layers_built_since() {
     let dir = scratch("engine-reopen");
-    let mut e = Engine::start(&dir, Variant::Oware);
+    let mut e = Engine::with_tables(&dir, Variant::Oware);
     e.send("isready");
-    let said = e.until("readyok").join("\n");
+    let said = e.until("readyok", WAIT).join("\n");
     assert!(said.contains("no oware tables"), "{said}");
     let six = Board::from_notation(Variant::Oware, "0-1-0-2-0-1-1-0-0-1-0-0-20-20-S").unwrap();
     e.send(&format!("position fen {six}"));
     for (seeds, line) in [(4, "complete up to 4 seeds"), (6, "complete up to 6 seeds")] {
-        build_into(&dir, Variant::Oware, seeds);
+        build_tables(&dir, Variant::Oware, seeds);
         e.send(&format!(
             "setoption name TablesPath value {}",
             dir.display()
         ));
         e.send("isready");
-        let said = e.until("readyok").join("\n");
+        let said = e.until("readyok", WAIT).join("\n");
         assert!(said.contains(line), "{said}");
         // The `readyok` came once they were open: `d` answers from them.
         e.send("d");
         e.send("isready");
-        let shown = e.until("readyok").join("\n");
+        let shown = e.until("readyok", WAIT).join("\n");
         assert_eq!(shown.contains("tables: value"), seeds == 6, "{shown}");
     }
     let (_, lines) = e.best(&six, &[], "go depth 4");
@@ -758,7 +697,7 @@ fn tables_path_set_again_sees_the_layers_built_since() {
 #[test]
 fn verify_checks_every_byte_and_names_a_corrupt_layer() {
     let dir = scratch("verify");
-    build_into(&dir, Variant::Oware, 5);
+    build_tables(&dir, Variant::Oware, 5);
     let d = dir.display().to_string();
     let (ok, out, err) = awari(&["tables", "verify", "--dir", &d]);
     assert!(ok, "{out}{err}");
@@ -797,9 +736,9 @@ fn at_the_tables_root_a_move_that_wins_by_repetition_is_scored_as_the_end_it_is(
     // moves; otherwise the tables' move is (the conversion guarantee stays).
     let top = 10;
     let dir = scratch("repetition-root");
-    build_into(&dir, Variant::Oware, top);
+    build_tables(&dir, Variant::Oware, top);
     let tables = Tables::open(&dir, Variant::Oware);
-    let mut e = Engine::start(&dir, Variant::Oware);
+    let mut e = Engine::with_tables(&dir, Variant::Oware);
     let (mut ended, mut declined) = (0, 0);
     for (position, winning) in common::repetition_wins() {
         let (fen, moves) = position.split_once(" moves ").unwrap();
@@ -825,7 +764,7 @@ fn at_the_tables_root_a_move_that_wins_by_repetition_is_scored_as_the_end_it_is(
         let best_other = others.clone().map(guaranteed).max();
         e.send(&format!("position fen {position}"));
         e.send("go depth 1");
-        let lines = e.until("bestmove");
+        let lines = e.until("bestmove", WAIT);
         let best = lines.last().unwrap();
         let played = Move::from_str(best.strip_prefix("bestmove ").unwrap()).unwrap();
         let tie = best_other == Some(mine(ending.stores));
@@ -869,7 +808,7 @@ fn a_bounded_root_is_searched_among_the_moves_that_keep_its_lower_bound() {
     // depth asked, not played at once, and the search says what it found beyond the bounds.
     // An exact root is still the tables' at once (depth 1).
     let dir = scratch("bounded-root");
-    build_into(&dir, Variant::Oware, 10);
+    build_tables(&dir, Variant::Oware, 10);
     let tables = Tables::open(&dir, Variant::Oware);
     let fen = "1-0-2-0-1-1-0-3-0-0-0-2-19-19-S";
     let board = Board::from_notation(Variant::Oware, fen).unwrap();
@@ -878,7 +817,7 @@ fn a_bounded_root_is_searched_among_the_moves_that_keep_its_lower_bound() {
     let root =
         awari::search::table_root::plan(&tables, &Game::new(board), board.legal_moves()).unwrap();
     assert!(root.allowed.len() >= 2, "{}", root.allowed);
-    let mut e = Engine::start(&dir, Variant::Oware);
+    let mut e = Engine::with_tables(&dir, Variant::Oware);
     let (best, lines) = e.best(&board, &[], "go depth 10");
     assert!(
         root.allowed.contains(best),
@@ -902,7 +841,7 @@ fn a_bounded_root_is_searched_among_the_moves_that_keep_its_lower_bound() {
     // `d` shows the tables' bounds and what the search found, for this position only.
     e.send("d");
     e.send("isready");
-    let shown = e.until("readyok");
+    let shown = e.until("readyok", WAIT);
     assert!(
         shown.iter().any(|l| l.starts_with("tables: value 5..7: ")),
         "{shown:?}"
@@ -912,7 +851,7 @@ fn a_bounded_root_is_searched_among_the_moves_that_keep_its_lower_bound() {
     e.send(&format!("position fen {fen} moves {best}"));
     e.send("d");
     e.send("isready");
-    let shown = e.until("readyok");
+    let shown = e.until("readyok", WAIT);
     assert!(
         !shown.iter().any(|l| l.contains("searched among")),
         "{shown:?}"
@@ -1000,9 +939,9 @@ fn full_width_move(game: &Game, depth: u32) -> Move {
 /// `opponent`, and checks that it never ends below what the tables guarantee.
 fn converts(variant: Variant, top: usize, games: usize, seed: u64, full: bool) {
     let dir = scratch(&format!("convert-{variant}-{full}"));
-    build_into(&dir, variant, top);
+    build_tables(&dir, variant, top);
     let tables = Tables::open(&dir, variant);
-    let mut engine = Engine::start(&dir, variant);
+    let mut engine = Engine::with_tables(&dir, variant);
     let mut rng = Rng::new(seed);
     let mut played = 0;
     while played < games {
@@ -1078,11 +1017,11 @@ fn a_result_the_search_proves_through_the_tables_is_true() {
     // The engine has kalah tables to 5 seeds and searches positions of 8 and 9; the oracle is
     // the tables to 9 (checked against a full-width search in tables_values.rs).
     let small = scratch("proves-small");
-    build_into(&small, Variant::Kalah, 5);
+    build_tables(&small, Variant::Kalah, 5);
     let big = scratch("proves-big");
-    build_into(&big, Variant::Kalah, 9);
+    build_tables(&big, Variant::Kalah, 9);
     let oracle = Tables::open(&big, Variant::Kalah);
-    let mut engine = Engine::start(&small, Variant::Kalah);
+    let mut engine = Engine::with_tables(&small, Variant::Kalah);
     let mut rng = Rng::new(99);
     let mut proofs = 0;
     for _ in 0..150 {
@@ -1160,7 +1099,7 @@ fn tune_takes_the_result_of_a_settled_game_from_the_tables() {
     use awari::search::eval::Weights;
     use awari::tools::tune::{self_play, settled, TuneOptions};
     let dir = scratch("tune");
-    build_into(&dir, Variant::Kalah, 7);
+    build_tables(&dir, Variant::Kalah, 7);
     let tables = Tables::open(&dir, Variant::Kalah);
     let mut rng = Rng::new(17);
     let mut results = [0; 3];
@@ -1231,16 +1170,16 @@ fn the_engine_scores_bounded_leaves_by_the_point_values_and_d_shows_them() {
     use awari::search::score::{point_score, table_scores, Score};
     use awari::search::table_root::plan;
     let dir = scratch("engine-points");
-    build_into(&dir, Variant::Oware, 7);
+    build_tables(&dir, Variant::Oware, 7);
     let tables = Tables::open(&dir, Variant::Oware);
     awari::tables::paths::prove_tables(&tables, 7, 2_000, 4, true, &mut std::io::sink()).unwrap();
     let tables = Tables::open(&dir, Variant::Oware);
     assert_eq!(tables.paths_count(), 8);
-    let mut e = Engine::start(&dir, Variant::Oware);
+    let mut e = Engine::with_tables(&dir, Variant::Oware);
     e.send("setoption name PathValues value true");
     // The tables are opened by the time `readyok` comes.
     e.send("isready");
-    e.until("readyok");
+    e.until("readyok", WAIT);
     let (mut searched, mut by_point, mut shown) = (0, 0, [false; 2]);
     for index in (0..layer_size(7)).step_by(3) {
         let board = Board::from_parts(
@@ -1264,7 +1203,7 @@ fn the_engine_scores_bounded_leaves_by_the_point_values_and_d_shows_them() {
             e.send(&format!("position fen {board}"));
             e.send("d");
             e.send("isready");
-            let said = e.until("readyok").join("\n");
+            let said = e.until("readyok", WAIT).join("\n");
             let expected = match path.exact() {
                 Some(v) => format!("; paths: value {v} (proven from an empty history)"),
                 None => format!("; paths: {}..{}, point value {point}", path.lo, path.hi),

@@ -30,7 +30,6 @@
 
 use awari::rng::Rng;
 use awari::rules::{Board, Move, Side, Variant};
-use awari::tables::build::{build, BuildOptions};
 use awari::tables::index::{from_side, layer_size, rank, unrank};
 use awari::tables::layer::{Lower, Quiet};
 use awari::tables::probe::after_move;
@@ -44,14 +43,7 @@ use common::{scratch, Scratch};
 
 fn tables(variant: Variant, seeds: usize, tag: &str) -> (Scratch, Tables) {
     let dir = scratch("values", tag);
-    let options = BuildOptions {
-        variant,
-        seeds,
-        threads: 2,
-        dir: dir.to_path_buf(),
-        bars: false,
-    };
-    build(&options, &mut std::io::sink()).unwrap();
+    common::build_tables(&dir, variant, seeds);
     let tables = Tables::open(&dir, variant);
     assert!(tables.problems().is_empty());
     (dir, tables)

@@ -153,15 +153,23 @@ mod tests {
 
     #[test]
     fn a_search_that_ends_by_itself_is_not_held() {
-        let flight = Flight::new(false);
-        flight.hold(&Limits::default());
-        // Released before the hold begins: no wake-up to miss.
-        let flight = Flight::new(true);
-        flight.ponderhit();
-        flight.hold(&Limits {
+        // Whether a flight asked pondering or not lets go under `limits` in time, after
+        // `before`.
+        let lets_go = |pondering: bool, before: fn(&Flight), limits: Limits| {
+            let flight = Arc::new(Flight::new(pondering));
+            before(&flight);
+            held(&flight, limits).recv_timeout(AT_ONCE).is_ok()
+        };
+        // Neither `infinite` nor `ponder`: its answer goes out at once.
+        assert!(lets_go(false, |_| {}, Limits::default()));
+        // A plain search whose flight says pondering: only `go ponder` waits for it.
+        assert!(lets_go(true, |_| {}, Limits::default()));
+        // `ponderhit` before the hold begins: no wake-up to miss.
+        let ponder = Limits {
             ponder: true,
             ..Limits::default()
-        });
+        };
+        assert!(lets_go(true, Flight::ponderhit, ponder));
     }
 
     #[test]

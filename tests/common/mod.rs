@@ -3,7 +3,18 @@
 // Each test crate that includes this module uses only some of it.
 #![allow(dead_code)]
 
+use awari::rules::Variant;
+use awari::tables::build::{build, BuildOptions};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// The engine binary under test.
+pub const AWARI: &str = env!("CARGO_BIN_EXE_awari");
+/// The referee binary under test.
+pub const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
 /// A fresh directory under the system's temp directory, removed when it goes out of scope,
 /// also when the test fails: a test run leaves nothing behind.
@@ -70,8 +81,8 @@ pub fn home_env() -> [(&'static str, PathBuf); 2] {
 }
 
 /// `program`, to be run with [`home`] as its home and data directory.
-pub fn hermetic(program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
-    let mut command = std::process::Command::new(program);
+pub fn hermetic(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut command = Command::new(program);
     command.envs(home_env());
     command
 }
@@ -87,6 +98,208 @@ pub fn hermetic_argv(program: &str, args: &[&str]) -> (String, Vec<String>) {
     argv.push(program.to_string());
     argv.extend(args.iter().map(|a| a.to_string()));
     ("/usr/bin/env".to_string(), argv)
+}
+
+/// `program ARGS`, run to its end with [`home`] as its home and data directory.
+pub fn run(program: &str, args: &[&str]) -> Output {
+    hermetic(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("run {program}: {e}"))
+}
+
+/// `awari ARGS`, run to its end.
+pub fn awari(args: &[&str]) -> Output {
+    run(AWARI, args)
+}
+
+/// The referee binary, to be run with [`home`] as its home and data directory.
+pub fn referee() -> Command {
+    hermetic(REFEREE)
+}
+
+/// Bytes a program printed, as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// All a program printed: its standard output, then its error output.
+pub fn printed(out: &Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}
+
+/// The last line of `stdout` that starts with `prefix`, or an empty string.
+pub fn last_line(stdout: &[u8], prefix: &str) -> String {
+    text(stdout)
+        .lines()
+        .rfind(|l| l.starts_with(prefix))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Waits at most `limit` for `child` to end, then its status and output; or `None`, with the
+/// child killed and reaped, if it was still running then. (Its output is read once it has
+/// ended: what it prints must fit in the pipes meanwhile.)
+pub fn output_within(mut child: Child, limit: Duration) -> Option<Output> {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// Builds `variant`'s endgame tables up to `seeds` seeds into `dir`, on two threads.
+pub fn build_tables(dir: &Path, variant: Variant, seeds: usize) {
+    let options = BuildOptions {
+        variant,
+        seeds,
+        threads: 2,
+        dir: dir.to_path_buf(),
+        bars: false,
+    };
+    build(&options, &mut std::io::sink()).unwrap();
+}
+
+/// The executable file `program` in a directory of `PATH`, if there is one.
+pub fn on_path(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|file| {
+            std::fs::metadata(file)
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// The real `awari` engine over pipes, as a GUI or a tournament manager drives it. A thread
+/// reads its output lines, so that each wait for a line has a time limit; it is killed and
+/// reaped however the test ends.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    /// `awari`, with [`home`] as its home and data directory.
+    pub fn start() -> Engine {
+        Engine::spawn(hermetic(AWARI))
+    }
+
+    /// The engine as `command` starts it (its error output is dropped).
+    pub fn spawn(mut command: Command) -> Engine {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+        }
+    }
+
+    /// The engine's process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Waits for a line starting with `prefix`; returns it and how long it took, or panics
+    /// after `limit`. Other lines are passed over.
+    pub fn expect(&self, prefix: &str, limit: Duration) -> (String, Duration) {
+        let start = Instant::now();
+        loop {
+            let left = limit.saturating_sub(start.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return (line, start.elapsed()),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => panic!("no '{prefix}' line within {limit:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("output ended before '{prefix}'"),
+            }
+        }
+    }
+
+    /// The lines up to and including the first that starts with `prefix`; panics if it has
+    /// not come after `limit`.
+    pub fn until(&self, prefix: &str, limit: Duration) -> Vec<String> {
+        let start = Instant::now();
+        let mut lines = Vec::new();
+        loop {
+            let left = limit.saturating_sub(start.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    lines.push(line);
+                    if done {
+                        return lines;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no '{prefix}' line within {limit:?} after {lines:?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("output ended before '{prefix}' after {lines:?}")
+                }
+            }
+        }
+    }
+
+    /// Every line that arrives within `wait`.
+    pub fn drain(&self, wait: Duration) -> Vec<String> {
+        let mut lines = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(wait) {
+            lines.push(line);
+        }
+        lines
+    }
+
+    /// Closes the engine's input: end of file.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the process to exit; its status and how long that took.
+    pub fn exit(&mut self, limit: Duration) -> (ExitStatus, Duration) {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status, start.elapsed());
+            }
+            assert!(start.elapsed() < limit, "still running after {limit:?}");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// `tests/data/repetition-wins.txt`: oware positions from real games, each with the game's
@@ -108,27 +321,65 @@ pub fn repetition_wins() -> Vec<(String, String)> {
         .collect()
 }
 
+/// Says on the test process's own error output that the running test skips something, and
+/// why. The harness captures `eprintln!` and shows it only for a failing test, so a skip said
+/// that way would leave a passing run looking as if it had checked everything; this line is
+/// printed whatever the test's outcome, and names the test (the harness names each test's
+/// thread after it).
+pub fn skipped(reason: impl std::fmt::Display) {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {reason}");
+}
+
+/// Whether `program ARGS` runs and succeeds, with [`home`] as its home directory as the
+/// tests run it.
+pub fn runs(program: &str, args: &[&str]) -> bool {
+    hermetic(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// Why a test cannot run a program as `nobody` under a limit on its user's processes (it
 /// needs root, since root ignores RLIMIT_NPROC, and util-linux's `setpriv` and `prlimit`), or
 /// `None` when it can.
-pub fn nproc_limit_unavailable() -> Option<&'static str> {
-    let tools = ["setpriv", "prlimit"].iter().all(|t| {
-        hermetic(t)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    let root = nix::unistd::geteuid().is_root();
-    (!tools || !root).then_some("needs root and util-linux's setpriv and prlimit")
+pub fn nproc_limit_unavailable() -> Option<String> {
+    let mut missing: Vec<String> = ["setpriv", "prlimit"]
+        .into_iter()
+        .filter(|t| !runs(t, &["--version"]))
+        .map(|t| format!("util-linux's {t}"))
+        .collect();
+    if !nix::unistd::geteuid().is_root() {
+        missing.push("root (to run it as nobody: root itself ignores RLIMIT_NPROC)".to_string());
+    }
+    (!missing.is_empty()).then(|| format!("needs {}", missing.join(" and ")))
 }
 
 /// `program` run as `nobody` under a limit of `nproc` processes for that user.
-pub fn as_nobody_limited(program: &str, nproc: u32) -> std::process::Command {
+pub fn as_nobody_limited(program: &str, nproc: u32) -> Command {
     let mut command = hermetic("setpriv");
     command
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .arg("prlimit")
         .arg(format!("--nproc={nproc}"))
         .arg(program);
+    command
+}
+
+/// `command` with its address space limited to `bytes` (RLIMIT_AS): an allocation beyond it
+/// fails in the program, whatever the machine's memory and the kernel's overcommit setting.
+pub fn address_space_limited(mut command: Command, bytes: u64) -> Command {
+    use nix::sys::resource::{setrlimit, Resource};
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec, where only
+    // async-signal-safe calls may be made: setrlimit(2) is one, and it allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            setrlimit(Resource::RLIMIT_AS, bytes, bytes).map_err(std::io::Error::from)
+        });
+    }
     command
 }
