@@ -11,7 +11,7 @@ use super::game::{play, Limit, Record, Scoring, Setup};
 use super::process::{self, OutputLimits, Process, Spec};
 use super::records::{GameRecord, Meta, Sink};
 use super::reply::Expect;
-use super::stats;
+use super::stats::{self, Verdict};
 use crate::cluster::shard::Shard;
 use crate::rules::{parse_move_list, Board, Move, Side, Variant};
 use crossbeam_channel::{bounded, unbounded, Sender};
@@ -19,6 +19,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+/// The SPRT a match may run ([`Config::sprt`]).
+pub use super::stats::Sprt;
 
 /// When an engine process is replaced by a fresh one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -99,19 +102,6 @@ pub fn two_ply_openings(variant: Variant) -> Vec<Opening> {
         game.undo();
     }
     openings
-}
-
-/// SPRT parameters (normalized Elo, on game pairs).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprt {
-    /// H0's normalized Elo.
-    pub elo0: f64,
-    /// H1's normalized Elo.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
 }
 
 /// The match.
@@ -258,18 +248,15 @@ impl Totals {
         // The verdict even when every pair went one way (no finite Elo): the SPRT that stopped
         // the match says so.
         if let (Some(s), true) = (sprt, pairs > 0) {
-            let llr = stats::llr_normalized(s.elo0, s.elo1, &self.pairs);
-            let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+            let llr = s.llr(&self.pairs);
+            let (lower, upper) = s.bounds();
             lines.push(format!(
                 "SPRT nElo0={} nElo1={}: LLR {llr:.3} ({lower:.3}, {upper:.3}){}",
                 s.elo0,
                 s.elo1,
-                if llr >= upper {
-                    " H1 accepted"
-                } else if llr <= lower {
-                    " H0 accepted"
-                } else {
-                    ""
+                match s.verdict(llr) {
+                    Verdict::Continue => String::new(),
+                    decided => format!(" {decided}"),
                 }
             ));
         }
@@ -320,12 +307,18 @@ impl Tally {
         self.totals.forfeits[usize::from(!by_a)] += 1;
     }
 
+    /// The verdict of an SPRT on the pairs counted ([`Verdict::Continue`] before the first).
+    pub fn sprt_verdict(&self, s: &Sprt) -> Verdict {
+        let pairs = &self.totals.pairs;
+        if pairs.iter().sum::<u64>() == 0 {
+            return Verdict::Continue;
+        }
+        s.verdict(s.llr(pairs))
+    }
+
     /// Whether an SPRT on the pairs counted has decided.
     pub fn sprt_decided(&self, s: &Sprt) -> bool {
-        let pairs = &self.totals.pairs;
-        let llr = stats::llr_normalized(s.elo0, s.elo1, pairs);
-        let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-        pairs.iter().sum::<u64>() > 0 && (llr >= upper || llr <= lower)
+        self.sprt_verdict(s) != Verdict::Continue
     }
 }
 

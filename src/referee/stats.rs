@@ -227,9 +227,81 @@ pub fn erf(x: f64) -> f64 {
     sign * (1.0 - poly * (-x * x).exp())
 }
 
-/// The SPRT's bounds on the LLR: accept H0 below `lower`, H1 above `upper`.
+/// The SPRT's bounds on the LLR: accept H0 at or below `lower`, H1 at or above `upper`.
 pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+/// SPRT parameters (normalized Elo, on game pairs). With `alpha + beta < 1`, as the command
+/// line requires, the lower bound is below 0 and the upper above it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// H0's normalized Elo.
+    pub elo0: f64,
+    /// H1's normalized Elo.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// What the SPRT says of an LLR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The LLR reached the lower bound.
+    AcceptH0,
+    /// The LLR reached the upper bound.
+    AcceptH1,
+    /// The LLR lies between the bounds: more games are needed.
+    Continue,
+}
+
+impl Verdict {
+    /// The hypothesis accepted, `H0` or `H1`, if either is.
+    pub fn accepted(self) -> Option<&'static str> {
+        match self {
+            Verdict::AcceptH0 => Some("H0"),
+            Verdict::AcceptH1 => Some("H1"),
+            Verdict::Continue => None,
+        }
+    }
+}
+
+/// `H0 accepted`, `H1 accepted` or `undecided`.
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.accepted() {
+            Some(h) => write!(f, "{h} accepted"),
+            None => f.write_str("undecided"),
+        }
+    }
+}
+
+impl Sprt {
+    /// The bounds on the LLR, lower and upper.
+    pub fn bounds(&self) -> (f64, f64) {
+        sprt_bounds(self.alpha, self.beta)
+    }
+
+    /// The LLR of complete pairs counted by A's score in them (0, 1/2, 1, 3/2, 2).
+    pub fn llr(&self, pairs: &[u64; 5]) -> f64 {
+        llr_normalized(self.elo0, self.elo1, pairs)
+    }
+
+    /// The verdict on `llr`: H1 at or above the upper bound, H0 at or below the lower, else
+    /// continue. Every place that decides (the match that stops, the shards' verdict file,
+    /// the reports) asks here.
+    pub fn verdict(&self, llr: f64) -> Verdict {
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Verdict::AcceptH1
+        } else if llr <= lower {
+            Verdict::AcceptH0
+        } else {
+            Verdict::Continue
+        }
+    }
 }
 
 #[cfg(test)]
@@ -274,5 +346,31 @@ mod tests {
         // Equal results give a symmetric LLR around the midpoint of the hypotheses.
         let even = [100, 300, 100];
         assert!(llr_normalized(-2.0, 2.0, &even).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_verdict_compares_the_llr_with_both_bounds() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let (lower, upper) = sprt.bounds();
+        for (llr, verdict) in [
+            (upper, Verdict::AcceptH1),
+            (upper + 1.0, Verdict::AcceptH1),
+            (upper - 1e-9, Verdict::Continue),
+            (0.0, Verdict::Continue),
+            (-1e-9, Verdict::Continue),
+            (lower + 1e-9, Verdict::Continue),
+            (lower, Verdict::AcceptH0),
+            (lower - 1.0, Verdict::AcceptH0),
+            (f64::NAN, Verdict::Continue),
+        ] {
+            assert_eq!(sprt.verdict(llr), verdict, "LLR {llr}");
+        }
+        assert_eq!(Verdict::AcceptH0.to_string(), "H0 accepted");
+        assert_eq!(Verdict::Continue.to_string(), "undecided");
     }
 }

@@ -5,7 +5,8 @@
 use super::{MAX_DEPTH, MAX_MOVES_PER_PERIOD, MAX_SECONDS};
 use crate::referee::game::Limit;
 use crate::referee::process::Spec;
-use crate::referee::runner::{Contestant, Sprt};
+use crate::referee::runner::Contestant;
+use crate::referee::stats::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -121,7 +122,7 @@ pub fn contestant(words: &[String], limit: Limit) -> Result<Contestant, String> 
 }
 
 /// Parses `elo0=.. elo1=.. alpha=.. beta=..` (any of them; the rest default to 0, 5, 0.05,
-/// 0.05): finite Elo values with elo0 below elo1, alpha and beta in (0, 1).
+/// 0.05): finite Elo values with elo0 below elo1, alpha and beta in (0, 1) with a sum below 1.
 pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     let mut s = Sprt {
         elo0: 0.0,
@@ -152,6 +153,11 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     }
     if s.elo1 <= s.elo0 {
         return Err("--sprt: elo1 must be above elo0".to_string());
+    }
+    // Below 1, the lower bound is below 0 and the upper above it; from 1 on they cross and
+    // the test decides on its first pair, whatever the games say.
+    if s.alpha + s.beta >= 1.0 {
+        return Err("--sprt: alpha + beta must be below 1".to_string());
     }
     Ok(s)
 }
@@ -223,6 +229,8 @@ mod tests {
             &["elo1=1e9"],
             &["gamma=1"],
             &["elo1"],
+            &["alpha=0.5", "beta=0.5"],
+            &["alpha=0.99", "beta=0.99"],
         ] {
             assert!(parse_sprt(&words(bad)).is_err(), "{bad:?}");
         }

@@ -9,8 +9,8 @@
 
 use crate::referee::records::{GameRecord, GameResult};
 use crate::referee::reply::Score;
-use crate::referee::runner::{Sprt, Tally, Totals};
-use crate::referee::stats;
+use crate::referee::runner::{Tally, Totals};
+use crate::referee::stats::{self, Sprt};
 use crate::rules::{parse_move_list, relay_sow, Board, Side, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -430,15 +430,9 @@ fn rows(t: &Totals, names: &[String; 2], sprt: Option<Sprt>) -> Vec<(String, Str
         ));
     }
     if let (Some(s), true) = (sprt, pairs > 0) {
-        let llr = stats::llr_normalized(s.elo0, s.elo1, &t.pairs);
-        let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-        let verdict = if llr >= upper {
-            "H1 accepted"
-        } else if llr <= lower {
-            "H0 accepted"
-        } else {
-            "undecided"
-        };
+        let llr = s.llr(&t.pairs);
+        let (lower, upper) = s.bounds();
+        let verdict = s.verdict(llr);
         rows.push((
             format!("SPRT nElo0={} nElo1={}", s.elo0, s.elo1),
             format!("LLR {llr:.3} ({lower:.3}, {upper:.3}) {verdict}"),
@@ -466,7 +460,7 @@ pub fn match_page(input: &MatchRecords) -> Result<MatchPage, BadRecord> {
     let mut tally = Tally::default();
     let mut series = Series {
         llr_bounds: input.sprt.map(|s| {
-            let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+            let (lower, upper) = s.bounds();
             [lower, upper]
         }),
         ..Series::default()
@@ -490,9 +484,7 @@ pub fn match_page(input: &MatchRecords) -> Result<MatchPage, BadRecord> {
             .push(estimate(&[t.losses, t.draws, t.wins]).map(|e| [e.elo, e.margin]));
         if let Some(s) = input.sprt {
             if t.pairs.iter().sum::<u64>() > pairs_before {
-                series
-                    .llr
-                    .push(stats::llr_normalized(s.elo0, s.elo1, &t.pairs));
+                series.llr.push(s.llr(&t.pairs));
             }
         }
         series.plies.push(record.plies);
