@@ -4,6 +4,7 @@
 //! another match are refused, and the SPRT runs over every shard's games at once.
 
 use awari::cluster::shard::Shard;
+use awari::referee::figures::Figures;
 use awari::referee::outdir;
 use awari::referee::records::GameRecord;
 use awari::referee::runner::{Sprt, Tally};
@@ -356,7 +357,7 @@ fn the_shards_verdict_is_the_reports_even_for_crossed_bounds() {
         "LLR {}: {totals:?}",
         verdict.llr
     );
-    let report = totals.report(["weak", "strong"], Some(sprt));
+    let report = Figures::of(&totals, ["weak", "strong"], Some(sprt)).lines();
     let line = report.iter().find(|l| l.starts_with("SPRT")).unwrap();
     assert!(
         line.ends_with(&format!(" {} accepted", verdict.accepted)),

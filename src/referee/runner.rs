@@ -11,7 +11,7 @@ use super::game::{play, Limit, Record, Scoring, Setup};
 use super::process::{self, OutputLimits, Process, Spec};
 use super::records::{GameRecord, Meta, Sink};
 use super::reply::Expect;
-use super::stats::{self, Verdict};
+use super::stats::Verdict;
 use crate::cluster::shard::Shard;
 use crate::rules::{parse_move_list, Board, Move, Side, Variant};
 use crossbeam_channel::{bounded, unbounded, Sender};
@@ -202,77 +202,6 @@ impl Totals {
             1 => self.draws += 1,
             _ => self.losses += 1,
         }
-    }
-
-    /// The final table's lines.
-    pub fn report(&self, names: [&str; 2], sprt: Option<Sprt>) -> Vec<String> {
-        let n = self.games();
-        let mut lines = vec![format!(
-            "{} vs {}: {} games, +{} ={} -{}, score {:.1}%",
-            names[0],
-            names[1],
-            n,
-            self.wins,
-            self.draws,
-            self.losses,
-            if n == 0 {
-                0.0
-            } else {
-                100.0 * (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
-            }
-        )];
-        if n > 0 && (self.wins == n || self.losses == n) {
-            lines.push(format!(
-                "Elo: not finite (one engine scored every point), LOS {:.1}%",
-                100.0 * stats::los(self.wins, self.losses)
-            ));
-        } else if n > 0 {
-            let trinomial = [self.losses, self.draws, self.wins];
-            let e = stats::elo(&trinomial);
-            lines.push(format!(
-                "Elo {:+.1} +/- {:.1} (95%), LOS {:.1}%",
-                e.elo,
-                e.margin,
-                100.0 * stats::los(self.wins, self.losses)
-            ));
-        }
-        let pairs = self.pairs.iter().sum::<u64>();
-        if pairs > 0 && self.pairs[0] != pairs && self.pairs[4] != pairs {
-            let e = stats::elo(&self.pairs);
-            let ne = stats::normalized_elo(&self.pairs);
-            lines.push(format!(
-                "pairs (0, 1/2, 1, 3/2, 2 points): {:?}; Elo {:+.1} +/- {:.1}, normalized Elo {:+.1} +/- {:.1}",
-                self.pairs, e.elo, e.margin, ne.elo, ne.margin
-            ));
-        }
-        // The verdict even when every pair went one way (no finite Elo): the SPRT that stopped
-        // the match says so.
-        if let (Some(s), true) = (sprt, pairs > 0) {
-            let llr = s.llr(&self.pairs);
-            let (lower, upper) = s.bounds();
-            lines.push(format!(
-                "SPRT nElo0={} nElo1={}: LLR {llr:.3} ({lower:.3}, {upper:.3}){}",
-                s.elo0,
-                s.elo1,
-                match s.verdict(llr) {
-                    Verdict::Continue => String::new(),
-                    decided => format!(" {decided}"),
-                }
-            ));
-        }
-        if self.forfeits != [0, 0] {
-            lines.push(format!(
-                "forfeits: {} {}, {} {}",
-                names[0], self.forfeits[0], names[1], self.forfeits[1]
-            ));
-        }
-        if self.no_contest > 0 {
-            lines.push(format!(
-                "no contest: {} games (not counted)",
-                self.no_contest
-            ));
-        }
-        lines
     }
 }
 
@@ -635,33 +564,5 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
     match failed {
         Some(e) => Err(e),
         None => Ok(tally.totals),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Sprt, Totals};
-
-    #[test]
-    fn a_match_won_in_every_pair_still_gives_the_sprt_verdict() {
-        let totals = Totals {
-            wins: 150,
-            pairs: [0, 0, 0, 0, 75],
-            ..Totals::default()
-        };
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
-        };
-        let lines = totals.report(["a", "b"], Some(sprt));
-        assert!(lines.iter().any(|l| l.contains("not finite")), "{lines:?}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("SPRT") && l.ends_with("H1 accepted")),
-            "{lines:?}"
-        );
     }
 }

@@ -172,6 +172,18 @@ pub struct Estimate {
     pub margin: f64,
 }
 
+/// `+12.3 +/- 4.5` with the precision given (1 decimal without one); an estimate that rounds
+/// to zero shows none of the sign its floating point may carry: `0.0`, never `-0.0`.
+impl std::fmt::Display for Estimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let decimals = f.precision().unwrap_or(1);
+        let elo = format!("{:+.*}", decimals, self.elo);
+        let zero = elo[1..].bytes().all(|b| b == b'0' || b == b'.');
+        let elo = if zero { &elo[1..] } else { &elo[..] };
+        write!(f, "{elo} +/- {:.*}", decimals, self.margin)
+    }
+}
+
 /// Elo from `counts` (3 or 5 as above), the interval from the score's standard error (for
 /// pairs, the pairs' own variance: what pairing buys).
 pub fn elo(counts: &[u64]) -> Estimate {
@@ -185,6 +197,18 @@ pub fn elo(counts: &[u64]) -> Estimate {
         elo,
         margin: Z95 * se * slope,
     }
+}
+
+/// Elo from `counts` as [`elo`], or `None` when it is not finite: nothing counted, or one
+/// side scored every point (all losses, or all wins).
+pub fn finite_elo(counts: &[u64]) -> Option<Estimate> {
+    let n: u64 = counts.iter().sum();
+    let all_one_way = counts[0] == n || counts[counts.len() - 1] == n;
+    if n == 0 || all_one_way {
+        return None;
+    }
+    let e = elo(counts);
+    (e.elo.is_finite() && e.margin.is_finite()).then_some(e)
 }
 
 /// Normalized Elo from `counts`, with its 95% half-interval.
@@ -372,5 +396,36 @@ mod tests {
         }
         assert_eq!(Verdict::AcceptH0.to_string(), "H0 accepted");
         assert_eq!(Verdict::Continue.to_string(), "undecided");
+    }
+
+    #[test]
+    fn an_even_score_is_zero_elo_without_a_sign() {
+        let even = elo(&[10, 5, 10]);
+        assert!(even.elo.abs() < 1e-9, "{even:?}");
+        assert_eq!(even.to_string(), format!("0.0 +/- {:.1}", even.margin));
+        let rounds_to_zero = Estimate {
+            elo: -0.04,
+            margin: 12.0,
+        };
+        assert_eq!(rounds_to_zero.to_string(), "0.0 +/- 12.0");
+        assert_eq!(format!("{rounds_to_zero:.0}"), "0 +/- 12");
+        let e = Estimate {
+            elo: -3.26,
+            margin: 1.0,
+        };
+        assert_eq!(e.to_string(), "-3.3 +/- 1.0");
+        assert_eq!(
+            format!(
+                "{:.0}",
+                Estimate {
+                    elo: 7.6,
+                    margin: 30.2
+                }
+            ),
+            "+8 +/- 30"
+        );
+        assert_eq!(finite_elo(&[0, 0, 4]), None, "all wins");
+        assert_eq!(finite_elo(&[0, 0, 0]), None, "nothing counted");
+        assert!(finite_elo(&[1, 0, 4]).is_some());
     }
 }

@@ -4,6 +4,7 @@
 use super::parse::{contestant, parse_sprt, parse_tc};
 use super::{Cli, Error, Order};
 use crate::cluster::shard::Shard;
+use crate::referee::figures::Figures;
 use crate::referee::game::Limit;
 use crate::referee::outdir::{self, Manifest, Union};
 use crate::referee::process::{become_subreaper, install_interrupt_handler, Spec};
@@ -324,12 +325,8 @@ fn play_match(
             }
         }
         if let Some(bar) = &bar {
-            let elo = if t.games() > 0 && t.wins < t.games() && t.losses < t.games() {
-                let e = crate::referee::stats::elo(&[t.losses, t.draws, t.wins]);
-                format!(", Elo {:+.0} +/- {:.0}", e.elo, e.margin)
-            } else {
-                String::new()
-            };
+            let elo = crate::referee::stats::finite_elo(&[t.losses, t.draws, t.wins])
+                .map_or(String::new(), |e| format!(", Elo {e:.0}"));
             bar.set_message(format!(
                 "{} +{} ={} -{}{elo}",
                 names[0], t.wins, t.draws, t.losses
@@ -387,7 +384,7 @@ fn play_match(
             dir.map_or(String::new(), |d| d.display().to_string())
         );
     }
-    for line in totals.report([&names[0], &names[1]], config.sprt) {
+    for line in Figures::of(&totals, [&names[0], &names[1]], config.sprt).lines() {
         say!("{line}");
     }
     Ok(totals)
