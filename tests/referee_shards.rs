@@ -314,10 +314,10 @@ fn the_sprt_counts_every_shards_games_and_stops_them_all() {
     assert!(from.len() > 1, "the verdict counts one shard's games only");
 }
 
-/// The verdict the shards write to sprt.json is the one the report prints: both compare the
-/// LLR with the SPRT's bounds. With alpha + beta at or above 1 (the command line refuses
-/// them: the SPRT is meaningless there) the bounds cross, lower above upper, and an LLR
-/// between them and below 0 told the two apart when the shards' verdict went by its sign.
+/// The verdict the shards write to sprt.json is the one the report prints, whatever the
+/// parameters. With alpha + beta at or above 1 (the command line refuses them: the SPRT is
+/// meaningless there) the bounds cross, lower above upper, and an LLR between them at or
+/// below 0 is the case where a verdict by the LLR's sign and one by the bounds differ.
 #[test]
 fn the_shards_verdict_is_the_reports_even_for_crossed_bounds() {
     let args: Vec<String> = [
