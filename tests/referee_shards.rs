@@ -3,6 +3,8 @@
 //! match's, a shard killed mid-game and started again goes on where it was, records of
 //! another match are refused, and the SPRT runs over every shard's games at once.
 
+use awari::cluster::shard::Shard;
+use awari::referee::figures::Figures;
 use awari::referee::outdir;
 use awari::referee::records::GameRecord;
 use awari::referee::runner::{Sprt, Tally};
@@ -296,6 +298,58 @@ fn the_sprt_counts_every_shards_games_and_stops_them_all() {
         assert!(!own.sprt_decided(&sprt), "shard {k} alone decided");
     }
     assert!(from.len() > 1, "the verdict counts one shard's games only");
+}
+
+/// The verdict the shards write to sprt.json is the one the report prints, whatever the
+/// parameters. With alpha + beta at or above 1 (the command line refuses them: the SPRT is
+/// meaningless there) the bounds cross, lower above upper, and an LLR between them at or
+/// below 0 is the case where a verdict by the LLR's sign and one by the bounds differ.
+#[test]
+fn the_shards_verdict_is_the_reports_even_for_crossed_bounds() {
+    let args: Vec<String> = [
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=weak",
+        "depth=1",
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=strong",
+        "depth=5",
+        "--games",
+        "4",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let dir = temp("crossed");
+    let out = run(&args, &["--out-dir", &dir.display().to_string()]);
+    assert!(out.status.success(), "{}", text(&out));
+    let manifest = outdir::read_manifest(&dir).unwrap().expect("a manifest");
+    let sprt = Sprt {
+        elo0: 0.0,
+        elo1: 50.0,
+        alpha: 0.99,
+        beta: 0.99,
+    };
+    let mut union = outdir::Union::new(&dir, manifest.schedule.clone());
+    union.refresh().unwrap();
+    let totals = union.tally().totals;
+    assert!(union.sprt_decided(&sprt, Shard::WHOLE).unwrap());
+    let verdict = outdir::read_verdict(&dir).unwrap().expect("a verdict");
+    // The case where a verdict by the sign differs from one by the bounds: the LLR at or
+    // below 0 and at or above the upper bound (about -4.6 here).
+    assert!(
+        verdict.llr <= 0.0 && verdict.llr > -4.5,
+        "LLR {}: {totals:?}",
+        verdict.llr
+    );
+    let report = Figures::of(&totals, ["weak", "strong"], Some(sprt)).lines();
+    let line = report.iter().find(|l| l.starts_with("SPRT")).unwrap();
+    assert!(
+        line.ends_with(&format!(" {} accepted", verdict.accepted)),
+        "sprt.json accepted {}, the report says {line}",
+        verdict.accepted
+    );
 }
 
 #[test]

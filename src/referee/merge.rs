@@ -7,6 +7,7 @@
 //! the shards' SPRT decided, the match is the games that SPRT counted; games the other shards
 //! finished after it are left out, and said so.
 
+use super::figures::Figures;
 use super::outdir::{self, Manifest, Verdict};
 use super::records::{replace, GameRecord};
 use super::resume;
@@ -113,7 +114,7 @@ impl Merged {
             String::new(),
         ];
         let names = [s.names[0].as_str(), s.names[1].as_str()];
-        lines.extend(self.tally().totals.report(names, self.manifest.sprt()));
+        lines.extend(Figures::of(&self.tally().totals, names, self.manifest.sprt()).lines());
         match &self.verdict {
             Some(v) => {
                 lines.push(format!(

@@ -1,10 +1,12 @@
 //! The referee: engine processes ([`process`]) and what they say ([`reply`]), one game
 //! ([`game`]), a match ([`runner`]) and tournaments of matches ([`tournament`]), the records
-//! ([`records`]) and resuming from them ([`resume`]), the statistics ([`stats`]), the HTML
-//! report page ([`report`]), the compliance test ([`check`]) and the command line ([`cli`]).
+//! ([`records`]) and resuming from them ([`resume`]), the statistics ([`stats`]) and the text
+//! that shows them ([`figures`]), the HTML report page ([`report`]), the compliance test
+//! ([`check`]) and the command line ([`cli`]).
 
 pub mod check;
 pub mod cli;
+pub mod figures;
 pub mod game;
 pub mod merge;
 pub mod outdir;

@@ -274,13 +274,12 @@ impl Union {
             return Ok(true);
         }
         let tally = self.tally();
-        if !tally.sprt_decided(sprt) {
+        let Some(accepted) = tally.sprt_verdict(sprt).accepted() else {
             return Ok(false);
-        }
-        let llr = super::stats::llr_normalized(sprt.elo0, sprt.elo1, &tally.totals.pairs);
+        };
         let verdict = Verdict {
-            accepted: if llr > 0.0 { "H1" } else { "H0" }.to_string(),
-            llr,
+            accepted: accepted.to_string(),
+            llr: sprt.llr(&tally.totals.pairs),
             shard: shard.to_string(),
             rounds: self
                 .results

@@ -11,7 +11,7 @@ use super::game::{play, Limit, Record, Scoring, Setup};
 use super::process::{self, OutputLimits, Process, Spec};
 use super::records::{GameRecord, Meta, Sink};
 use super::reply::Expect;
-use super::stats;
+use super::stats::Verdict;
 use crate::cluster::shard::Shard;
 use crate::rules::{parse_move_list, Board, Move, Side, Variant};
 use crossbeam_channel::{bounded, unbounded, Sender};
@@ -19,6 +19,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+/// The SPRT a match may run ([`Config::sprt`]).
+pub use super::stats::Sprt;
 
 /// When an engine process is replaced by a fresh one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -99,19 +102,6 @@ pub fn two_ply_openings(variant: Variant) -> Vec<Opening> {
         game.undo();
     }
     openings
-}
-
-/// SPRT parameters (normalized Elo, on game pairs).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprt {
-    /// H0's normalized Elo.
-    pub elo0: f64,
-    /// H1's normalized Elo.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
 }
 
 /// The match.
@@ -213,80 +203,6 @@ impl Totals {
             _ => self.losses += 1,
         }
     }
-
-    /// The final table's lines.
-    pub fn report(&self, names: [&str; 2], sprt: Option<Sprt>) -> Vec<String> {
-        let n = self.games();
-        let mut lines = vec![format!(
-            "{} vs {}: {} games, +{} ={} -{}, score {:.1}%",
-            names[0],
-            names[1],
-            n,
-            self.wins,
-            self.draws,
-            self.losses,
-            if n == 0 {
-                0.0
-            } else {
-                100.0 * (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
-            }
-        )];
-        if n > 0 && (self.wins == n || self.losses == n) {
-            lines.push(format!(
-                "Elo: not finite (one engine scored every point), LOS {:.1}%",
-                100.0 * stats::los(self.wins, self.losses)
-            ));
-        } else if n > 0 {
-            let trinomial = [self.losses, self.draws, self.wins];
-            let e = stats::elo(&trinomial);
-            lines.push(format!(
-                "Elo {:+.1} +/- {:.1} (95%), LOS {:.1}%",
-                e.elo,
-                e.margin,
-                100.0 * stats::los(self.wins, self.losses)
-            ));
-        }
-        let pairs = self.pairs.iter().sum::<u64>();
-        if pairs > 0 && self.pairs[0] != pairs && self.pairs[4] != pairs {
-            let e = stats::elo(&self.pairs);
-            let ne = stats::normalized_elo(&self.pairs);
-            lines.push(format!(
-                "pairs (0, 1/2, 1, 3/2, 2 points): {:?}; Elo {:+.1} +/- {:.1}, normalized Elo {:+.1} +/- {:.1}",
-                self.pairs, e.elo, e.margin, ne.elo, ne.margin
-            ));
-        }
-        // The verdict even when every pair went one way (no finite Elo): the SPRT that stopped
-        // the match says so.
-        if let (Some(s), true) = (sprt, pairs > 0) {
-            let llr = stats::llr_normalized(s.elo0, s.elo1, &self.pairs);
-            let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-            lines.push(format!(
-                "SPRT nElo0={} nElo1={}: LLR {llr:.3} ({lower:.3}, {upper:.3}){}",
-                s.elo0,
-                s.elo1,
-                if llr >= upper {
-                    " H1 accepted"
-                } else if llr <= lower {
-                    " H0 accepted"
-                } else {
-                    ""
-                }
-            ));
-        }
-        if self.forfeits != [0, 0] {
-            lines.push(format!(
-                "forfeits: {} {}, {} {}",
-                names[0], self.forfeits[0], names[1], self.forfeits[1]
-            ));
-        }
-        if self.no_contest > 0 {
-            lines.push(format!(
-                "no contest: {} games (not counted)",
-                self.no_contest
-            ));
-        }
-        lines
-    }
 }
 
 /// Totals counted game by game, in any order: a pair counts when its second game does.
@@ -320,12 +236,18 @@ impl Tally {
         self.totals.forfeits[usize::from(!by_a)] += 1;
     }
 
+    /// The verdict of an SPRT on the pairs counted ([`Verdict::Continue`] before the first).
+    pub fn sprt_verdict(&self, s: &Sprt) -> Verdict {
+        let pairs = &self.totals.pairs;
+        if pairs.iter().sum::<u64>() == 0 {
+            return Verdict::Continue;
+        }
+        s.verdict(s.llr(pairs))
+    }
+
     /// Whether an SPRT on the pairs counted has decided.
     pub fn sprt_decided(&self, s: &Sprt) -> bool {
-        let pairs = &self.totals.pairs;
-        let llr = stats::llr_normalized(s.elo0, s.elo1, pairs);
-        let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-        pairs.iter().sum::<u64>() > 0 && (llr >= upper || llr <= lower)
+        self.sprt_verdict(s) != Verdict::Continue
     }
 }
 
@@ -642,33 +564,5 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
     match failed {
         Some(e) => Err(e),
         None => Ok(tally.totals),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Sprt, Totals};
-
-    #[test]
-    fn a_match_won_in_every_pair_still_gives_the_sprt_verdict() {
-        let totals = Totals {
-            wins: 150,
-            pairs: [0, 0, 0, 0, 75],
-            ..Totals::default()
-        };
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
-        };
-        let lines = totals.report(["a", "b"], Some(sprt));
-        assert!(lines.iter().any(|l| l.contains("not finite")), "{lines:?}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("SPRT") && l.ends_with("H1 accepted")),
-            "{lines:?}"
-        );
     }
 }

@@ -172,6 +172,18 @@ pub struct Estimate {
     pub margin: f64,
 }
 
+/// `+12.3 +/- 4.5` with the precision given (1 decimal without one); an estimate that rounds
+/// to zero shows none of the sign its floating point may carry: `0.0`, never `-0.0`.
+impl std::fmt::Display for Estimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let decimals = f.precision().unwrap_or(1);
+        let elo = format!("{:+.*}", decimals, self.elo);
+        let zero = elo[1..].bytes().all(|b| b == b'0' || b == b'.');
+        let elo = if zero { &elo[1..] } else { &elo[..] };
+        write!(f, "{elo} +/- {:.*}", decimals, self.margin)
+    }
+}
+
 /// Elo from `counts` (3 or 5 as above), the interval from the score's standard error (for
 /// pairs, the pairs' own variance: what pairing buys).
 pub fn elo(counts: &[u64]) -> Estimate {
@@ -185,6 +197,18 @@ pub fn elo(counts: &[u64]) -> Estimate {
         elo,
         margin: Z95 * se * slope,
     }
+}
+
+/// Elo from `counts` as [`elo`], or `None` when it is not finite: nothing counted, or one
+/// side scored every point (all losses, or all wins).
+pub fn finite_elo(counts: &[u64]) -> Option<Estimate> {
+    let n: u64 = counts.iter().sum();
+    let all_one_way = counts[0] == n || counts[counts.len() - 1] == n;
+    if n == 0 || all_one_way {
+        return None;
+    }
+    let e = elo(counts);
+    (e.elo.is_finite() && e.margin.is_finite()).then_some(e)
 }
 
 /// Normalized Elo from `counts`, with its 95% half-interval.
@@ -227,9 +251,81 @@ pub fn erf(x: f64) -> f64 {
     sign * (1.0 - poly * (-x * x).exp())
 }
 
-/// The SPRT's bounds on the LLR: accept H0 below `lower`, H1 above `upper`.
+/// The SPRT's bounds on the LLR: accept H0 at or below `lower`, H1 at or above `upper`.
 pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+/// SPRT parameters (normalized Elo, on game pairs). With `alpha + beta < 1`, as the command
+/// line requires, the lower bound is below 0 and the upper above it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// H0's normalized Elo.
+    pub elo0: f64,
+    /// H1's normalized Elo.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// What the SPRT says of an LLR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The LLR reached the lower bound.
+    AcceptH0,
+    /// The LLR reached the upper bound.
+    AcceptH1,
+    /// The LLR lies between the bounds: more games are needed.
+    Continue,
+}
+
+impl Verdict {
+    /// The hypothesis accepted, `H0` or `H1`, if either is.
+    pub fn accepted(self) -> Option<&'static str> {
+        match self {
+            Verdict::AcceptH0 => Some("H0"),
+            Verdict::AcceptH1 => Some("H1"),
+            Verdict::Continue => None,
+        }
+    }
+}
+
+/// `H0 accepted`, `H1 accepted` or `undecided`.
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.accepted() {
+            Some(h) => write!(f, "{h} accepted"),
+            None => f.write_str("undecided"),
+        }
+    }
+}
+
+impl Sprt {
+    /// The bounds on the LLR, lower and upper.
+    pub fn bounds(&self) -> (f64, f64) {
+        sprt_bounds(self.alpha, self.beta)
+    }
+
+    /// The LLR of complete pairs counted by A's score in them (0, 1/2, 1, 3/2, 2).
+    pub fn llr(&self, pairs: &[u64; 5]) -> f64 {
+        llr_normalized(self.elo0, self.elo1, pairs)
+    }
+
+    /// The verdict on `llr`: H1 at or above the upper bound, H0 at or below the lower, else
+    /// continue. Every place that decides (the match that stops, the shards' verdict file,
+    /// the reports) asks here.
+    pub fn verdict(&self, llr: f64) -> Verdict {
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Verdict::AcceptH1
+        } else if llr <= lower {
+            Verdict::AcceptH0
+        } else {
+            Verdict::Continue
+        }
+    }
 }
 
 #[cfg(test)]
@@ -274,5 +370,62 @@ mod tests {
         // Equal results give a symmetric LLR around the midpoint of the hypotheses.
         let even = [100, 300, 100];
         assert!(llr_normalized(-2.0, 2.0, &even).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_verdict_compares_the_llr_with_both_bounds() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let (lower, upper) = sprt.bounds();
+        for (llr, verdict) in [
+            (upper, Verdict::AcceptH1),
+            (upper + 1.0, Verdict::AcceptH1),
+            (upper - 1e-9, Verdict::Continue),
+            (0.0, Verdict::Continue),
+            (-1e-9, Verdict::Continue),
+            (lower + 1e-9, Verdict::Continue),
+            (lower, Verdict::AcceptH0),
+            (lower - 1.0, Verdict::AcceptH0),
+            (f64::NAN, Verdict::Continue),
+        ] {
+            assert_eq!(sprt.verdict(llr), verdict, "LLR {llr}");
+        }
+        assert_eq!(Verdict::AcceptH0.to_string(), "H0 accepted");
+        assert_eq!(Verdict::Continue.to_string(), "undecided");
+    }
+
+    #[test]
+    fn an_even_score_is_zero_elo_without_a_sign() {
+        let even = elo(&[10, 5, 10]);
+        assert!(even.elo.abs() < 1e-9, "{even:?}");
+        assert_eq!(even.to_string(), format!("0.0 +/- {:.1}", even.margin));
+        let rounds_to_zero = Estimate {
+            elo: -0.04,
+            margin: 12.0,
+        };
+        assert_eq!(rounds_to_zero.to_string(), "0.0 +/- 12.0");
+        assert_eq!(format!("{rounds_to_zero:.0}"), "0 +/- 12");
+        let e = Estimate {
+            elo: -3.26,
+            margin: 1.0,
+        };
+        assert_eq!(e.to_string(), "-3.3 +/- 1.0");
+        assert_eq!(
+            format!(
+                "{:.0}",
+                Estimate {
+                    elo: 7.6,
+                    margin: 30.2
+                }
+            ),
+            "+8 +/- 30"
+        );
+        assert_eq!(finite_elo(&[0, 0, 4]), None, "all wins");
+        assert_eq!(finite_elo(&[0, 0, 0]), None, "nothing counted");
+        assert!(finite_elo(&[1, 0, 4]).is_some());
     }
 }

@@ -7,10 +7,11 @@
 //! ([`encode_boards`]) rather than an array of objects: the browser parses a long string
 //! almost for free and decodes only the game it shows.
 
+use crate::referee::figures::Figures;
 use crate::referee::records::{GameRecord, GameResult};
 use crate::referee::reply::Score;
-use crate::referee::runner::{Sprt, Tally, Totals};
-use crate::referee::stats;
+use crate::referee::runner::{Tally, Totals};
+use crate::referee::stats::{self, Sprt};
 use crate::rules::{parse_move_list, relay_sow, Board, Side, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -371,94 +372,6 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| sum / f64::from(n))
 }
 
-/// The finite estimate of `counts`, if any.
-fn estimate(counts: &[u64]) -> Option<stats::Estimate> {
-    let n: u64 = counts.iter().sum();
-    let all_one_way = counts[0] == n || counts[counts.len() - 1] == n;
-    if n == 0 || all_one_way {
-        return None;
-    }
-    let e = stats::elo(counts);
-    (e.elo.is_finite() && e.margin.is_finite()).then_some(e)
-}
-
-/// The table rows of a match's result, formatted as [`Totals::report`] formats them.
-fn rows(t: &Totals, names: &[String; 2], sprt: Option<Sprt>) -> Vec<(String, String)> {
-    let n = t.games();
-    let score = if n == 0 {
-        0.0
-    } else {
-        100.0 * (t.wins as f64 + 0.5 * t.draws as f64) / n as f64
-    };
-    let mut rows = vec![
-        ("games".to_string(), n.to_string()),
-        (
-            format!("{} W / D / L", names[0]),
-            format!("+{} ={} -{}", t.wins, t.draws, t.losses),
-        ),
-        ("score".to_string(), format!("{score:.1}%")),
-    ];
-    if n > 0 {
-        rows.push((
-            "Elo (95%)".to_string(),
-            match estimate(&[t.losses, t.draws, t.wins]) {
-                Some(e) => format!("{:+.1} +/- {:.1}", e.elo, e.margin),
-                None => "not finite (one engine scored every point)".to_string(),
-            },
-        ));
-        rows.push((
-            "LOS".to_string(),
-            format!("{:.1}%", 100.0 * stats::los(t.wins, t.losses)),
-        ));
-    }
-    let pairs = t.pairs.iter().sum::<u64>();
-    if pairs > 0 {
-        rows.push((
-            "pairs (0, 1/2, 1, 3/2, 2 points)".to_string(),
-            format!("{:?}", t.pairs),
-        ));
-    }
-    if let Some(e) = estimate(&t.pairs) {
-        let ne = stats::normalized_elo(&t.pairs);
-        rows.push((
-            "pair Elo".to_string(),
-            format!("{:+.1} +/- {:.1}", e.elo, e.margin),
-        ));
-        rows.push((
-            "normalized Elo".to_string(),
-            format!("{:+.1} +/- {:.1}", ne.elo, ne.margin),
-        ));
-    }
-    if let (Some(s), true) = (sprt, pairs > 0) {
-        let llr = stats::llr_normalized(s.elo0, s.elo1, &t.pairs);
-        let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-        let verdict = if llr >= upper {
-            "H1 accepted"
-        } else if llr <= lower {
-            "H0 accepted"
-        } else {
-            "undecided"
-        };
-        rows.push((
-            format!("SPRT nElo0={} nElo1={}", s.elo0, s.elo1),
-            format!("LLR {llr:.3} ({lower:.3}, {upper:.3}) {verdict}"),
-        ));
-    }
-    if t.forfeits != [0, 0] {
-        rows.push((
-            "forfeits".to_string(),
-            format!(
-                "{} {}, {} {}",
-                names[0], t.forfeits[0], names[1], t.forfeits[1]
-            ),
-        ));
-    }
-    if t.no_contest > 0 {
-        rows.push(("no contest".to_string(), t.no_contest.to_string()));
-    }
-    rows
-}
-
 /// Builds one match's page data.
 pub fn match_page(input: &MatchRecords) -> Result<MatchPage, BadRecord> {
     let mut records: Vec<&GameRecord> = input.records.iter().collect();
@@ -466,7 +379,7 @@ pub fn match_page(input: &MatchRecords) -> Result<MatchPage, BadRecord> {
     let mut tally = Tally::default();
     let mut series = Series {
         llr_bounds: input.sprt.map(|s| {
-            let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+            let (lower, upper) = s.bounds();
             [lower, upper]
         }),
         ..Series::default()
@@ -487,12 +400,10 @@ pub fn match_page(input: &MatchRecords) -> Result<MatchPage, BadRecord> {
         series.rounds.push(record.round);
         series
             .elo
-            .push(estimate(&[t.losses, t.draws, t.wins]).map(|e| [e.elo, e.margin]));
+            .push(stats::finite_elo(&[t.losses, t.draws, t.wins]).map(|e| [e.elo, e.margin]));
         if let Some(s) = input.sprt {
             if t.pairs.iter().sum::<u64>() > pairs_before {
-                series
-                    .llr
-                    .push(stats::llr_normalized(s.elo0, s.elo1, &t.pairs));
+                series.llr.push(s.llr(&t.pairs));
             }
         }
         series.plies.push(record.plies);
@@ -554,12 +465,13 @@ pub fn match_page(input: &MatchRecords) -> Result<MatchPage, BadRecord> {
     terminations.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let totals = &tally.totals;
     let names = [input.names[0].as_str(), input.names[1].as_str()];
+    let figures = Figures::of(totals, names, input.sprt);
     Ok(MatchPage {
         summary: Summary {
             names: input.names.clone(),
             variant: input.variant.clone(),
-            report: totals.report(names, input.sprt),
-            rows: rows(totals, &input.names, input.sprt),
+            report: figures.lines(),
+            rows: figures.rows(),
             totals: TotalsView::from(totals),
         },
         series,
@@ -818,7 +730,10 @@ mod tests {
             pairs: [0, 0, 1, 1, 0],
             ..Totals::default()
         };
-        assert_eq!(page.summary.report, totals.report(["a", "b"], Some(sprt)));
+        assert_eq!(
+            page.summary.report,
+            Figures::of(&totals, ["a", "b"], Some(sprt)).lines()
+        );
         totals.forfeits = [0, 0];
         assert_eq!(page.summary.totals, TotalsView::from(&totals));
         // Engine A's moves are South's in round 1: moves 0 and 2 of "EaCd" (0 and 20 ms),
@@ -834,6 +749,8 @@ mod tests {
         let rows: Vec<&str> = page.summary.rows.iter().map(|r| r.1.as_str()).collect();
         assert!(rows.contains(&"+2 =1 -2"), "{rows:?}");
         assert!(rows.iter().any(|r| r.starts_with("LLR ")), "{rows:?}");
+        // An even match: its Elo is zero, without a sign.
+        assert!(rows.iter().any(|r| r.starts_with("0.0 +/- ")), "{rows:?}");
     }
 
     #[test]

@@ -1,0 +1,411 @@
+//! The referee's default job: a match of two engines, or a tournament of matches, from the
+//! flags to the games, the progress shown while they are played and the table at the end.
+
+use super::parse::{contestant, parse_sprt, parse_tc};
+use super::{Cli, Error, Order};
+use crate::cluster::shard::Shard;
+use crate::referee::figures::Figures;
+use crate::referee::game::Limit;
+use crate::referee::outdir::{self, Manifest, Union};
+use crate::referee::process::{become_subreaper, install_interrupt_handler, Spec};
+use crate::referee::records::{GameRecord, Sink};
+use crate::referee::report::Live;
+use crate::referee::resume::Schedule;
+use crate::referee::runner::{self, Config, Contestant, Opening, Output};
+use crate::referee::tournament::{self, Standings};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The match-wide limit from the flags; at most one kind.
+fn global_limit(cli: &Cli, default: Limit) -> Result<Limit, String> {
+    let mut limits = Vec::new();
+    if let Some(tc) = &cli.tc {
+        limits.push(parse_tc(tc).map_err(|e| format!("--{e}"))?);
+    }
+    if let Some(ms) = cli.movetime {
+        limits.push(Limit::MoveTime(Duration::from_millis(ms)));
+    }
+    if let Some(d) = cli.depth {
+        limits.push(Limit::Depth(d));
+    }
+    if let Some(n) = cli.nodes {
+        limits.push(Limit::Nodes(n));
+    }
+    match limits.len() {
+        0 => Ok(default),
+        1 => Ok(limits[0]),
+        _ => Err("give one of --tc, --movetime, --depth, --nodes".to_string()),
+    }
+}
+
+/// The `awari` engine built beside this program.
+fn awari_beside() -> Result<PathBuf, String> {
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let path = me.with_file_name(format!("awari{}", std::env::consts::EXE_SUFFIX));
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "the built-in match needs the awari engine at {}; build it with `cargo build --release`",
+            path.display()
+        ))
+    }
+}
+
+/// Shuffles `openings` (Fisher-Yates with the project's seeded generator: the same seed, the
+/// same order).
+pub fn shuffle(openings: &mut [Opening], seed: u64) {
+    let mut rng = crate::rng::Rng::new(seed);
+    for i in (1..openings.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        openings.swap(i, j);
+    }
+}
+
+pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
+    become_subreaper();
+    install_interrupt_handler();
+    let builtin = engine_words.is_empty();
+    let (engines, games) = if builtin {
+        let awari = awari_beside()?;
+        let make = |name: &str, depth: u32| Contestant {
+            spec: Spec {
+                name: name.to_string(),
+                command: awari.clone(),
+                ..Spec::default()
+            },
+            limit: Limit::Depth(depth),
+        };
+        // The engine at depth 8 against the paper's evolved player (depth 7): players of
+        // comparable strength (tournament/evolved/README.md), 20 games in about a second.
+        let mut engine = make("awari", 8);
+        engine.limit = global_limit(&cli, Limit::Depth(8))?;
+        let mut evolved = make("evolved", 1);
+        evolved
+            .spec
+            .options
+            .push(("Opponent".to_string(), "evolved".to_string()));
+        (vec![engine, evolved], cli.games.unwrap_or(20))
+    } else {
+        if engine_words.len() < 2 {
+            return Err(format!(
+                "give two --engine, or more for a tournament (got {})",
+                engine_words.len()
+            )
+            .into());
+        }
+        let limit = global_limit(
+            &cli,
+            Limit::Clock {
+                moves: None,
+                base: Duration::from_secs(10),
+                inc: Duration::from_millis(100),
+            },
+        )?;
+        let list = engine_words
+            .iter()
+            .map(|words| contestant(words, limit))
+            .collect::<Result<Vec<_>, _>>()?;
+        (list, cli.games.unwrap_or(100))
+    };
+    let pairings = tournament::pairings(engines.len(), cli.tournament);
+    if pairings.len() > 1 && cli.resume {
+        return Err(
+            "--resume works for a match of two engines, not a tournament"
+                .to_string()
+                .into(),
+        );
+    }
+    let mut openings = match &cli.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            let list = runner::read_openings(cli.variant, &text)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            if list.is_empty() {
+                return Err(format!("--openings {}: no openings in it", path.display()).into());
+            }
+            list
+        }
+        None => runner::two_ply_openings(cli.variant),
+    };
+    if cli.openings_order == Order::Random {
+        shuffle(&mut openings, cli.seed);
+    }
+    let sprt = cli.sprt.as_deref().map(parse_sprt).transpose()?;
+    let shard = match &cli.shard {
+        Some(text) => Shard::parse(text, &|k| std::env::var(k).ok())?,
+        None => Shard::WHOLE,
+    };
+    crate::referee::process::make_room_for(2 * cli.concurrency)
+        .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
+    if let Some(dir) = &cli.log_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
+    }
+    let base = Config {
+        log_dir: cli.log_dir.clone(),
+        engines: [engines[0].clone(), engines[1].clone()],
+        variant: cli.variant,
+        games,
+        openings,
+        margin: Duration::from_millis(cli.timemargin),
+        max_plies: cli.max_moves as usize,
+        scoring: cli.move_limit_scoring,
+        stall: Duration::from_millis(cli.timeout),
+        concurrency: cli.concurrency as usize,
+        sprt,
+        restart: cli.restart,
+        shard,
+        event: "awari referee match".to_string(),
+        date: crate::referee::records::today(),
+    };
+    let names: Vec<&str> = engines.iter().map(|e| e.spec.name.as_str()).collect();
+    let dirs = match &cli.out_dir {
+        Some(dir) if pairings.len() > 1 => {
+            tournament::settle(dir, &names, &pairings, cli.tournament)?;
+            pairings
+                .iter()
+                .map(|&p| Some(dir.join(tournament::match_dir(&names, p))))
+                .collect()
+        }
+        dir => vec![dir.clone(); pairings.len()],
+    };
+    if let Some(html) = &cli.html {
+        for (flag, path) in [("--jsonout", &cli.jsonout), ("--pgnout", &cli.pgnout)] {
+            if path
+                .as_deref()
+                .is_some_and(|p| crate::referee::report::same_file(p, html))
+            {
+                return Err(format!("--html {} is the {flag} file", html.display()).into());
+            }
+        }
+    }
+    let mut live = cli.html.as_deref().map(Live::new).transpose()?;
+    let mut standings = Standings::new(engines.len());
+    let (mut counted, mut no_contest) = (0, 0);
+    for (&(a, b), dir) in pairings.iter().zip(dirs) {
+        let mut config = base.clone();
+        config.engines = [engines[a].clone(), engines[b].clone()];
+        let totals = play_match(&config, &cli, dir.as_deref(), live.as_mut())?;
+        standings.add(a, b, &totals);
+        counted += totals.games();
+        no_contest += totals.no_contest;
+    }
+    if pairings.len() > 1 {
+        if shard != Shard::WHOLE {
+            say!("\nthis shard's games only; `referee merge` counts every shard's");
+        }
+        say!("\nstandings ({}):", cli.tournament.name());
+        let names: Vec<&str> = engines.iter().map(|e| e.spec.name.as_str()).collect();
+        for line in standings.table(&names) {
+            say!("{line}");
+        }
+    }
+    if counted == 0 && no_contest > 0 {
+        return Err(Error::Run(format!(
+            "no game could be played: all {no_contest} were no contest (the reasons are above)"
+        )));
+    }
+    Ok(())
+}
+
+/// Plays one two-engine match (resumed from `--jsonout` with `--resume`) and prints its
+/// progress and table. With `dir` (`--out-dir`), the records go there, as the match's shard,
+/// resumed from what the shard's file holds.
+fn play_match(
+    config: &Config,
+    cli: &Cli,
+    dir: Option<&Path>,
+    mut live: Option<&mut Live>,
+) -> Result<runner::Totals, Error> {
+    let (jsonout, pgnout, resume) = match dir {
+        Some(dir) => {
+            outdir::settle(dir, &Manifest::of(config))?;
+            if let (Some(_), Some(v)) = (config.sprt, outdir::read_verdict(dir)?) {
+                say!(
+                    "{}: the SPRT over all shards has decided ({} accepted): nothing left to play",
+                    dir.display(),
+                    v.accepted
+                );
+                return Ok(runner::Totals::default());
+            }
+            (
+                Some(outdir::shard_path(dir, config.shard, "jsonl")),
+                Some(outdir::shard_path(dir, config.shard, "pgn")),
+                true,
+            )
+        }
+        None => (cli.jsonout.clone(), cli.pgnout.clone(), cli.resume),
+    };
+    let (done, earlier) = match (&jsonout, resume) {
+        (Some(json), true) => {
+            let resumed = crate::referee::resume::read(json, config)?;
+            for w in &resumed.warnings {
+                eprintln!("warning: --resume {}: {w}", json.display());
+            }
+            crate::referee::resume::restore(json, pgnout.as_deref(), &resumed)
+                .map_err(Error::Run)?;
+            (resumed.done(), resumed.records)
+        }
+        _ => Default::default(),
+    };
+    let mut union = dir.map(|dir| Union::new(dir, Schedule::of(config)));
+    let mut union_sprt = || {
+        let (Some(union), Some(sprt)) = (union.as_mut(), config.sprt.as_ref()) else {
+            return false;
+        };
+        match union
+            .refresh()
+            .and_then(|()| union.sprt_decided(sprt, config.shard))
+        {
+            Ok(decided) => decided,
+            Err(e) => {
+                eprintln!("warning: the SPRT over all shards: {e}; going on");
+                false
+            }
+        }
+    };
+    let open = |p: &Option<PathBuf>| -> Result<Option<Sink>, String> {
+        p.as_ref()
+            .map(|p| Sink::open(p).map_err(|e| format!("{}: {e}", p.display())))
+            .transpose()
+    };
+    let names = [
+        config.engines[0].spec.name.clone(),
+        config.engines[1].spec.name.clone(),
+    ];
+    if let Some(live) = live.as_deref_mut() {
+        live.begin(
+            names.clone(),
+            config.variant.name().to_string(),
+            config.sprt,
+            earlier,
+        );
+    }
+    let mine = config.shard.games_of(config.total_games());
+    say!(
+        "{} vs {}, {}, {} games, {} openings{}{}",
+        names[0],
+        names[1],
+        config.variant,
+        config.total_games(),
+        config.openings.len(),
+        if config.shard == Shard::WHOLE {
+            String::new()
+        } else {
+            format!("; shard {}: {mine} of the games", config.shard)
+        },
+        if done.is_empty() {
+            String::new()
+        } else {
+            format!(", {} already played", done.len())
+        }
+    );
+    // On a terminal a progress bar; for logs and pipes a line per game.
+    let bar = std::io::stdout().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(mine),
+            indicatif::ProgressDrawTarget::stdout(),
+        );
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_position(done.len() as u64);
+        bar
+    });
+    let mut progress = |f: &runner::Finished, record: &GameRecord, t: &runner::Totals| {
+        if let Some(live) = live.as_deref_mut() {
+            // The game's record is written: a page that cannot be does not stop the match.
+            if let Err(e) = live.add(record.clone()) {
+                eprintln!("warning: {e}");
+            }
+        }
+        if let Some(bar) = &bar {
+            let elo = crate::referee::stats::finite_elo(&[t.losses, t.draws, t.wins])
+                .map_or(String::new(), |e| format!(", Elo {e:.0}"));
+            bar.set_message(format!(
+                "{} +{} ={} -{}{elo}",
+                names[0], t.wins, t.draws, t.losses
+            ));
+            bar.inc(1);
+            return;
+        }
+        let (south, north) = if f.a_south {
+            (&names[0], &names[1])
+        } else {
+            (&names[1], &names[0])
+        };
+        say!(
+            "game {} {} - {}: {} ({}), {} plies; {}: +{} ={} -{}",
+            f.round,
+            south,
+            north,
+            f.record.result_tag(),
+            f.record.termination,
+            f.record.opening.len() + f.record.moves.len(),
+            names[0],
+            t.wins,
+            t.draws,
+            t.losses
+        );
+    };
+    let totals = runner::run(
+        config,
+        Output {
+            pgn: open(&pgnout)?,
+            json: open(&jsonout)?,
+            done,
+            progress: &mut progress,
+            union_sprt: match (dir, config.sprt) {
+                (Some(_), Some(_)) => Some(&mut union_sprt),
+                _ => None,
+            },
+        },
+    );
+    if let Some(bar) = &bar {
+        // The last state stays on the screen: the games played and the score.
+        bar.finish();
+    }
+    if let Some(live) = live {
+        if let Err(e) = live.write() {
+            eprintln!("warning: {e}");
+        }
+    }
+    let totals = totals.map_err(Error::Run)?;
+    say!();
+    if config.shard != Shard::WHOLE {
+        say!(
+            "shard {}'s games only; `referee merge {}` reports the whole match",
+            config.shard,
+            dir.map_or(String::new(), |d| d.display().to_string())
+        );
+    }
+    for line in Figures::of(&totals, [&names[0], &names[1]], config.sprt).lines() {
+        say!("{line}");
+    }
+    Ok(totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn a_shuffle_is_a_permutation_fixed_by_its_seed() {
+        let mut a = runner::two_ply_openings(Variant::Oware);
+        let mut b = a.clone();
+        let original = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        assert_ne!(a, original);
+        for o in &original {
+            assert!(a.contains(o));
+        }
+    }
+}

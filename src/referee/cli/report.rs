@@ -1,0 +1,40 @@
+//! `referee report`: the HTML page of matches already played.
+
+use super::parse::parse_sprt;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `referee report RECORDS --html FILE`: the page of matches already played. Exit status 0
+/// when it is written, 2 when the records cannot be read or the page cannot be written.
+pub(super) fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) -> ExitCode {
+    let result = (|| -> Result<usize, String> {
+        let sprt = sprt.map(parse_sprt).transpose()?;
+        // A page written over its own records would lose them.
+        if let Some(r) = records
+            .iter()
+            .find(|r| crate::referee::report::same_file(r, html))
+        {
+            return Err(format!(
+                "--html {} is one of the records ({}): name another file",
+                html.display(),
+                r.display()
+            ));
+        }
+        let read = crate::referee::report::read(records, sprt)?;
+        for w in &read.warnings {
+            eprintln!("warning: report: {w}");
+        }
+        crate::referee::report::write(html, &read.matches)?;
+        Ok(read.matches.iter().map(|m| m.records.len()).sum())
+    })();
+    match result {
+        Ok(games) => {
+            say!("{games} games written to {}", html.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: report: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
