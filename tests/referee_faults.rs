@@ -546,7 +546,7 @@ fn numbers_out_of_range_are_refused_with_a_clear_error() {
         (&["--depth", "0"], "--depth"),
         (&["--movetime", "99999999999999"], "--movetime"),
         (&["--timemargin", "70000"], "--timemargin"),
-        (&["--max-moves", "0"], "--max-moves"),
+        (&["--max-plies", "0"], "--max-plies"),
         (
             &["--engine", &awari, "depth=4294967296", "--engine", &awari],
             "--engine depth=4294967296: expected a whole number from 1 to 1000",

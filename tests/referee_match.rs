@@ -363,7 +363,7 @@ fn referee_evolve_with_a_tiny_population() {
         .args([
             "--depth",
             "2",
-            "--max-moves",
+            "--max-moves", // the old name of --max-plies, still accepted
             "80",
             "--concurrency",
             "2",
@@ -379,7 +379,7 @@ fn referee_evolve_with_a_tiny_population() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let weights: awari::classic::evolved::Weights =
+    let weights: awari::classic::evolved::EvolvedWeights =
         std::fs::read_to_string(&out_file).unwrap().parse().unwrap();
     assert!(weights.0.iter().all(|w| w.is_finite()));
     let log = std::fs::read_to_string(&log).unwrap();

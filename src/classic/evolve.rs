@@ -3,7 +3,7 @@
 //! draw), the best survive and each makes children by adding a standard normal sample to every
 //! weight. Games are played in-process with the rules core, on several threads.
 
-use super::evolved::{choose, Weights};
+use super::evolved::{choose, EvolvedWeights};
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Side, Variant};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -60,7 +60,7 @@ fn uniform(rng: &mut Rng) -> f64 {
 /// Plays one game; the winner (`None`: a draw). At `max_plies` the stores decide.
 pub fn play_game(
     variant: Variant,
-    players: [&Weights; 2],
+    players: [&EvolvedWeights; 2],
     depth: u32,
     max_plies: usize,
 ) -> Option<Side> {
@@ -84,7 +84,7 @@ pub fn play_game(
 }
 
 /// One generation's result: members with their points, best first.
-pub type Ranking = Vec<(Weights, u32)>;
+pub type Ranking = Vec<(EvolvedWeights, u32)>;
 
 /// The games of a generation's round robin among `n` members, numbered from 0: (South's
 /// member, North's member), every member against every other once per side.
@@ -98,7 +98,7 @@ pub fn games(n: usize) -> Vec<(usize, usize)> {
 /// `config.concurrency` threads: (game number, winner) for each, in no particular order.
 pub fn play_games(
     config: &Config,
-    members: &[Weights],
+    members: &[EvolvedWeights],
     wanted: &(dyn Fn(usize) -> bool + Sync),
 ) -> Vec<(usize, Option<Side>)> {
     let list: Vec<(usize, (usize, usize))> = games(members.len())
@@ -148,7 +148,7 @@ pub fn points(n: usize, results: &[(usize, Option<Side>)]) -> Vec<u32> {
 }
 
 /// The round robin of one generation, every game here: points per member.
-pub fn round_robin(config: &Config, members: &[Weights]) -> Vec<u32> {
+pub fn round_robin(config: &Config, members: &[EvolvedWeights]) -> Vec<u32> {
     points(members.len(), &play_games(config, members, &|_| true))
 }
 
@@ -164,7 +164,7 @@ pub fn evolve(config: &Config, log: &mut dyn FnMut(usize, &Ranking)) -> Ranking 
 }
 
 /// A generation's round robin: `(generation, members)` to points per member.
-pub type RoundRobin<'a> = dyn FnMut(usize, &[Weights]) -> Result<Vec<u32>, String> + 'a;
+pub type RoundRobin<'a> = dyn FnMut(usize, &[EvolvedWeights]) -> Result<Vec<u32>, String> + 'a;
 
 /// [`evolve`], with each generation's round robin played by `round_robin(generation,
 /// members)` (points per member): on this machine, or spread over a cluster's shards.
@@ -174,8 +174,8 @@ pub fn evolve_with(
     log: &mut dyn FnMut(usize, &Ranking),
 ) -> Result<Ranking, String> {
     let mut rng = Rng::new(config.seed);
-    let mut members: Vec<Weights> = (0..config.population.max(2))
-        .map(|_| Weights(std::array::from_fn(|_| uniform(&mut rng))))
+    let mut members: Vec<EvolvedWeights> = (0..config.population.max(2))
+        .map(|_| EvolvedWeights(std::array::from_fn(|_| uniform(&mut rng))))
         .collect();
     let survivors = config.survivors.clamp(1, members.len());
     let children = (members.len() - survivors).div_ceil(survivors);
@@ -190,14 +190,14 @@ pub fn evolve_with(
         if generation == config.generations.max(1) {
             break;
         }
-        let parents: Vec<Weights> = ranking[..survivors].iter().map(|&(w, _)| w).collect();
+        let parents: Vec<EvolvedWeights> = ranking[..survivors].iter().map(|&(w, _)| w).collect();
         let mut next = parents.clone();
         'fill: for parent in &parents {
             for _ in 0..children {
                 if next.len() == members.len() {
                     break 'fill;
                 }
-                next.push(Weights(std::array::from_fn(|k| {
+                next.push(EvolvedWeights(std::array::from_fn(|k| {
                     parent.0[k] + normal(&mut rng)
                 })));
             }
@@ -244,7 +244,7 @@ mod tests {
         let total: u32 = last.iter().map(|&(_, p)| p).sum();
         assert!((24..=36).contains(&total), "{total}");
         // Survivors are carried over unchanged.
-        let first: Vec<Weights> = generations[0].1[..2].iter().map(|&(w, _)| w).collect();
+        let first: Vec<EvolvedWeights> = generations[0].1[..2].iter().map(|&(w, _)| w).collect();
         for w in first {
             assert!(last.iter().any(|&(x, _)| x == w));
         }

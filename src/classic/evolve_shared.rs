@@ -15,7 +15,7 @@
 //! requeued shard reuses every part already written.
 
 use super::evolve::{play_games, points, Config};
-use super::evolved::Weights;
+use super::evolved::EvolvedWeights;
 use crate::cluster::manifest::ManifestFile;
 use crate::cluster::shard::Shard;
 use crate::rules::Side;
@@ -69,7 +69,7 @@ struct Part {
 }
 
 /// A fingerprint of a generation's members: FNV-1a over their weights' bits.
-fn fingerprint(members: &[Weights]) -> String {
+fn fingerprint(members: &[EvolvedWeights]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for w in members.iter().flat_map(|m| m.0) {
         for b in w.to_bits().to_le_bytes() {
@@ -136,7 +136,12 @@ impl Shared {
     }
 
     /// Plays shard `index`'s games of `generation` and writes its part.
-    fn play_part(&self, generation: usize, index: u64, members: &[Weights]) -> Result<(), String> {
+    fn play_part(
+        &self,
+        generation: usize,
+        index: u64,
+        members: &[EvolvedWeights],
+    ) -> Result<(), String> {
         let shard = Shard {
             index,
             count: self.shard.count,
@@ -170,7 +175,11 @@ impl Shared {
 
     /// The round robin of `generation` over every shard: this shard's part played here, the
     /// others read (or played here when they are long in coming); points per member.
-    pub fn round_robin(&self, generation: usize, members: &[Weights]) -> Result<Vec<u32>, String> {
+    pub fn round_robin(
+        &self,
+        generation: usize,
+        members: &[EvolvedWeights],
+    ) -> Result<Vec<u32>, String> {
         let print = fingerprint(members);
         let count = self.shard.count;
         let started = Instant::now();

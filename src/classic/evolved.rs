@@ -21,9 +21,9 @@ use std::str::FromStr;
 
 /// The six weights `w1..w6`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Weights(pub [f64; 6]);
+pub struct EvolvedWeights(pub [f64; 6]);
 
-impl fmt::Display for Weights {
+impl fmt::Display for EvolvedWeights {
     /// Six numbers separated by spaces: the weight file's format.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let words: Vec<String> = self.0.iter().map(|w| format!("{w}")).collect();
@@ -31,11 +31,11 @@ impl fmt::Display for Weights {
     }
 }
 
-impl FromStr for Weights {
+impl FromStr for EvolvedWeights {
     type Err = String;
 
     /// Six numbers separated by blanks; lines starting with `#` are comments.
-    fn from_str(text: &str) -> Result<Weights, String> {
+    fn from_str(text: &str) -> Result<EvolvedWeights, String> {
         let numbers: Vec<&str> = text
             .lines()
             .filter(|l| !l.trim_start().starts_with('#'))
@@ -52,13 +52,13 @@ impl FromStr for Weights {
                 .filter(|v| v.is_finite())
                 .ok_or_else(|| format!("'{n}' is not a number"))?;
         }
-        Ok(Weights(w))
+        Ok(EvolvedWeights(w))
     }
 }
 
 /// The weights shipped with the project: the result of the evolution run recorded in
 /// `tournament/evolved/` (its log and the command that made it).
-pub fn shipped() -> Weights {
+pub fn shipped() -> EvolvedWeights {
     include_str!("../../tournament/evolved/weights.txt")
         .parse()
         .expect("tournament/evolved/weights.txt holds six weights")
@@ -70,7 +70,7 @@ pub const DEPTH: u32 = 7;
 const WIN: f64 = 1_000_000.0;
 
 /// `f` for the side to move.
-pub fn evaluate(board: &Board, w: &Weights) -> f64 {
+pub fn evaluate(board: &Board, w: &EvolvedWeights) -> f64 {
     let me = board.side_to_move();
     let you = me.opponent();
     let houses = board.houses();
@@ -92,7 +92,7 @@ fn negamax(
     mut alpha: f64,
     beta: f64,
     ply: u32,
-    w: &Weights,
+    w: &EvolvedWeights,
     stop: &mut Stop<'_>,
 ) -> Option<f64> {
     let moves = match board.moves_or_end() {
@@ -143,7 +143,7 @@ impl Stop<'_> {
 
 /// The move the evolved player makes, searching `depth` plies; `None` when the game is over.
 /// Meant for `oware` and `awari` (other rule sets work, with the same features).
-pub fn choose(board: &Board, w: &Weights, depth: u32) -> Option<Move> {
+pub fn choose(board: &Board, w: &EvolvedWeights, depth: u32) -> Option<Move> {
     root_until(
         board,
         w,
@@ -162,7 +162,7 @@ pub fn choose(board: &Board, w: &Weights, depth: u32) -> Option<Move> {
 /// completes.
 pub fn choose_within(
     board: &Board,
-    w: &Weights,
+    w: &EvolvedWeights,
     depth: u32,
     stop: &dyn Fn() -> bool,
     enough: &dyn Fn() -> bool,
@@ -185,7 +185,7 @@ pub fn choose_within(
 }
 
 /// The root of a search to `depth`: `None` when the game is over or `stop` ended it.
-fn root_until(board: &Board, w: &Weights, depth: u32, stop: &mut Stop<'_>) -> Option<Move> {
+fn root_until(board: &Board, w: &EvolvedWeights, depth: u32, stop: &mut Stop<'_>) -> Option<Move> {
     let moves = board.moves_or_end().ok()?;
     let mut best: Option<(Move, f64)> = None;
     for m in moves {
@@ -221,7 +221,7 @@ mod tests {
     use crate::rules::Game;
 
     /// The definition, written plainly: full minimax, first best move in sowing order.
-    fn minimax(board: &Board, depth: u32, ply: u32, w: &Weights) -> f64 {
+    fn minimax(board: &Board, depth: u32, ply: u32, w: &EvolvedWeights) -> f64 {
         match board.moves_or_end() {
             Err(reason) => match board.outcome_when(reason).winner {
                 None => 0.0,
@@ -236,7 +236,7 @@ mod tests {
         }
     }
 
-    fn plain_choice(board: &Board, w: &Weights, depth: u32) -> Option<Move> {
+    fn plain_choice(board: &Board, w: &EvolvedWeights, depth: u32) -> Option<Move> {
         let mut best: Option<(Move, f64)> = None;
         for m in board.moves_or_end().ok()? {
             let s = -minimax(&board.play_unchecked(m), depth - 1, 1, w);
@@ -253,7 +253,7 @@ mod tests {
         let mut unit = || (rng.below(2001) as f64 - 1000.0) / 1000.0;
         for variant in [Variant::Oware, Variant::Awari] {
             for _ in 0..30 {
-                let w = Weights([unit(), unit(), unit(), unit(), unit(), unit()]);
+                let w = EvolvedWeights([unit(), unit(), unit(), unit(), unit(), unit()]);
                 let mut game = Game::new(Board::start(variant));
                 let plies = 10 + (unit().abs() * 40.0) as usize;
                 for _ in 0..plies {
@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn table() {
-        let stores = Weights([0.0, 0.0, 0.0, 0.0, -1.0, 1.0]);
+        let stores = EvolvedWeights([0.0, 0.0, 0.0, 0.0, -1.0, 1.0]);
         // (position, weights, depth, move, why)
         let rows = [
             (
@@ -300,7 +300,7 @@ mod tests {
             // weights are zero: with no exposure either way every move ties: A.
             (
                 "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
-                Weights([1.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+                EvolvedWeights([1.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
                 1,
                 'A',
                 "all tie",
@@ -324,11 +324,11 @@ mod tests {
 
     #[test]
     fn weights_read_and_print() {
-        let w: Weights = "# evolved\n0.5 -1 2e-1\n 3 4 -0.25\n".parse().unwrap();
-        assert_eq!(w, Weights([0.5, -1.0, 0.2, 3.0, 4.0, -0.25]));
-        assert_eq!(w.to_string().parse::<Weights>().unwrap(), w);
-        assert!("1 2 3".parse::<Weights>().is_err());
-        assert!("1 2 3 4 5 x".parse::<Weights>().is_err());
-        assert!("1 2 3 4 5 NaN".parse::<Weights>().is_err());
+        let w: EvolvedWeights = "# evolved\n0.5 -1 2e-1\n 3 4 -0.25\n".parse().unwrap();
+        assert_eq!(w, EvolvedWeights([0.5, -1.0, 0.2, 3.0, 4.0, -0.25]));
+        assert_eq!(w.to_string().parse::<EvolvedWeights>().unwrap(), w);
+        assert!("1 2 3".parse::<EvolvedWeights>().is_err());
+        assert!("1 2 3 4 5 x".parse::<EvolvedWeights>().is_err());
+        assert!("1 2 3 4 5 NaN".parse::<EvolvedWeights>().is_err());
     }
 }

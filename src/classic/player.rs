@@ -63,7 +63,7 @@ pub struct Player {
     /// Where `basic` saves its memory when a game ends; `None` = this run only.
     pub learn_file: Option<PathBuf>,
     /// `evolved`'s weights.
-    pub weights: evolved::Weights,
+    pub weights: evolved::EvolvedWeights,
     /// `evolved`'s depth.
     pub depth: u32,
     /// The side this player last moved for, and whether the end of that game was learnt.

@@ -7,7 +7,7 @@
 use crate::classic::player::{Limit, Player};
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
-use crate::search::eval::Weights as EvalWeights;
+use crate::search::eval::Weights;
 use crate::search::tt::HashTable;
 use crate::tools::fixed::search_to_depth;
 use crate::uci::options::Opponent;
@@ -146,6 +146,6 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
 
 /// The engine's move, searched to `depth`; `None` when the game is over.
 fn engine_move(game: &Game, depth: u32, table: &mut HashTable) -> Option<Move> {
-    let weights = EvalWeights::of(game.board().variant());
+    let weights = Weights::of(game.board().variant());
     search_to_depth(game, depth, weights, None, table).best
 }

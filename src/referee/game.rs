@@ -10,7 +10,7 @@
 //! run below zero, and the engine loses once it is more than the margin below.
 
 use super::process::{Failure, Process};
-use super::reply::{quote, Expect, Reply, Score};
+use super::reply::{quote, EngineScore, Expect, Reply};
 use crate::rules::{
     format_move_list, parse_move_list, Board, EndReason, Game, Move, Side, Variant,
 };
@@ -115,7 +115,7 @@ pub struct Played {
     /// The move.
     pub mv: Move,
     /// The last score the engine reported, if any.
-    pub score: Option<Score>,
+    pub score: Option<EngineScore>,
     /// The last depth it reported.
     pub depth: Option<u32>,
     /// Time the referee measured and charged, from the synchronisation before `go` to

@@ -4,7 +4,7 @@
 //! `--resume` does, so a kill between the two writes loses nothing).
 
 use super::game::{Record, Termination};
-use super::reply::Score;
+use super::reply::EngineScore;
 use crate::rules::{format_move_list, parse_move_list, Board, Variant};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -72,7 +72,7 @@ impl GameResult {
 pub struct MoveInfo {
     /// Its last score (left out when it gave none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub score: Option<Score>,
+    pub score: Option<EngineScore>,
     /// Its last depth (left out when it gave none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,

@@ -7,32 +7,32 @@ use std::fmt;
 /// A score as an engine reports it (in JSON: `{"cp":35}`, `{"mate":-3}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Score {
+pub enum EngineScore {
     /// Centi-seeds from the side to move's point of view.
     Cp(i32),
     /// A forced win (positive) or loss (negative) in this many moves.
     Mate(i32),
 }
 
-impl fmt::Display for Score {
+impl fmt::Display for EngineScore {
     /// `cp 35`, `mate -3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Score::Cp(n) => write!(f, "cp {n}"),
-            Score::Mate(n) => write!(f, "mate {n}"),
+            EngineScore::Cp(n) => write!(f, "cp {n}"),
+            EngineScore::Mate(n) => write!(f, "mate {n}"),
         }
     }
 }
 
-impl std::str::FromStr for Score {
+impl std::str::FromStr for EngineScore {
     type Err = String;
 
-    /// Reads what [`Score`]'s `Display` writes (`cp 35`, `mate -3`), or the same with a colon.
-    fn from_str(text: &str) -> Result<Score, String> {
+    /// Reads what [`EngineScore`]'s `Display` writes (`cp 35`, `mate -3`), or the same with a colon.
+    fn from_str(text: &str) -> Result<EngineScore, String> {
         let mut words = text.split([' ', ':']);
         let score = match (words.next(), words.next().map(str::parse::<i32>)) {
-            (Some("cp"), Some(Ok(n))) => Score::Cp(n),
-            (Some("mate"), Some(Ok(n))) => Score::Mate(n),
+            (Some("cp"), Some(Ok(n))) => EngineScore::Cp(n),
+            (Some("mate"), Some(Ok(n))) => EngineScore::Mate(n),
             _ => return Err(format!("not a score: {text:?}")),
         };
         match words.next() {
@@ -48,7 +48,7 @@ pub struct Info {
     /// `depth N`.
     pub depth: Option<u32>,
     /// `score cp N` or `score mate N`.
-    pub score: Option<Score>,
+    pub score: Option<EngineScore>,
 }
 
 /// One line from an engine.
@@ -97,8 +97,10 @@ impl<'a> Reply<'a> {
                         "score" => {
                             let n = words.get(i + 2).map(|w| w.parse::<i32>());
                             match (words.get(i + 1).copied(), n) {
-                                (Some("cp"), Some(Ok(n))) => info.score = Some(Score::Cp(n)),
-                                (Some("mate"), Some(Ok(n))) => info.score = Some(Score::Mate(n)),
+                                (Some("cp"), Some(Ok(n))) => info.score = Some(EngineScore::Cp(n)),
+                                (Some("mate"), Some(Ok(n))) => {
+                                    info.score = Some(EngineScore::Mate(n))
+                                }
                                 _ => {}
                             }
                         }
@@ -176,14 +178,14 @@ mod tests {
                 "info depth 7 seldepth 9 score cp -35 nodes 100 pv CaE",
                 Reply::Info(Info {
                     depth: Some(7),
-                    score: Some(Score::Cp(-35)),
+                    score: Some(EngineScore::Cp(-35)),
                 }),
             ),
             (
                 "info score mate 3 depth 12",
                 Reply::Info(Info {
                     depth: Some(12),
-                    score: Some(Score::Mate(3)),
+                    score: Some(EngineScore::Mate(3)),
                 }),
             ),
             // Not numbers: left out, never kept as text.
@@ -213,16 +215,19 @@ mod tests {
     #[test]
     fn scores_read_back() {
         for s in [
-            Score::Cp(0),
-            Score::Cp(-35),
-            Score::Mate(7),
-            Score::Mate(-2),
+            EngineScore::Cp(0),
+            EngineScore::Cp(-35),
+            EngineScore::Mate(7),
+            EngineScore::Mate(-2),
         ] {
-            assert_eq!(s.to_string().parse::<Score>(), Ok(s));
-            assert_eq!(s.to_string().replace(' ', ":").parse::<Score>(), Ok(s));
+            assert_eq!(s.to_string().parse::<EngineScore>(), Ok(s));
+            assert_eq!(
+                s.to_string().replace(' ', ":").parse::<EngineScore>(),
+                Ok(s)
+            );
         }
         for bad in ["cp", "cp x", "cp 5}", "mate 1 2", "depth 3"] {
-            assert!(bad.parse::<Score>().is_err(), "{bad}");
+            assert!(bad.parse::<EngineScore>().is_err(), "{bad}");
         }
     }
 

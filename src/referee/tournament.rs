@@ -41,7 +41,7 @@ pub fn settle(
     dir: &Path,
     names: &[&str],
     pairings: &[(usize, usize)],
-    kind: Kind,
+    kind: Format,
 ) -> Result<(), String> {
     let here = Settled {
         engines: names.iter().map(|n| n.to_string()).collect(),
@@ -80,12 +80,12 @@ fn read(dir: &Path) -> Result<Option<Settled>, String> {
 }
 
 /// The engines and kind of the tournament in `dir`, if it holds one.
-pub fn read_settled(dir: &Path) -> Result<Option<(Vec<String>, Kind)>, String> {
+pub fn read_settled(dir: &Path) -> Result<Option<(Vec<String>, Format)>, String> {
     Ok(read(dir)?.map(|t| {
-        let kind = if t.kind == Kind::Gauntlet.name() {
-            Kind::Gauntlet
+        let kind = if t.kind == Format::Gauntlet.name() {
+            Format::Gauntlet
         } else {
-            Kind::RoundRobin
+            Format::RoundRobin
         };
         (t.engines, kind)
     }))
@@ -104,7 +104,7 @@ pub fn match_dirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// How more than two engines are paired.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Kind {
+pub enum Format {
     /// Everyone plays everyone.
     #[default]
     RoundRobin,
@@ -112,26 +112,26 @@ pub enum Kind {
     Gauntlet,
 }
 
-impl Kind {
+impl Format {
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
-            Kind::RoundRobin => "round-robin",
-            Kind::Gauntlet => "gauntlet",
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
         }
     }
 }
 
 /// The matches among `n` engines, as pairs of indices (the first is engine A of its match).
 /// Two engines play one match whatever the kind.
-pub fn pairings(n: usize, kind: Kind) -> Vec<(usize, usize)> {
+pub fn pairings(n: usize, kind: Format) -> Vec<(usize, usize)> {
     match (n, kind) {
         (0 | 1, _) => Vec::new(),
         (2, _) => vec![(0, 1)],
-        (n, Kind::RoundRobin) => (0..n)
+        (n, Format::RoundRobin) => (0..n)
             .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
             .collect(),
-        (n, Kind::Gauntlet) => (1..n).map(|b| (0, b)).collect(),
+        (n, Format::Gauntlet) => (1..n).map(|b| (0, b)).collect(),
     }
 }
 
@@ -180,10 +180,13 @@ mod tests {
 
     #[test]
     fn pairings_of_each_kind() {
-        assert_eq!(pairings(2, Kind::Gauntlet), vec![(0, 1)]);
-        assert_eq!(pairings(3, Kind::RoundRobin), vec![(0, 1), (0, 2), (1, 2)]);
-        assert_eq!(pairings(4, Kind::Gauntlet), vec![(0, 1), (0, 2), (0, 3)]);
-        assert_eq!(pairings(5, Kind::RoundRobin).len(), 10);
+        assert_eq!(pairings(2, Format::Gauntlet), vec![(0, 1)]);
+        assert_eq!(
+            pairings(3, Format::RoundRobin),
+            vec![(0, 1), (0, 2), (1, 2)]
+        );
+        assert_eq!(pairings(4, Format::Gauntlet), vec![(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(pairings(5, Format::RoundRobin).len(), 10);
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
         survivors: args.survivors as usize,
         generations: args.generations as usize,
         depth: args.depth,
-        max_plies: args.max_moves as usize,
+        max_plies: args.max_plies as usize,
         seed: args.seed,
         concurrency: args.concurrency.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -43,7 +43,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
         None => None,
     };
     let header = format!(
-        "# evolve {} population {} survivors {} generations {} depth {} max-moves {} seed {}",
+        "# evolve {} population {} survivors {} generations {} depth {} max-plies {} seed {}",
         config.variant,
         config.population,
         config.survivors,

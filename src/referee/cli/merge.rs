@@ -4,7 +4,7 @@
 use crate::referee::merge;
 use crate::referee::outdir;
 use crate::referee::report::data::MatchRecords;
-use crate::referee::tournament::{self, Kind, Standings};
+use crate::referee::tournament::{self, Format, Standings};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -18,8 +18,8 @@ pub(super) fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
             None => tournament::match_dirs(dir)?,
         };
         let mut complete = true;
-        let mut standings: Option<(Vec<String>, Standings, Kind)> = tournament::read_settled(dir)?
-            .map(|(names, kind)| {
+        let mut standings: Option<(Vec<String>, Standings, Format)> =
+            tournament::read_settled(dir)?.map(|(names, kind)| {
                 let n = names.len();
                 (names, Standings::new(n), kind)
             });

@@ -13,7 +13,7 @@
 
 use super::game::Scoring;
 use super::runner::Restart;
-use super::tournament::Kind;
+use super::tournament::Format;
 use crate::rules::Variant;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
@@ -113,9 +113,9 @@ struct Cli {
     /// Milliseconds allowed for `uciok`, `readyok` and a depth- or node-limited move.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     timeout: u64,
-    /// The game ends at this ply, adjudicated.
-    #[arg(long = "max-moves", default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    max_moves: u64,
+    /// The game ends at this ply, adjudicated (`--max-moves` is accepted as another name).
+    #[arg(long = "max-plies", alias = "max-moves", default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    max_plies: u64,
     /// Opening suite (one per line: a move list, or a position with optional moves).
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -143,8 +143,8 @@ struct Cli {
     log_dir: Option<PathBuf>,
     /// With more than two engines: round-robin (everyone plays everyone) or gauntlet (the
     /// first engine plays each of the others).
-    #[arg(long, value_enum, default_value_t = Kind::RoundRobin)]
-    tournament: Kind,
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    tournament: Format,
     /// Continue the match recorded in --jsonout, skipping the games it holds.
     #[arg(long, requires = "jsonout", conflicts_with = "out_dir")]
     resume: bool,
@@ -226,11 +226,11 @@ struct EvolveArgs {
     #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     generations: u64,
     /// Search depth of every player.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = crate::classic::evolved::DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: u32,
     /// Plies after which a game is scored on the stores.
-    #[arg(long = "max-moves", default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    max_moves: u64,
+    #[arg(long = "max-plies", alias = "max-moves", default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    max_plies: u64,
     /// Seed of the initial weights and the mutations.
     #[arg(long, default_value_t = 1)]
     seed: u64,

@@ -150,7 +150,7 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         games,
         openings,
         margin: Duration::from_millis(cli.timemargin),
-        max_plies: cli.max_moves as usize,
+        max_plies: cli.max_plies as usize,
         scoring: cli.move_limit_scoring,
         stall: Duration::from_millis(cli.timeout),
         concurrency: cli.concurrency as usize,

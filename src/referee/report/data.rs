@@ -9,7 +9,7 @@
 
 use crate::referee::figures::Figures;
 use crate::referee::records::{GameRecord, GameResult};
-use crate::referee::reply::Score;
+use crate::referee::reply::EngineScore;
 use crate::referee::runner::{Tally, Totals};
 use crate::referee::stats::{self, Sprt};
 use crate::rules::{parse_move_list, relay_sow, Board, Side, Variant};
@@ -324,11 +324,11 @@ pub fn decode_boards(width: u8, text: &str) -> Vec<Decoded> {
 }
 
 /// A score as the page's number arrays hold it.
-pub fn score_number(score: Score) -> i32 {
+pub fn score_number(score: EngineScore) -> i32 {
     match score {
-        Score::Cp(n) => n.clamp(-(MATE / 2), MATE / 2),
-        Score::Mate(n) if n >= 0 => MATE - n.min(MATE / 2),
-        Score::Mate(n) => -(MATE - n.saturating_neg().min(MATE / 2)),
+        EngineScore::Cp(n) => n.clamp(-(MATE / 2), MATE / 2),
+        EngineScore::Mate(n) if n >= 0 => MATE - n.min(MATE / 2),
+        EngineScore::Mate(n) => -(MATE - n.saturating_neg().min(MATE / 2)),
     }
 }
 
@@ -579,7 +579,7 @@ mod tests {
             time_control: ["depth=1".into(), "depth=1".into()],
             info: (0..n)
                 .map(|i| MoveInfo {
-                    score: Some(Score::Cp(i as i32)),
+                    score: Some(EngineScore::Cp(i as i32)),
                     depth: Some(1 + (i as u32 % 3)),
                     ms: 10 * i as u64,
                 })
@@ -670,11 +670,11 @@ mod tests {
     fn scores_and_mates_share_one_number() {
         // (score, number)
         for (score, number) in [
-            (Score::Cp(35), 35),
-            (Score::Cp(-12), -12),
-            (Score::Mate(3), MATE - 3),
-            (Score::Mate(-2), -(MATE - 2)),
-            (Score::Mate(0), MATE),
+            (EngineScore::Cp(35), 35),
+            (EngineScore::Cp(-12), -12),
+            (EngineScore::Mate(3), MATE - 3),
+            (EngineScore::Mate(-2), -(MATE - 2)),
+            (EngineScore::Mate(0), MATE),
         ] {
             assert_eq!(score_number(score), number, "{score}");
         }
