@@ -1,4 +1,4 @@
-//! The referee's faults found by trying it as a new user would (issue 13), each driven
+//! The referee's faults found by trying it as a new user would, each driven
 //! through the real `referee` binary with real misbehaving engines: shell programs and
 //! `misbehave` in its modes.
 
@@ -623,7 +623,7 @@ fn games_nobody_played_are_no_contest_and_not_counted() {
         .output()
         .unwrap();
     let stdout = text(&out.stdout);
-    // No game could be played: the match reports them and fails (issue 23 item 8).
+    // No game could be played: the match reports them and fails.
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("a vs b: 0 games, +0 =0 -0"), "{stdout}");
     assert!(
@@ -771,7 +771,7 @@ fn output_closed_early_does_not_stop_the_match_or_lose_records() {
     assert_eq!(records(&json).len(), 4);
 }
 
-/// Issue 23, item 8: an engine that closes its input is noticed at once (the writer's broken
+/// An engine that closes its input is noticed at once (the writer's broken
 /// pipe ends the wait), a stall names the whole `--timeout`, and a match in which no game could
 /// be played exits with status 1.
 #[test]

@@ -332,8 +332,8 @@ fn a_build_removes_what_killed_builds_left_and_nothing_else() {
 #[test]
 fn a_value_byte_no_layer_can_hold_is_a_fault_of_its_file_not_a_panic() {
     // A file whose checksum is right but one of whose value bytes reads as no bounds of its
-    // layer (a file written by something else): the build that reads it as a smaller layer
-    // stopped with a panic. It is now refused when opened, named, and built again.
+    // layer (a file written by something else): it is refused when opened, named, and built
+    // again, not a panic in the build that reads it as a smaller layer.
     let dir = scratch("bad-byte");
     let d = dir.display().to_string();
     let (ok, out, err) = awari(&["tables", "build", "--seeds", "5", "--dir", &d]);

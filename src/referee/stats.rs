@@ -336,7 +336,7 @@ mod tests {
         (a - b).abs() <= tolerance
     }
 
-    /// fishtest's reference values (its `LLRcalc.py`), as the issue quotes them.
+    /// fishtest's reference values (computed by its `LLRcalc.py`).
     #[test]
     fn fishtest_reference_values() {
         let pairs = [39, 8843, 26675, 9240, 44];
