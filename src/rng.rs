@@ -1,6 +1,8 @@
 //! A small seeded pseudo-random generator (SplitMix64). Reproducible runs need a generator
 //! whose sequence is fixed by its seed on every platform and every version; this one is ten
-//! lines, so no crate is pulled in for it.
+//! lines, so no crate is pulled in for it. Its step is a `const fn` ([`splitmix64`]), so the
+//! tables built at compile time (the Zobrist keys) come from the same generator, and this
+//! module imports nothing, so every other one (the rules included) may build on it.
 
 /// SplitMix64's increment: the fractional part of the golden ratio in 64 bits. It is odd, so
 /// the state runs through all 2^64 values before it repeats.
