@@ -1,7 +1,8 @@
 //! Tells the tests whether `python3` is on this machine, so that the test that runs the
 //! README's Python example is marked ignored where it cannot run, rather than passing having
-//! checked nothing; and writes one perft test per row of `tests/data/perft.txt`, so that a
-//! failing row fails under its own name.
+//! checked nothing; writes one perft test per row of `tests/data/perft.txt`, so that a
+//! failing row fails under its own name; and tells the tests whether the build is unoptimized,
+//! so that they shrink their work there.
 
 use std::process::{Command, Stdio};
 
@@ -55,5 +56,11 @@ fn main() {
         .is_ok_and(|s| s.success());
     if found {
         println!("cargo::rustc-cfg=has_python3");
+    }
+    // The slow tests size their work by `cfg(unoptimized)`, not by `debug_assertions`: the ci
+    // profile is optimized and keeps its debug assertions on.
+    println!("cargo::rustc-check-cfg=cfg(unoptimized)");
+    if std::env::var("OPT_LEVEL").as_deref() == Ok("0") {
+        println!("cargo::rustc-cfg=unoptimized");
     }
 }
