@@ -30,8 +30,8 @@ pub const fn splitmix64(state: u64) -> (u64, u64) {
 ///
 /// Why this formula: the generator seeded with `s` draws `mix64(s + γ)`, `mix64(s + 2γ)`, ...,
 /// so two generators draw the same numbers, one shifted, exactly when their seeds differ by a
-/// small multiple of γ. Seeds that are the run's seed plus or XOR a multiple of the index are
-/// such seeds (`seed ^ index·γ` made item 2 of seed 1 replay item 0 two draws later). Here the
+/// small multiple of γ. The obvious seeds, the run's seed plus (or XOR) `index·γ`, are such
+/// seeds: with `seed ^ index·γ` and seed 1, item 2 replays item 0 two draws later. Here the
 /// item seeds are instead the outputs of a second SplitMix64 generator, seeded with the run's
 /// seed through `mix64`: distinct for distinct indices (`γ` is odd and `mix64` a bijection),
 /// and spread over all 64 bits with no arithmetic relation between them, so two items' streams
