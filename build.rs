@@ -1,5 +1,6 @@
 //! Writes one perft test per row of `tests/data/perft.txt`, so that a failing row fails under
-//! its own name.
+//! its own name, and tells the tests whether the build is unoptimized, so that they shrink
+//! their work there.
 
 /// `$OUT_DIR/perft_rows.rs`: `#[test] fn row_NN_<name>() { check_row(NN) }` for each row.
 fn perft_rows() {
@@ -41,4 +42,10 @@ fn perft_rows() {
 fn main() {
     perft_rows();
     println!("cargo::rerun-if-changed=build.rs");
+    // The slow tests size their work by `cfg(unoptimized)`, not by `debug_assertions`: the ci
+    // profile is optimized and keeps its debug assertions on.
+    println!("cargo::rustc-check-cfg=cfg(unoptimized)");
+    if std::env::var("OPT_LEVEL").as_deref() == Ok("0") {
+        println!("cargo::rustc-cfg=unoptimized");
+    }
 }

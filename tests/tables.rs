@@ -59,7 +59,7 @@ fn layer_sizes_are_the_issues_counts() {
 
 #[test]
 fn rank_and_unrank_are_inverse_over_whole_layers_in_walking_order() {
-    let top = if cfg!(debug_assertions) { 6 } else { 9 };
+    let top = if cfg!(unoptimized) { 6 } else { 9 };
     for n in 0..=top {
         let mut houses = unrank(n, 0);
         for i in 0..layer_size(n) {
@@ -226,7 +226,7 @@ fn file_faults_are_named_and_the_other_layers_still_serve() {
 
 #[test]
 fn a_build_killed_mid_layer_resumes_to_the_same_bytes() {
-    let top = if cfg!(debug_assertions) { 9 } else { 10 };
+    let top = if cfg!(unoptimized) { 9 } else { 10 };
     let whole = scratch("resume-whole");
     build_tables(&whole, Variant::Oware, top);
     let dir = scratch("resume");
@@ -1000,14 +1000,14 @@ fn converts(variant: Variant, top: usize, games: usize, seed: u64, full: bool) {
 
 #[test]
 fn the_engine_with_tables_converts_against_a_full_width_opponent() {
-    let games = if cfg!(debug_assertions) { 6 } else { 30 };
+    let games = if cfg!(unoptimized) { 6 } else { 30 };
     converts(Variant::Oware, 8, games, 11, true);
     converts(Variant::Kalah, 8, games, 12, true);
 }
 
 #[test]
 fn the_engine_with_tables_converts_against_a_random_opponent() {
-    let games = if cfg!(debug_assertions) { 6 } else { 30 };
+    let games = if cfg!(unoptimized) { 6 } else { 30 };
     converts(Variant::Oware, 8, games, 21, false);
     converts(Variant::Kalah, 8, games, 22, false);
 }

@@ -176,7 +176,7 @@ impl Prover<'_> {
 #[test]
 fn oware_bounds_hold_for_every_small_position_by_path_search() {
     // Debug covers every position up to 4 seeds.
-    let top = if cfg!(debug_assertions) { 4 } else { 5 };
+    let top = if cfg!(unoptimized) { 4 } else { 5 };
     let (_dir, tables) = tables(Variant::Oware, top, "path");
     let mut prover = Prover {
         tables: &tables,
@@ -205,7 +205,7 @@ fn oware_bounds_hold_for_every_small_position_by_path_search() {
 /// exact values come from the rounds of safe cores alone.
 #[test]
 fn path_values_proven_by_the_library_equal_an_exhaustive_path_search() {
-    let top = if cfg!(debug_assertions) { 4 } else { 5 };
+    let top = if cfg!(unoptimized) { 4 } else { 5 };
     let (_dir, tables) = tables(Variant::Oware, top, "paths");
     let mut prover = Prover {
         tables: &tables,
@@ -517,7 +517,7 @@ fn prove_by_strategy(strategy: &mut Strategy, b: &Board) {
 #[test]
 fn oware_bounds_hold_for_every_position_of_up_to_six_seeds_by_strategy() {
     // Debug covers every position up to 5 seeds.
-    let top = if cfg!(debug_assertions) { 5 } else { 6 };
+    let top = if cfg!(unoptimized) { 5 } else { 6 };
     let (_dir, tables) = tables(Variant::Oware, top, "strategy");
     let mut strategy = Strategy {
         tables: &tables,
@@ -537,7 +537,7 @@ fn oware_bounds_hold_for_every_position_of_up_to_six_seeds_by_strategy() {
 #[test]
 fn oware_bounds_hold_for_random_positions_of_up_to_ten_seeds_by_strategy() {
     // Debug: 100 positions of 7 or 8 seeds.
-    let (top, count) = if cfg!(debug_assertions) {
+    let (top, count) = if cfg!(unoptimized) {
         (8, 100)
     } else {
         (10, 400)
@@ -573,7 +573,7 @@ fn oware_settled_positions_exist_and_need_no_repetition_up_to_five_seeds() {
     // Settled entries (lo == hi) claim an exact value reached without counting on a
     // repetition; unsettled ones only bounds. Both kinds must occur for the proofs above to
     // test both claims. Debug covers the layers up to 4 seeds.
-    let top = if cfg!(debug_assertions) { 4 } else { 5 };
+    let top = if cfg!(unoptimized) { 4 } else { 5 };
     let (_dir, tables) = tables(Variant::Oware, 6, "settled");
     let mut layers = Solved(Vec::new());
     let mut counts = Vec::new();
@@ -660,7 +660,7 @@ fn kalah_value(b: &Board, memo: &mut HashMap<Position, i32>) -> i32 {
 
 #[test]
 fn kalah_values_are_exact_and_equal_a_full_width_search() {
-    let top = if cfg!(debug_assertions) { 6 } else { 9 };
+    let top = if cfg!(unoptimized) { 6 } else { 9 };
     let (_dir, tables) = tables(Variant::Kalah, top, "kalah");
     let mut memo = HashMap::new();
     for n in 0..=top {
@@ -686,7 +686,7 @@ fn kalah_values_are_exact_and_equal_a_full_width_search() {
 fn point_values_are_the_horizon_games_values_within_the_path_bounds() {
     use awari::tables::layer::{moves, Moves, Step};
     use awari::tables::points::HORIZON;
-    let top = if cfg!(debug_assertions) { 6 } else { 7 };
+    let top = if cfg!(unoptimized) { 6 } else { 7 };
     let (_dir, tables) = tables(Variant::Oware, top, "points");
     let layers =
         awari::tables::paths::prove_tables(&tables, top, 2_000, 4, false, &mut std::io::sink())

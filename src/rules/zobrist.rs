@@ -6,14 +6,7 @@
 //! every run and every build: a key printed today identifies the same position tomorrow.
 //! The ply count is deliberately left out: it is not part of what makes two positions the same.
 
-/// SplitMix64: a tiny, well-mixed generator, usable in `const` context.
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::splitmix64;
 
 const fn table<const N: usize>(seed: u64) -> [[u64; 256]; N] {
     let mut t = [[0u64; 256]; N];

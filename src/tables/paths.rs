@@ -57,11 +57,9 @@ impl std::ops::Not for Answer {
 /// history set.
 #[inline]
 fn mix(x: u64) -> u64 {
-    // splitmix64's finalizer: distinct keys, evenly spread bits, so that XOR-ing them names a set.
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    // SplitMix64's first output from `x`: distinct keys (a bijection), evenly spread bits, so
+    // that XOR-ing them names a set.
+    crate::rng::splitmix64(x).1
 }
 
 /// The history-following search of one layer.
