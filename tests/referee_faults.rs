@@ -439,6 +439,61 @@ fn nothing_an_engine_starts_outlives_it_and_no_zombie_is_left() {
     );
 }
 
+/// An engine that exits while a child of it holds its output open: its output does not end,
+/// yet the referee sees the exit at once, records it with its status (not a loss on time after
+/// the whole clock), and ends the child.
+#[test]
+fn an_engine_that_exits_leaving_a_child_on_its_output_is_seen_to_exit_at_once() {
+    let dir = temp("exit-child");
+    std::fs::copy("/bin/sleep", dir.join("sleep")).unwrap();
+    let json = dir.join("games.jsonl");
+    let clock = Duration::from_secs(20);
+    let started = Instant::now();
+    let child = referee()
+        .args(awari_engine("awari"))
+        .args(misbehave(&[
+            "exit-leaving-child",
+            &dir.display().to_string(),
+        ]))
+        .args([
+            "--games",
+            "2",
+            "--tc",
+            &clock.as_secs().to_string(),
+            "--jsonout",
+        ])
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = finish(child, Duration::from_secs(180), "exit leaving a child");
+    let took = started.elapsed();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("forfeits: awari 0, misbehave 2"),
+        "{stdout}"
+    );
+    let games = records(&json);
+    assert_eq!(games.len(), 2, "{stdout}");
+    for g in &games {
+        assert!(
+            g.termination.ends_with("forfeits: exited (status 0)"),
+            "{}",
+            g.termination
+        );
+    }
+    // Each game waited for a move of misbehave's on a clock of 20 s: both together in half of
+    // one clock means neither wait ran to the clock.
+    assert!(took < clock / 2, "took {took:?}: {stdout}");
+    assert_eq!(
+        running(&dir.join("sleep")),
+        0,
+        "the engine's child survived"
+    );
+}
+
 #[test]
 fn interrupting_a_hundred_games_at_once_leaves_no_engine() {
     let dir = temp("signals");

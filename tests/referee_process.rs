@@ -6,7 +6,7 @@
 mod common;
 
 use awari::referee::process::{
-    become_subreaper, group_alive, group_exists, Failure, OutputLimits, Process, Spec,
+    become_subreaper, group_alive, group_exists, Exit, Failure, OutputLimits, Process, Spec,
 };
 use awari::referee::reply::Expect;
 use std::path::PathBuf;
@@ -106,7 +106,7 @@ fn failures_are_named_and_nothing_survives() {
             matches!(f, Failure::Timeout(_))
         }),
         ("crashes", sh("read line; exit 3"), |f| {
-            *f == Failure::Exited
+            *f == Failure::Exited(Some(Exit::Status(3)))
         }),
         ("floods", sh("yes 'info string spam'"), |f| {
             matches!(f, Failure::Flood(_))

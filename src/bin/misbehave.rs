@@ -20,6 +20,9 @@
 //!   in a session of its own (`setsid`) and leaves a `DIR/sleep 0` orphaned in another (a
 //!   shell that starts it and exits), and appends a line to `DIR/children`; on each
 //!   `ucinewgame`, appends to `DIR/zombies` how many zombie children its parent has.
+//! - `exit-leaving-child DIR`: on `go`, starts `DIR/sleep 300`, which inherits its stdout
+//!   (so its output does not end when it exits), and exits with status 0, as `sleep 300 &
+//!   exit 0` in a shell does.
 //!
 //! Usage: `misbehave MODE [ARG]`
 //!
@@ -51,6 +54,7 @@ enum Mode {
     BadInfo,
     Book,
     LeaveChildren(std::path::PathBuf),
+    ExitLeavingChild(std::path::PathBuf),
 }
 
 fn mode() -> Result<Mode, String> {
@@ -78,6 +82,11 @@ fn mode() -> Result<Mode, String> {
             args.get(1)
                 .map(std::path::PathBuf::from)
                 .ok_or("leave-children needs a directory")?,
+        ),
+        Some("exit-leaving-child") => Mode::ExitLeavingChild(
+            args.get(1)
+                .map(std::path::PathBuf::from)
+                .ok_or("exit-leaving-child needs a directory")?,
         ),
         Some(other) => return Err(format!("unknown mode '{other}'")),
     })
@@ -172,6 +181,14 @@ fn main() -> ExitCode {
                         .status();
                 }
                 new_game = false;
+                if let Mode::ExitLeavingChild(dir) = &mode {
+                    // Stdout inherited: the child holds the pipe the referee reads.
+                    let _ = std::process::Command::new(dir.join("sleep"))
+                        .arg("300")
+                        .stdin(std::process::Stdio::null())
+                        .spawn();
+                    return ExitCode::SUCCESS;
+                }
                 if let Mode::SlowMove(ms) = mode {
                     std::thread::sleep(Duration::from_millis(ms));
                 }

@@ -5,6 +5,16 @@
 //! group and to every descendant, wherever it moved, then reaped. No zombies and no orphans,
 //! whatever the engine does.
 //!
+//! An engine is seen to end when its output ends, and also when its process exits: an engine
+//! can exit while something it started holds its output open (`sleep 20 & exit 0`), and then
+//! its output never ends. A wait for a line looks every 20 ms without one whether the engine
+//! has exited (`waitid` with `WNOWAIT`: it stays unreaped, so that its process id, which is
+//! also its group's, cannot be reused before [`Process::end`] reaps it). Once it has, what it
+//! left running is killed, so that its output ends after the lines it wrote before it exited,
+//! which are still read in order. The waiting thread looks itself because it acts on the exit
+//! and owns the process: a watcher thread per engine blocked in `waitid`, or a SIGCHLD
+//! handler, would only pass the news on to it; and the look costs nothing while lines come.
+//!
 //! The referee is a child subreaper ([`become_subreaper`]): what an engine leaves behind comes
 //! to it, and [`sweep`] ends and reaps all of it. The live engines are kept in one registry,
 //! which the interrupt thread ([`install_interrupt_handler`]) closes before it kills them, so
@@ -68,8 +78,9 @@ pub enum Failure {
     Start(String),
     /// No expected line within the time allowed.
     Timeout(Duration),
-    /// Its output ended (it crashed or quit).
-    Exited,
+    /// It exited (with how, once its process was seen to end), or its output ended (`None`:
+    /// its process had not ended a moment later).
+    Exited(Option<Exit>),
     /// A line over the length limit.
     LineTooLong(usize),
     /// Too many lines too fast.
@@ -83,7 +94,8 @@ impl fmt::Display for Failure {
         match self {
             Failure::Start(e) => write!(f, "could not start: {e}"),
             Failure::Timeout(d) => write!(f, "no answer within {} ms", d.as_millis()),
-            Failure::Exited => write!(f, "exited (its output ended)"),
+            Failure::Exited(Some(exit)) => write!(f, "exited ({exit})"),
+            Failure::Exited(None) => write!(f, "exited (its output ended)"),
             Failure::LineTooLong(n) => write!(f, "sent a line of {n} bytes"),
             Failure::Flood(n) => write!(f, "flooded its output ({n} lines in a second)"),
             Failure::Write(e) => write!(f, "cannot be written to: {e}"),
@@ -92,6 +104,35 @@ impl fmt::Display for Failure {
 }
 
 impl std::error::Error for Failure {}
+
+/// How an engine process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// It exited with this status.
+    Status(i32),
+    /// This signal ended it (its number).
+    Signal(i32),
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Exit::Status(code) => write!(f, "status {code}"),
+            Exit::Signal(n) => match Signal::try_from(n) {
+                Ok(signal) => write!(f, "killed by {}", signal.as_str()),
+                Err(_) => write!(f, "killed by signal {n}"),
+            },
+        }
+    }
+}
+
+/// How long a wait for a line goes without looking whether the engine has exited.
+const WATCH: Duration = Duration::from_millis(20);
+
+/// How long the lines an engine wrote before it exited may take to come through (once its exit
+/// is seen), and its exit to be seen (once its output has ended): its last lines are read in
+/// order, and its output closes as it exits, a moment before its process ends.
+const SETTLE: Duration = Duration::from_millis(200);
 
 enum Event {
     Line(String),
@@ -111,6 +152,8 @@ pub struct Process {
     log: Option<File>,
     /// The stderr file, when logging.
     stderr: Option<StderrTarget>,
+    /// How the engine exited and when that was seen; it is reaped only when it is ended.
+    exit: Option<(Exit, Instant)>,
     ended: bool,
 }
 
@@ -208,6 +251,7 @@ impl Process {
             events,
             log,
             stderr: target,
+            exit: None,
             ended: false,
         };
         if let Err(e) = reader.and(writer).map(|_| ()).and(relay) {
@@ -245,24 +289,98 @@ impl Process {
             .map_err(|_| Failure::Write("its input is closed".to_string()))
     }
 
-    /// The next line, waiting until `deadline` at most.
+    /// The next line, waiting until `deadline` at most. An engine that has exited fails with
+    /// its exit, whether or not its output has ended.
     pub fn next_line(&mut self, deadline: Instant) -> Result<String, Failure> {
         let left = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(left) {
-            Ok(Event::Line(line)) => {
-                if let Some(log) = &mut self.log {
-                    let _ = writeln!(log, "< {line}");
+        loop {
+            let slice = deadline
+                .saturating_duration_since(Instant::now())
+                .min(WATCH);
+            match self.events.recv_timeout(slice) {
+                Ok(Event::Line(line)) => {
+                    if let Some(log) = &mut self.log {
+                        let _ = writeln!(log, "< {line}");
+                    }
+                    return Ok(line);
                 }
-                Ok(line)
+                Ok(Event::Failed(Failure::Exited(_))) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.output_ended())
+                }
+                Ok(Event::Failed(f)) => return Err(f),
+                Err(RecvTimeoutError::Timeout) => {
+                    let late = Instant::now() >= deadline;
+                    if let Some((exit, seen)) = self.watch() {
+                        if late || seen.elapsed() >= SETTLE {
+                            return Err(Failure::Exited(Some(exit)));
+                        }
+                    }
+                    if late {
+                        return Err(Failure::Timeout(left));
+                    }
+                }
             }
-            Ok(Event::Failed(f)) => Err(f),
-            Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout(left)),
-            Err(RecvTimeoutError::Disconnected) => Err(Failure::Exited),
+        }
+    }
+
+    /// The engine's exit and when it was seen, looked for now if not yet seen. Once seen,
+    /// what the engine left running is killed, so that its output ends: after its last lines.
+    fn watch(&mut self) -> Option<(Exit, Instant)> {
+        if self.exit.is_none() && !self.ended {
+            if let Some(exit) = self.exit_status() {
+                self.exit = Some((exit, Instant::now()));
+                if let Some(group) = self::pid(self.child.id()) {
+                    let _ = killpg(group, Signal::SIGKILL);
+                }
+                // Its orphans, in groups of their own, came to the referee as subreaper.
+                sweep();
+            }
+        }
+        self.exit
+    }
+
+    /// How the engine exited, if it has, leaving it unreaped (Linux: `waitid` with
+    /// `WNOWAIT`). Elsewhere it is reaped here, as [`Process::end`] does.
+    fn exit_status(&mut self) -> Option<Exit> {
+        #[cfg(target_os = "linux")]
+        {
+            use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
+            let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+            match waitid(Id::Pid(self::pid(self.child.id())?), flags) {
+                Ok(WaitStatus::Exited(_, code)) => Some(Exit::Status(code)),
+                Ok(WaitStatus::Signaled(_, signal, _)) => Some(Exit::Signal(signal as i32)),
+                _ => None,
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            let status = self.child.try_wait().ok()??;
+            status
+                .code()
+                .map(Exit::Status)
+                .or(status.signal().map(Exit::Signal))
+        }
+    }
+
+    /// The failure for an output that has ended: the engine's exit, once its process is seen
+    /// to have ended within [`SETTLE`].
+    fn output_ended(&mut self) -> Failure {
+        let until = Instant::now() + SETTLE;
+        loop {
+            if let Some((exit, _)) = self.watch() {
+                return Failure::Exited(Some(exit));
+            }
+            if self.ended || Instant::now() >= until {
+                return Failure::Exited(None);
+            }
+            thread::sleep(Duration::from_millis(1));
         }
     }
 
     /// Discards the lines already received (logged, not acted on): whatever the engine said
-    /// before the next command cannot answer it. A failure already seen is returned.
+    /// before the next command cannot answer it. A failure already seen is returned, and so
+    /// is the engine's exit.
     pub fn drain(&mut self) -> Result<(), Failure> {
         loop {
             match self.events.try_recv() {
@@ -271,9 +389,16 @@ impl Process {
                         let _ = writeln!(log, "< {line} (stale, ignored)");
                     }
                 }
+                Ok(Event::Failed(Failure::Exited(_))) | Err(TryRecvError::Disconnected) => {
+                    return Err(self.output_ended())
+                }
                 Ok(Event::Failed(f)) => return Err(f),
-                Err(TryRecvError::Empty) => return Ok(()),
-                Err(TryRecvError::Disconnected) => return Err(Failure::Exited),
+                Err(TryRecvError::Empty) => {
+                    return match self.watch() {
+                        Some((exit, _)) => Err(Failure::Exited(Some(exit))),
+                        None => Ok(()),
+                    }
+                }
             }
         }
     }
@@ -391,7 +516,7 @@ fn read_output(stdout: impl Read, limits: OutputLimits, requests: &AtomicU64, tx
                 }
             }
             Ok(Line::TooLong(n)) => Event::Failed(Failure::LineTooLong(n)),
-            Ok(Line::Eof) | Err(_) => Event::Failed(Failure::Exited),
+            Ok(Line::Eof) | Err(_) => Event::Failed(Failure::Exited(None)),
         };
         let last = matches!(event, Event::Failed(_));
         if tx.send(event).is_err() || last {
