@@ -331,24 +331,24 @@ fn each_child(
 }
 
 /// Marks in `dirty`, for the next pass, the parents of the positions in `changed` (emptying
-/// it) that their change can move: `affects(child, parent)`, called after `commit(child)`.
-/// Returns how many it marked.
-fn mark(
+/// it) that their change can move. `commit(child)` commits the child's change and returns the
+/// test for each of its parents: one closure, so that what the commit saw (which bounds moved)
+/// reaches the test without state shared between them. Returns how many it marked.
+fn mark<A: Fn(usize) -> bool>(
     variant: Variant,
     n: usize,
     changed: &Bits,
     dirty: &Bits,
-    commit: impl Fn(usize) + Sync,
-    affects: impl Fn(usize, usize) -> bool + Sync,
+    commit: impl Fn(usize) -> A + Sync,
 ) -> u64 {
     changed
         .drain(
             n,
             |j, walk| {
-                commit(j);
+                let affects = commit(j);
                 let mut new = 0;
                 parents(variant, walk.houses(j), |p| {
-                    if affects(j, p as usize) {
+                    if affects(p as usize) {
                         new += u64::from(dirty.insert(p));
                     }
                 });
@@ -479,14 +479,10 @@ pub fn solve_layer_propagating(
         let (sp, tp) = st.get(p);
         (tj != was_t && tj < sp) || (sj != was_s && sj < tp)
     };
-    mark(
-        variant,
-        n,
-        &changed,
-        &dirty,
-        |_| {},
-        |j, p| affects(st.get(j), old.get(j), p),
-    );
+    mark(variant, n, &changed, &dirty, |j| {
+        let (now, was) = (st.get(j), old.get(j));
+        move |p| affects(now, was, p)
+    });
     drop(old);
     loop {
         let marked = dirty.count();
@@ -538,11 +534,6 @@ pub fn solve_layer_propagating(
     });
     let next = Pairs::new(size);
     let ranks = atomics(size);
-    // Whether a committed position's `lo` and `hi` moved: set by `commit`, read by `affects`
-    // on the same thread, for the position being marked from.
-    thread_local! {
-        static MOVED: std::cell::Cell<(bool, bool)> = const { std::cell::Cell::new((false, false)) };
-    }
     let mut pass = 0u32;
     loop {
         pass += 1;
@@ -550,22 +541,16 @@ pub fn solve_layer_propagating(
             dirty.fill(size);
             size as u64
         } else {
-            mark(
-                variant,
-                n,
-                &changed,
-                &dirty,
-                |j| {
-                    let ((l, h), (was_l, was_h)) = (next.get(j), bounds.get(j));
-                    MOVED.with(|m| m.set((l != was_l, h != was_h)));
-                    bounds.set(j, (l, h));
-                },
-                |j, p| {
-                    let (lo_moved, hi_moved) = MOVED.with(std::cell::Cell::get);
-                    let ((lj, hj), (lp, hp)) = (bounds.get(j), bounds.get(p));
+            mark(variant, n, &changed, &dirty, |j| {
+                let ((lj, hj), (was_l, was_h)) = (next.get(j), bounds.get(j));
+                bounds.set(j, (lj, hj));
+                let (lo_moved, hi_moved) = (lj != was_l, hj != was_h);
+                let bounds = &bounds;
+                move |p| {
+                    let (lp, hp) = bounds.get(p);
                     lp != hp && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
-                },
-            )
+                }
+            })
         };
         if marked == 0 {
             break;
