@@ -72,9 +72,13 @@ pub fn moves(variant: Variant, houses: [u8; 12]) -> Moves {
 
 /// The best the mover can take by leaving the layer with one of `steps`, each bound at its
 /// best (`None` when no step leaves it); each in-layer child's index goes to `inside`.
+///
+/// Generic over `lower` so that a solver's reads of the smaller layers inline; a caller with a
+/// `&dyn Lower` still passes it.
+#[inline]
 pub fn best_exit(
     steps: &[Step],
-    lower: &dyn Lower,
+    lower: &(impl Lower + ?Sized),
     mut inside: impl FnMut(u64),
 ) -> Option<(u8, u8)> {
     let mut best: Option<(u8, u8)> = None;

@@ -80,8 +80,8 @@ impl Bits {
     fn drain(
         &self,
         n: usize,
-        f: &(dyn Fn(usize, &mut Walk) -> u64 + Sync),
-        done: &(dyn Fn(u64) + Sync),
+        f: impl Fn(usize, &mut Walk) -> u64 + Sync,
+        done: impl Fn(u64) + Sync,
     ) -> (u64, u64) {
         self.0
             .par_chunks(BLOCK / 64)
@@ -308,13 +308,64 @@ pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
     }
 }
 
+/// Calls `f` with the index of each child of position `i` that stays in the layer: the ones
+/// its block kept, or its moves played again.
+#[inline]
+fn each_child(
+    variant: Variant,
+    cache: &[Option<Kids>],
+    i: usize,
+    walk: &mut Walk,
+    mut f: impl FnMut(usize),
+) {
+    match &cache[i / BLOCK] {
+        Some(kids) => {
+            let k = i % BLOCK;
+            let (from, to) = (kids.start[k], kids.start[k + 1]);
+            for &j in &kids.kids[usize::from(from)..usize::from(to)] {
+                f(j as usize);
+            }
+        }
+        None => children(variant, walk.houses(i), |c| f(rank(c) as usize)),
+    }
+}
+
+/// Marks in `dirty`, for the next pass, the parents of the positions in `changed` (emptying
+/// it) that their change can move. `commit(child)` commits the child's change and returns the
+/// test for each of its parents: one closure, so that what the commit saw (which bounds moved)
+/// reaches the test without state shared between them. Returns how many it marked.
+fn mark<A: Fn(usize) -> bool>(
+    variant: Variant,
+    n: usize,
+    changed: &Bits,
+    dirty: &Bits,
+    commit: impl Fn(usize) -> A + Sync,
+) -> u64 {
+    changed
+        .drain(
+            n,
+            |j, walk| {
+                let affects = commit(j);
+                let mut new = 0;
+                parents(variant, walk.houses(j), |p| {
+                    if affects(p as usize) {
+                        new += u64::from(dirty.insert(p));
+                    }
+                });
+                new
+            },
+            |_| {},
+        )
+        .1
+}
+
 /// Solves layer `n` of `variant` by propagation, with the smaller layers in `lower`, on the
 /// current rayon pool; the same bytes as [`solve_layer_sweeping`](super::sweep::solve_layer_sweeping).
 pub fn solve_layer_propagating(
     variant: Variant,
     n: usize,
-    lower: &dyn Lower,
-    progress: &dyn Progress,
+    lower: &impl Lower,
+    progress: &impl Progress,
 ) -> Solved {
     let size = layer_size(n) as usize;
     let nb = n as u8;
@@ -415,41 +466,9 @@ pub fn solve_layer_propagating(
         })
         .collect();
     let (xlo, xhi) = (&xlo, &xhi);
-    // Calls `f` with the index of each child of position `i` that stays in the layer.
-    let each_child = |i: usize, walk: &mut Walk, f: &mut dyn FnMut(usize)| match &cache[i / BLOCK] {
-        Some(kids) => {
-            let k = i % BLOCK;
-            let (from, to) = (kids.start[k], kids.start[k + 1]);
-            for &j in &kids.kids[usize::from(from)..usize::from(to)] {
-                f(j as usize);
-            }
-        }
-        None => children(variant, walk.houses(i), |c| f(rank(c) as usize)),
-    };
     let mut evaluated = size as u64;
     let mut passes = 1;
     let dirty = Bits::new(size);
-    // Marks for the next pass the parents of what changed in the last one that the change can
-    // move: `affects(child, parent)`, called after `commit(child)`. Returns how many it marked.
-    let mark = |commit: &(dyn Fn(usize) + Sync),
-                affects: &(dyn Fn(usize, usize) -> bool + Sync)| {
-        changed
-            .drain(
-                n,
-                &|j, walk| {
-                    commit(j);
-                    let mut new = 0;
-                    parents(variant, walk.houses(j), |p| {
-                        if affects(j, p as usize) {
-                            new += u64::from(dirty.insert(p));
-                        }
-                    });
-                    new
-                },
-                &|_| {},
-            )
-            .1
-    };
 
     // Stage 1, from above: in place, in any order (the largest fixed point below the start is
     // one, however it is reached), until no core shrinks. A parent's `s` can only fall below
@@ -460,7 +479,10 @@ pub fn solve_layer_propagating(
         let (sp, tp) = st.get(p);
         (tj != was_t && tj < sp) || (sj != was_s && sj < tp)
     };
-    mark(&|_| {}, &|j, p| affects(st.get(j), old.get(j), p));
+    mark(variant, n, &changed, &dirty, |j| {
+        let (now, was) = (st.get(j), old.get(j));
+        move |p| affects(now, was, p)
+    });
     drop(old);
     loop {
         let marked = dirty.count();
@@ -472,7 +494,7 @@ pub fn solve_layer_propagating(
         evaluated += dirty
             .drain(
                 n,
-                &|i, walk| {
+                |i, walk| {
                     if xhi[i] == OVER {
                         return 0;
                     }
@@ -480,7 +502,7 @@ pub fn solve_layer_propagating(
                     // The side to move stays safe through one move; the other side through all.
                     let mut best = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
                     let mut worst = if xhi[i] == NO_EXIT { nb } else { nb - xhi[i] };
-                    each_child(i, walk, &mut |j| {
+                    each_child(variant, &cache, i, walk, |j| {
                         let (sj, tj) = st.get(j);
                         best = best.max(tj);
                         worst = worst.min(sj);
@@ -496,7 +518,7 @@ pub fn solve_layer_propagating(
                     }
                     0
                 },
-                &|count| progress.advance(count),
+                |count| progress.advance(count),
             )
             .0;
     }
@@ -512,11 +534,6 @@ pub fn solve_layer_propagating(
     });
     let next = Pairs::new(size);
     let ranks = atomics(size);
-    // Whether a committed position's `lo` and `hi` moved: set by `commit`, read by `affects`
-    // on the same thread, for the position being marked from.
-    thread_local! {
-        static MOVED: std::cell::Cell<(bool, bool)> = const { std::cell::Cell::new((false, false)) };
-    }
     let mut pass = 0u32;
     loop {
         pass += 1;
@@ -524,18 +541,16 @@ pub fn solve_layer_propagating(
             dirty.fill(size);
             size as u64
         } else {
-            mark(
-                &|j| {
-                    let ((l, h), (was_l, was_h)) = (next.get(j), bounds.get(j));
-                    MOVED.with(|m| m.set((l != was_l, h != was_h)));
-                    bounds.set(j, (l, h));
-                },
-                &|j, p| {
-                    let (lo_moved, hi_moved) = MOVED.with(std::cell::Cell::get);
-                    let ((lj, hj), (lp, hp)) = (bounds.get(j), bounds.get(p));
+            mark(variant, n, &changed, &dirty, |j| {
+                let ((lj, hj), (was_l, was_h)) = (next.get(j), bounds.get(j));
+                bounds.set(j, (lj, hj));
+                let (lo_moved, hi_moved) = (lj != was_l, hj != was_h);
+                let bounds = &bounds;
+                move |p| {
+                    let (lp, hp) = bounds.get(p);
                     lp != hp && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
-                },
-            )
+                }
+            })
         };
         if marked == 0 {
             break;
@@ -550,7 +565,7 @@ pub fn solve_layer_propagating(
             }
             let mut best_lo = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
             let mut best_hi = if xhi[i] == NO_EXIT { 0 } else { xhi[i] };
-            each_child(i, walk, &mut |j| {
+            each_child(variant, &cache, i, walk, |j| {
                 let (lj, hj) = bounds.get(j);
                 best_lo = best_lo.max(nb - hj);
                 best_hi = best_hi.max(nb - lj);
@@ -565,9 +580,7 @@ pub fn solve_layer_propagating(
             }
             0
         };
-        evaluated += dirty
-            .drain(n, &evaluate, &|count| progress.advance(count))
-            .0;
+        evaluated += dirty.drain(n, evaluate, |count| progress.advance(count)).0;
     }
     drop((next, dirty, changed, cache));
 

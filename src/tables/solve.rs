@@ -45,8 +45,8 @@ pub enum Solver {
 pub fn solve_layer(
     variant: Variant,
     n: usize,
-    lower: &dyn Lower,
-    progress: &dyn Progress,
+    lower: &impl Lower,
+    progress: &impl Progress,
 ) -> Solved {
     solve_layer_with(Solver::default(), variant, n, lower, progress)
 }
@@ -56,8 +56,8 @@ pub fn solve_layer_with(
     solver: Solver,
     variant: Variant,
     n: usize,
-    lower: &dyn Lower,
-    progress: &dyn Progress,
+    lower: &impl Lower,
+    progress: &impl Progress,
 ) -> Solved {
     match solver {
         Solver::Propagate => super::propagate::solve_layer_propagating(variant, n, lower, progress),

@@ -33,7 +33,7 @@ struct Chunk {
 }
 
 impl Chunk {
-    fn new(variant: Variant, n: usize, start: u64, end: u64, lower: &dyn Lower) -> Chunk {
+    fn new(variant: Variant, n: usize, start: u64, end: u64, lower: &impl Lower) -> Chunk {
         let len = (end - start) as usize;
         let mut c = Chunk {
             start,
@@ -69,14 +69,58 @@ impl Chunk {
     }
 }
 
+/// Passes over every position whose game goes on, until one changes nothing; returns the
+/// positions evaluated. `update` gets the pass number (from 1), the position's chunk, its place
+/// there and the indices its moves lead to, and says whether anything changed; `after` runs at
+/// the end of each pass. Generic, not `dyn`, so that `update` inlines into the loop over the
+/// positions.
+fn run(
+    chunks: &[Chunk],
+    progress: &impl Progress,
+    passes: &mut u32,
+    update: impl Fn(u32, &Chunk, usize, &[u32]) -> bool + Sync,
+    after: impl Fn(),
+) -> u64 {
+    let size: u64 = chunks.iter().map(|c| c.count.len() as u64).sum();
+    let changed = AtomicU64::new(0);
+    let mut evaluated = 0;
+    let mut pass = 0;
+    loop {
+        pass += 1;
+        *passes += 1;
+        progress.pass(*passes, size);
+        chunks.par_iter().for_each(|c| {
+            let mut offset = 0;
+            let mut count_changed = 0;
+            for (k, &count) in c.count.iter().enumerate() {
+                if count == OVER {
+                    continue;
+                }
+                let kids = &c.children[offset..offset + usize::from(count)];
+                offset += usize::from(count);
+                if update(pass, c, k, kids) {
+                    count_changed += 1;
+                }
+            }
+            changed.fetch_add(count_changed, Ordering::Relaxed);
+            progress.advance(c.count.len() as u64);
+        });
+        evaluated += size;
+        after();
+        if changed.swap(0, Ordering::Relaxed) == 0 {
+            return evaluated;
+        }
+    }
+}
+
 /// Solves layer `n` of `variant`, with the smaller layers in `lower`, on the current rayon
 /// pool: the two fixed points of [`solve`](super::solve), each by passes over every position
 /// whose game goes on until one changes nothing.
 pub fn solve_layer_sweeping(
     variant: Variant,
     n: usize,
-    lower: &dyn Lower,
-    progress: &dyn Progress,
+    lower: &impl Lower,
+    progress: &impl Progress,
 ) -> Solved {
     let size = layer_size(n);
     let nb = n as u8;
@@ -92,8 +136,7 @@ pub fn solve_layer_sweeping(
             chunk
         })
         .collect();
-    let evaluated = AtomicU64::new(size);
-    let changed = AtomicU64::new(0);
+    let mut evaluated = size;
     let mut passes = 0;
 
     // Stage 1: the safe core, from above.
@@ -111,42 +154,11 @@ pub fn solve_layer_sweeping(
             t[i].store(other, Ordering::Relaxed);
         }
     });
-    // Passes over every position whose game goes on, until one changes nothing. `update` gets
-    // the pass number (from 1), the position's chunk, its place there and the indices its moves
-    // lead to, and says whether anything changed; `after` runs at the end of each pass.
-    type Update<'u> = dyn Fn(u32, &Chunk, usize, &[u32]) -> bool + Sync + 'u;
-    let run = |passes: &mut u32, update: &Update<'_>, after: &dyn Fn()| {
-        let mut pass = 0;
-        loop {
-            pass += 1;
-            *passes += 1;
-            progress.pass(*passes, size);
-            chunks.par_iter().for_each(|c| {
-                let mut offset = 0;
-                let mut count_changed = 0;
-                for (k, &count) in c.count.iter().enumerate() {
-                    if count == OVER {
-                        continue;
-                    }
-                    let kids = &c.children[offset..offset + usize::from(count)];
-                    offset += usize::from(count);
-                    if update(pass, c, k, kids) {
-                        count_changed += 1;
-                    }
-                }
-                changed.fetch_add(count_changed, Ordering::Relaxed);
-                progress.advance(c.count.len() as u64);
-            });
-            evaluated.fetch_add(size, Ordering::Relaxed);
-            after();
-            if changed.swap(0, Ordering::Relaxed) == 0 {
-                break;
-            }
-        }
-    };
-    run(
+    evaluated += run(
+        &chunks,
+        progress,
         &mut passes,
-        &|_, c, k, kids| {
+        |_, c, k, kids| {
             let i = c.start as usize + k;
             let (old_s, old_t) = (s[i].load(Ordering::Relaxed), t[i].load(Ordering::Relaxed));
             // The side to move stays safe through one move; the other side through all of them.
@@ -169,7 +181,7 @@ pub fn solve_layer_sweeping(
                 false
             }
         },
-        &|| {},
+        || {},
     );
 
     // Stage 2: the bounds, from the core. Each pass reads only the last pass's bounds (they
@@ -192,9 +204,11 @@ pub fn solve_layer_sweeping(
             t.store(f.load(Ordering::Relaxed), Ordering::Relaxed);
         });
     };
-    run(
+    evaluated += run(
+        &chunks,
+        progress,
         &mut passes,
-        &|pass, c, k, kids| {
+        |pass, c, k, kids| {
             let i = c.start as usize + k;
             let (old_lo, old_hi) = (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
             if old_lo == old_hi {
@@ -216,7 +230,7 @@ pub fn solve_layer_sweeping(
             }
             (new_lo, new_hi) != (old_lo, old_hi)
         },
-        &|| {
+        || {
             sync(&lo, &next_lo);
             sync(&hi, &next_hi);
         },
@@ -240,6 +254,6 @@ pub fn solve_layer_sweeping(
         ranks: ranks.into_iter().map(AtomicU8::into_inner).collect(),
         passes,
         unsettled,
-        evaluated: evaluated.load(Ordering::Relaxed),
+        evaluated,
     }
 }
