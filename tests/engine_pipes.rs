@@ -208,6 +208,89 @@ fn every_number_go_takes_is_safe_at_its_edges() {
     e.expect("readyok", 5 * SECOND);
 }
 
+/// The lines from now up to the first that answers a `go`: its `bestmove` or its error.
+fn go_answer(e: &Engine) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let (line, _) = e.expect("", 30 * SECOND);
+        let done = line.starts_with("bestmove ") || line.starts_with("info string error");
+        lines.push(line);
+        if done {
+            return lines;
+        }
+    }
+}
+
+#[test]
+fn clocks_up_to_2_to_the_64_are_accepted_as_protocol_md_says() {
+    // `wtime 18446744073709551615` was refused ("needs a number that fits") though the
+    // protocol allows every clock up to 2^64-1: a GUI's "no limit" clock got no move.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let max = u64::MAX;
+    for go in [
+        format!("go wtime {max} btime {max} depth 3"),
+        format!("go wtime {max} winc {max} movestogo 1 depth 3"),
+        format!("go btime {max} binc {max} wtime 1000 depth 3"),
+        format!("go wtime -9223372036854775808 winc {max} depth 3"),
+    ] {
+        e.send(&go);
+        let lines = go_answer(&e);
+        let last = lines.last().unwrap();
+        assert!(last.starts_with("bestmove "), "{go}: {lines:?}");
+    }
+    // One beyond either end is still refused, naming the argument.
+    for go in [
+        "go wtime 18446744073709551616",
+        "go binc -9223372036854775809",
+    ] {
+        e.send(go);
+        let lines = go_answer(&e);
+        let key = go.split_whitespace().nth(1).unwrap();
+        let expected = format!("info string error: go: '{key}' needs a number that fits");
+        assert!(
+            lines.last().unwrap().starts_with(&expected),
+            "{go}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn movestogo_0_is_no_time_control_ahead_not_the_last_move_before_one() {
+    // `movestogo 0` was read as 1: the last move before a time control, which may take 80% of
+    // the clock (24 s of 30, stopping no sooner than 8.6 s). It means that no control is
+    // ahead, as with no `movestogo`: a 30th of the clock (1 s), 4 s at most.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go wtime 30000 btime 30000 movestogo 0");
+    let (_, took) = e.expect("bestmove ", 30 * SECOND);
+    assert!(took < 6 * SECOND, "go movestogo 0 took {took:?}");
+}
+
+#[test]
+fn control_characters_are_shown_escaped_never_echoed_raw() {
+    // A NUL, an escape sequence or a bell sent in a line came back raw in `unknown command`
+    // and `skipped unknown words`: invisible, or acted on by the terminal or the GUI.
+    let mut e = Engine::start();
+    e.send("foo\u{0}bar\u{1b}[31m");
+    let (line, _) = e.expect("info string error: ", 5 * SECOND);
+    assert_eq!(
+        line,
+        "info string error: foo\\u{0}bar\\u{1b}[31m: unknown command (try 'help')"
+    );
+    e.send("jo\u{7}ho\u{9b}2J isready");
+    let (line, _) = e.expect("info string skipped", 5 * SECOND);
+    assert_eq!(
+        line,
+        "info string skipped unknown words: jo\\u{7}ho\\u{9b}2J"
+    );
+    e.expect("readyok", 5 * SECOND);
+    e.send("setoption name LearnFile\u{7f} value x");
+    let (line, _) = e.expect("info string error: ", 5 * SECOND);
+    assert!(line.contains("LearnFile\\u{7f}"), "{line}");
+    assert!(!line.chars().any(char::is_control), "{line:?}");
+}
+
 #[test]
 fn a_hash_size_the_machine_cannot_give_is_an_error_and_the_old_table_stays() {
     // 32 GiB is within the option's range but beyond this machine (24 GiB): the allocation
