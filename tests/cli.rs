@@ -134,6 +134,78 @@ fn bad_arguments_get_clear_errors_and_exit_code_2() {
 }
 
 #[test]
+fn thread_counts_are_bounded_as_the_engines_threads_option_is() {
+    // `tables build --threads 100000` once started that many threads (over 1,000 after 3 s,
+    // the machine's process ids wrapping) and stalled. Every `--threads` of awari is bounded
+    // as the engine's `Threads` option is, 1 to 256, and refused beyond, naming the bound.
+    let dir = common::scratch("cli", "threads");
+    let dir = dir.to_str().unwrap();
+    let rows: [&[&str]; 6] = [
+        &[
+            "tables",
+            "build",
+            "--seeds",
+            "2",
+            "--dir",
+            dir,
+            "--threads",
+            "100000",
+        ],
+        &[
+            "tables",
+            "build",
+            "--seeds",
+            "2",
+            "--dir",
+            dir,
+            "--threads",
+            "257",
+        ],
+        &[
+            "tables",
+            "build",
+            "--seeds",
+            "2",
+            "--dir",
+            dir,
+            "--threads",
+            "0",
+        ],
+        &["tables", "paths", "--dir", dir, "--threads", "100000"],
+        &["bench", "--threads", "257"],
+        &["bench", "--threads", "0"],
+    ];
+    for args in rows {
+        let child = common::hermetic(common::AWARI)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = common::output_within(child, std::time::Duration::from_secs(20))
+            .unwrap_or_else(|| panic!("{args:?} still running after 20 s"));
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("--threads"), "{args:?}: {stderr}");
+        assert!(stderr.contains("1..=256"), "{args:?}: {stderr}");
+    }
+    let written: Vec<_> = std::fs::read_dir(dir).unwrap().collect();
+    assert!(written.is_empty(), "a refused build wrote {written:?}");
+    // The largest count allowed is taken.
+    let out = awari(&[
+        "tables",
+        "build",
+        "--seeds",
+        "2",
+        "--dir",
+        dir,
+        "--threads",
+        "256",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
 fn referee_usage_errors_and_the_built_in_match() {
     let referee = |args: &[&str]| run(common::REFEREE, args);
     let help = referee(&["--help"]);

@@ -15,6 +15,7 @@ mod tune;
 
 use crate::search::Control;
 use crate::tools::bench::bench;
+use crate::uci::options::MAX_THREADS;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -62,7 +63,7 @@ enum Command {
         #[arg(long)]
         tables: Option<PathBuf>,
         /// Search threads (lazy SMP); above 1 the node count varies from run to run.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
         threads: u16,
     },
     /// Fit the evaluation's weights to self-play games (the Texel method); prints the weights
