@@ -14,6 +14,7 @@ mod tables;
 mod tune;
 
 use crate::search::Control;
+use crate::sys::stderr;
 use crate::tools::bench::bench;
 use crate::uci::options::MAX_THREADS;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -127,7 +128,7 @@ pub fn main() -> ExitCode {
         None => match crate::uci::run(std::io::stdin().lock(), std::io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: {e}");
+                stderr::line(format_args!("error: {e}"));
                 ExitCode::FAILURE
             }
         },
@@ -140,7 +141,7 @@ fn report(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            stderr::line(format_args!("error: {message}"));
             ExitCode::from(2)
         }
     }

@@ -3,6 +3,7 @@
 
 use super::say;
 use crate::rules::{Board, Game, Variant};
+use crate::sys::stderr;
 use crate::uci::options::MAX_THREADS;
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -147,7 +148,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             let dir = existing_tables_dir(dir)?;
             let tables = Tables::open(&dir, Variant::Oware);
             for problem in tables.problems() {
-                eprintln!("warning: {problem}");
+                stderr::line(format_args!("warning: {problem}"));
             }
             let seeds = match seeds.or_else(|| tables.reach()) {
                 Some(seeds) => seeds,
@@ -181,7 +182,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                 return Err(format!("no {variant} layer files in {}", dir.display()));
             }
             for problem in &problems {
-                eprintln!("error: {problem}");
+                stderr::line(format_args!("error: {problem}"));
             }
             say(format!(
                 "{} {variant} layers in {}, {} paths files, complete up to {}, {} unsound, checked in {:.2} s",
@@ -219,7 +220,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             }
             let tables = Tables::open(&dir, variant);
             for problem in tables.problems() {
-                eprintln!("warning: {problem}");
+                stderr::line(format_args!("warning: {problem}"));
             }
             for line in probe_lines(&tables, &game)? {
                 say(line);
