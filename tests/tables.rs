@@ -480,7 +480,7 @@ fn probe_prints_the_value_then_each_move() {
         ),
         (
             &["tables", "build", "--dir", d, "--threads", "0"],
-            "at least 1",
+            "'--threads <THREADS>': 0 is not in 1..=256",
         ),
     ];
     for (args, message) in cases {
