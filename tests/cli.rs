@@ -134,6 +134,78 @@ fn bad_arguments_get_clear_errors_and_exit_code_2() {
 }
 
 #[test]
+fn thread_counts_are_bounded_as_the_engines_threads_option_is() {
+    // `tables build --threads 100000` once started that many threads (over 1,000 after 3 s,
+    // the machine's process ids wrapping) and stalled. Every `--threads` of awari is bounded
+    // as the engine's `Threads` option is, 1 to 256, and refused beyond, naming the bound.
+    let dir = common::scratch("cli", "threads");
+    let dir = dir.to_str().unwrap();
+    let rows: [&[&str]; 6] = [
+        &[
+            "tables",
+            "build",
+            "--seeds",
+            "2",
+            "--dir",
+            dir,
+            "--threads",
+            "100000",
+        ],
+        &[
+            "tables",
+            "build",
+            "--seeds",
+            "2",
+            "--dir",
+            dir,
+            "--threads",
+            "257",
+        ],
+        &[
+            "tables",
+            "build",
+            "--seeds",
+            "2",
+            "--dir",
+            dir,
+            "--threads",
+            "0",
+        ],
+        &["tables", "paths", "--dir", dir, "--threads", "100000"],
+        &["bench", "--threads", "257"],
+        &["bench", "--threads", "0"],
+    ];
+    for args in rows {
+        let child = common::hermetic(common::AWARI)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = common::output_within(child, std::time::Duration::from_secs(20))
+            .unwrap_or_else(|| panic!("{args:?} still running after 20 s"));
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("--threads"), "{args:?}: {stderr}");
+        assert!(stderr.contains("1..=256"), "{args:?}: {stderr}");
+    }
+    let written: Vec<_> = std::fs::read_dir(dir).unwrap().collect();
+    assert!(written.is_empty(), "a refused build wrote {written:?}");
+    // The largest count allowed is taken.
+    let out = awari(&[
+        "tables",
+        "build",
+        "--seeds",
+        "2",
+        "--dir",
+        dir,
+        "--threads",
+        "256",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
 fn referee_usage_errors_and_the_built_in_match() {
     let referee = |args: &[&str]| run(common::REFEREE, args);
     let help = referee(&["--help"]);
@@ -179,4 +251,147 @@ fn referee_usage_errors_and_the_built_in_match() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("awari vs evolved: 2 games"), "{stdout}");
     assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 2);
+}
+
+/// Error outputs whose writes fail: the full device (ENOSPC), and a pipe whose reader is gone
+/// (EPIPE).
+fn broken_stderrs() -> [(&'static str, std::process::Stdio); 2] {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let (read, write) = nix::unistd::pipe().expect("a pipe");
+    drop(read);
+    [
+        ("2>/dev/full", full.into()),
+        ("stderr a closed pipe", write.into()),
+    ]
+}
+
+#[test]
+fn a_failed_write_to_stderr_ends_nothing() {
+    // `eprintln!` panics when its write fails: `awari book build ... 2>/dev/full` died with
+    // status 101 at its first progress line, its book not written, and every error or warning
+    // (a missing directory, a corrupt layer) turned into a panic.
+    let dir = common::scratch("cli", "stderr");
+    let tables = dir.join("tables");
+    let tables_arg = tables.to_str().unwrap();
+    common::build_tables(&tables, awari::rules::Variant::Oware, 3);
+    // A corrupt layer: `verify` and `probe` warn of it on stderr.
+    let corrupt = awari::tables::file::layer_path(&tables, awari::rules::Variant::Oware, 3);
+    let mut bytes = std::fs::read(&corrupt).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&corrupt, bytes).unwrap();
+    let book = dir.join("book.txt");
+    let book_arg = book.to_str().unwrap();
+    let built = dir.join("built");
+    let built_arg = built.to_str().unwrap();
+    // (arguments, the input, the exit status, what the output must hold)
+    let rows: [(&[&str], &str, i32, &str); 9] = [
+        (
+            &[
+                "book",
+                "build",
+                "--plies",
+                "1",
+                "--depth",
+                "2",
+                "--games",
+                "2",
+                "--game-depth",
+                "2",
+                "--threads",
+                "1",
+                "--out",
+                book_arg,
+            ],
+            "",
+            0,
+            "book: 7 positions",
+        ),
+        (
+            &[
+                "tables",
+                "build",
+                "--seeds",
+                "3",
+                "--threads",
+                "2",
+                "--dir",
+                built_arg,
+            ],
+            "",
+            0,
+            "done: ",
+        ),
+        (
+            &[
+                "tables",
+                "build",
+                "--seeds",
+                "3",
+                "--dir",
+                "/dev/null/tables",
+            ],
+            "",
+            2,
+            "",
+        ),
+        (
+            &["tables", "verify", "--dir", tables_arg],
+            "",
+            2,
+            "1 unsound",
+        ),
+        (
+            &["tables", "verify", "--dir", "/nonexistent/awari"],
+            "",
+            2,
+            "",
+        ),
+        (
+            &[
+                "tables",
+                "probe",
+                "--dir",
+                tables_arg,
+                "--fen",
+                "1-1-0-0-0-0-0-0-0-0-0-0-23-23-S",
+            ],
+            "",
+            0,
+            "value ",
+        ),
+        (&["bench", "--depth", "2"], "", 0, "bench nodes "),
+        (
+            &[],
+            "uci\nisready\nposition startpos\ngo depth 3\nquit\n",
+            0,
+            "bestmove ",
+        ),
+        (&["--no-such-flag"], "", 2, ""),
+    ];
+    for (args, input, status, expected) in rows {
+        for (how, stderr) in broken_stderrs() {
+            let _ = std::fs::remove_dir_all(&built);
+            let mut child = common::hermetic(common::AWARI)
+                .args(args)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(stderr)
+                .spawn()
+                .unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            std::io::Write::write_all(&mut stdin, input.as_bytes()).unwrap();
+            drop(stdin);
+            let out = common::output_within(child, std::time::Duration::from_secs(60))
+                .unwrap_or_else(|| panic!("{args:?} {how}: still running after 60 s"));
+            let stdout = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(status), "{args:?} {how}: {stdout}");
+            assert!(stdout.contains(expected), "{args:?} {how}: {stdout}");
+            assert!(!stdout.contains("panicked"), "{args:?} {how}: {stdout}");
+        }
+    }
+    assert!(book.is_file(), "the book was written");
 }

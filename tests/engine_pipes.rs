@@ -208,6 +208,89 @@ fn every_number_go_takes_is_safe_at_its_edges() {
     e.expect("readyok", 5 * SECOND);
 }
 
+/// The lines from now up to the first that answers a `go`: its `bestmove` or its error.
+fn go_answer(e: &Engine) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let (line, _) = e.expect("", 30 * SECOND);
+        let done = line.starts_with("bestmove ") || line.starts_with("info string error");
+        lines.push(line);
+        if done {
+            return lines;
+        }
+    }
+}
+
+#[test]
+fn clocks_up_to_2_to_the_64_are_accepted_as_protocol_md_says() {
+    // `wtime 18446744073709551615` was refused ("needs a number that fits") though the
+    // protocol allows every clock up to 2^64-1: a GUI's "no limit" clock got no move.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let max = u64::MAX;
+    for go in [
+        format!("go wtime {max} btime {max} depth 3"),
+        format!("go wtime {max} winc {max} movestogo 1 depth 3"),
+        format!("go btime {max} binc {max} wtime 1000 depth 3"),
+        format!("go wtime -9223372036854775808 winc {max} depth 3"),
+    ] {
+        e.send(&go);
+        let lines = go_answer(&e);
+        let last = lines.last().unwrap();
+        assert!(last.starts_with("bestmove "), "{go}: {lines:?}");
+    }
+    // One beyond either end is still refused, naming the argument.
+    for go in [
+        "go wtime 18446744073709551616",
+        "go binc -9223372036854775809",
+    ] {
+        e.send(go);
+        let lines = go_answer(&e);
+        let key = go.split_whitespace().nth(1).unwrap();
+        let expected = format!("info string error: go: '{key}' needs a number that fits");
+        assert!(
+            lines.last().unwrap().starts_with(&expected),
+            "{go}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn movestogo_0_is_no_time_control_ahead_not_the_last_move_before_one() {
+    // `movestogo 0` was read as 1: the last move before a time control, which may take 80% of
+    // the clock (24 s of 30, stopping no sooner than 8.6 s). It means that no control is
+    // ahead, as with no `movestogo`: a 30th of the clock (1 s), 4 s at most.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go wtime 30000 btime 30000 movestogo 0");
+    let (_, took) = e.expect("bestmove ", 30 * SECOND);
+    assert!(took < 6 * SECOND, "go movestogo 0 took {took:?}");
+}
+
+#[test]
+fn control_characters_are_shown_escaped_never_echoed_raw() {
+    // A NUL, an escape sequence or a bell sent in a line came back raw in `unknown command`
+    // and `skipped unknown words`: invisible, or acted on by the terminal or the GUI.
+    let mut e = Engine::start();
+    e.send("foo\u{0}bar\u{1b}[31m");
+    let (line, _) = e.expect("info string error: ", 5 * SECOND);
+    assert_eq!(
+        line,
+        "info string error: foo\\u{0}bar\\u{1b}[31m: unknown command (try 'help')"
+    );
+    e.send("jo\u{7}ho\u{9b}2J isready");
+    let (line, _) = e.expect("info string skipped", 5 * SECOND);
+    assert_eq!(
+        line,
+        "info string skipped unknown words: jo\\u{7}ho\\u{9b}2J"
+    );
+    e.expect("readyok", 5 * SECOND);
+    e.send("setoption name LearnFile\u{7f} value x");
+    let (line, _) = e.expect("info string error: ", 5 * SECOND);
+    assert!(line.contains("LearnFile\\u{7f}"), "{line}");
+    assert!(!line.chars().any(char::is_control), "{line:?}");
+}
+
 #[test]
 fn a_hash_size_the_machine_cannot_give_is_an_error_and_the_old_table_stays() {
     // 32 GiB is within the option's range but beyond this machine (24 GiB): the allocation
@@ -273,6 +356,147 @@ fn unknown_words_are_skipped_as_uci_says_and_named() {
     // A line with no command at all is still an error.
     e.send("hello world");
     e.expect("info string error: hello: unknown command", 5 * SECOND);
+}
+
+/// An engine's whole output, read one answer at a time from the front.
+struct Answers {
+    lines: std::collections::VecDeque<String>,
+    /// All of it, for the messages.
+    all: Vec<String>,
+}
+
+impl Answers {
+    /// The next answer: its first line must start with `first`, and it runs to the first line
+    /// (that one included) starting with `last`.
+    fn take(&mut self, first: &str, last: &str) -> Vec<String> {
+        let read = self.all.len() - self.lines.len();
+        let mut taken = Vec::new();
+        while let Some(line) = self.lines.pop_front() {
+            if taken.is_empty() {
+                assert!(
+                    line.starts_with(first),
+                    "line {read}: expected '{first}...', got {line:?} in {:#?}",
+                    self.all
+                );
+            }
+            let done = line.starts_with(last);
+            taken.push(line);
+            if done {
+                return taken;
+            }
+        }
+        panic!(
+            "the output ended inside '{first}' .. '{last}': {:#?}",
+            self.all
+        );
+    }
+
+    /// The next answer, one line starting with `first`.
+    fn line(&mut self, first: &str) -> String {
+        self.take(first, "").remove(0)
+    }
+
+    /// `d`'s board, which must show `position`.
+    fn board(&mut self, position: &str) {
+        let taken = self.take("", "South to move; legal moves:");
+        let shown = format!("Position: {position}");
+        assert!(taken.contains(&shown), "{shown} expected in {taken:?}");
+    }
+
+    /// `uci`'s answer.
+    fn uci(&mut self) {
+        let taken = self.take("id name ", "uciok");
+        assert!(taken[1].starts_with("id author "), "{taken:?}");
+        let options = &taken[2..taken.len() - 1];
+        assert!(
+            options.iter().all(|l| l.starts_with("option name ")),
+            "{taken:?}"
+        );
+    }
+}
+
+#[test]
+fn every_answer_comes_after_the_answers_of_the_commands_before_it() {
+    // The reader once answered `uci`, `d`, `eval`, `help` and its errors itself while the
+    // worker answered `isready`, searches and what opening the tables says: `printf
+    // 'uci\nisready\nd\n' | awari` printed the board before `readyok`. Here every kind of
+    // command is sent in one write, so that the reader reads each while the worker is still
+    // busy with those before it, and the whole output is read back in the order sent. No
+    // `isready` is sent during a search: that one is answered at once, ahead of the search's
+    // `bestmove`.
+    let far = "2-2-1-1-1-1-1-1-1-1-1-1-17-17-S";
+    let start = Board::start(Variant::Oware).to_string();
+    let script = [
+        "uci",
+        "isready",
+        "d",
+        "setoption name Nope value 1",
+        "setoption name Hash value 32",
+        "isready",
+        "eval",
+        &format!("position fen {far}"),
+        "d",
+        "position fen nonsense",
+        "bench 1",
+        "go movetime 300",
+        "d",
+        "help",
+        "setoption name TablesPath value /nonexistent/awari-tables",
+        "joho d",
+        "go perft 3",
+        "eval",
+        "uci",
+        "hello",
+    ];
+    let mut e = Engine::start();
+    e.send(&script.join("\n"));
+    e.close_stdin();
+    let all = e.drain(30 * SECOND);
+    let mut a = Answers {
+        lines: all.clone().into(),
+        all,
+    };
+    a.uci();
+    a.line("readyok");
+    a.board(&start);
+    a.line("info string error: no option named 'Nope'");
+    a.line("readyok");
+    a.take(&format!("eval of {start} "), "total");
+    a.board(far);
+    a.line("info string error: position:");
+    a.take("bench ", "bench nodes ");
+    let search = a.take("info ", "bestmove ");
+    let infos = &search[..search.len() - 1];
+    assert!(infos.iter().all(|l| l.starts_with("info ")), "{search:?}");
+    a.board(far);
+    a.line("commands (protocol.md has them all):");
+    while a.lines.front().is_some_and(|l| l.starts_with("  ")) {
+        a.lines.pop_front();
+    }
+    a.line("info string warning: tables: ");
+    a.line("info string skipped unknown words: joho");
+    a.board(far);
+    let perft = a.take("", "leaves/s ");
+    assert!(perft.iter().any(|l| l.starts_with("total ")), "{perft:?}");
+    a.take(&format!("eval of {far} "), "total");
+    a.uci();
+    a.line("info string error: hello: unknown command");
+    assert!(a.lines.is_empty(), "more than was asked for: {:#?}", a.all);
+    e.exit(10 * SECOND);
+    // `quit` right behind them still lets the answers before it out, in their order.
+    for _ in 0..3 {
+        let mut e = Engine::start();
+        e.send("uci\nisready\nd\nquit");
+        let all = e.drain(30 * SECOND);
+        let mut a = Answers {
+            lines: all.clone().into(),
+            all,
+        };
+        a.uci();
+        a.line("readyok");
+        a.board(&start);
+        assert!(a.lines.is_empty(), "more than was asked for: {:#?}", a.all);
+    }
 }
 
 #[test]

@@ -142,6 +142,14 @@ fn good_lines() {
             "go nodes 18446744073709551615",
             go(|g| g.limits.nodes = Some(u64::MAX)),
         ),
+        // A clock up to 2^64-1 is taken, as the largest one that can be held.
+        (
+            "go wtime 18446744073709551615 binc -9223372036854775808",
+            go(|g| {
+                g.limits.time[0] = Some(i64::MAX);
+                g.limits.inc[1] = Some(i64::MIN);
+            }),
+        ),
     ];
     for (line, expected) in rows {
         let parsed = Parsed {
@@ -218,6 +226,16 @@ fn bad_lines() {
         ("go movetime 1.5", "go", "'movetime' needs a number"),
         ("go wtime", "go", "'wtime' needs a number"),
         ("go wtime --5", "go", "'wtime' needs a number"),
+        (
+            "go wtime 18446744073709551616",
+            "go",
+            "'wtime' needs a number",
+        ),
+        (
+            "go winc -9223372036854775809",
+            "go",
+            "'winc' needs a number",
+        ),
         ("hello world", "hello", "unknown command"),
         ("joho debug", "debug", "'on' or 'off'"),
         ("go fast depth x", "go", "'depth' needs a number"),

@@ -225,6 +225,28 @@ fn file_faults_are_named_and_the_other_layers_still_serve() {
 }
 
 #[test]
+fn a_wrong_entry_count_in_a_header_is_named_as_the_headers() {
+    // With the file's length right and only the header's count wrong, the message once read
+    // `truncated or padded: 8768 bytes, expected 8768`: the length it named was not at fault.
+    let dir = scratch("count");
+    build_tables(&dir, Variant::Oware, 4);
+    let path = layer_path(&dir, Variant::Oware, 4);
+    let mut bytes = read(&path);
+    let count = layer_size(4);
+    bytes[16..24].copy_from_slice(&(count + 1).to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let out = common::awari(&["tables", "verify", "--dir", dir.to_str().unwrap()]);
+    let stderr = common::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let said = format!(
+        "oware-04.awtb: wrong entry count: the header says {}, a layer of 4 seeds has {count}",
+        count + 1
+    );
+    assert!(stderr.contains(&said), "{said} expected in {stderr}");
+    assert!(!stderr.contains("truncated"), "{stderr}");
+}
+
+#[test]
 fn a_build_killed_mid_layer_resumes_to_the_same_bytes() {
     let top = if cfg!(unoptimized) { 9 } else { 10 };
     let whole = scratch("resume-whole");
@@ -458,7 +480,7 @@ fn probe_prints_the_value_then_each_move() {
         ),
         (
             &["tables", "build", "--dir", d, "--threads", "0"],
-            "at least 1",
+            "'--threads <THREADS>': 0 is not in 1..=256",
         ),
     ];
     for (args, message) in cases {

@@ -6,6 +6,7 @@
 use super::say;
 use super::sharded::{given, shard_of};
 use crate::rules::Variant;
+use crate::sys::stderr;
 use clap::{ArgMatches, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -82,7 +83,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
     let started = std::time::Instant::now();
     let progress = |done: usize, total: usize| {
         if done % 20 == 0 || done == total {
-            eprintln!("book: {done} of {total} positions");
+            stderr::line(format_args!("book: {done} of {total} positions"));
         }
     };
     if let Some(dir) = &args.from {
@@ -128,12 +129,12 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         threads,
         &progress,
     )?;
-    eprintln!(
+    stderr::line(format_args!(
         "book: searched in {:.1} s; {} self-play games at depth {}",
         started.elapsed().as_secs_f64(),
         options.games,
         options.game_depth
-    );
+    ));
     book.play_games(
         options.games,
         options.game_depth,

@@ -14,7 +14,9 @@ mod tables;
 mod tune;
 
 use crate::search::Control;
+use crate::sys::stderr;
 use crate::tools::bench::bench;
+use crate::uci::options::MAX_THREADS;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -62,7 +64,7 @@ enum Command {
         #[arg(long)]
         tables: Option<PathBuf>,
         /// Search threads (lazy SMP); above 1 the node count varies from run to run.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
         threads: u16,
     },
     /// Fit the evaluation's weights to self-play games (the Texel method); prints the weights
@@ -126,7 +128,7 @@ pub fn main() -> ExitCode {
         None => match crate::uci::run(std::io::stdin().lock(), std::io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: {e}");
+                stderr::line(format_args!("error: {e}"));
                 ExitCode::FAILURE
             }
         },
@@ -139,7 +141,7 @@ fn report(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            stderr::line(format_args!("error: {message}"));
             ExitCode::from(2)
         }
     }

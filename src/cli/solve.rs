@@ -4,6 +4,7 @@
 
 use super::say;
 use crate::rules::{format_move_list, Board, Variant};
+use crate::sys::stderr;
 use crate::tables::Tables;
 use crate::tools::prove::{supported, Proof, Solver};
 use std::path::PathBuf;
@@ -51,7 +52,7 @@ fn open_tables(args: &SolveArgs) -> Result<Option<Tables>, String> {
     }
     let tables = Tables::open(&dir, Variant::Kalah);
     for problem in tables.problems() {
-        eprintln!("warning: {problem}");
+        stderr::line(format_args!("warning: {problem}"));
     }
     match tables.reach() {
         Some(_) => Ok(Some(tables)),

@@ -3,6 +3,8 @@
 
 use super::say;
 use crate::rules::{Board, Game, Variant};
+use crate::sys::stderr;
+use crate::uci::options::MAX_THREADS;
 use clap::Subcommand;
 use std::path::PathBuf;
 
@@ -17,9 +19,9 @@ pub(super) enum TablesCommand {
         /// The largest seed count to build.
         #[arg(long, default_value_t = 18)]
         seeds: usize,
-        /// Worker threads (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads, 1 to 256 (default: every core, at most 256).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
+        threads: Option<u16>,
         /// Directory for the layer files (default: the platform's data directory, awari/tables).
         #[arg(long)]
         dir: Option<PathBuf>,
@@ -44,9 +46,9 @@ pub(super) enum TablesCommand {
         /// rounds of safe cores only (the search's cost grows fast with the layer).
         #[arg(long, default_value_t = 7)]
         search_seeds: usize,
-        /// Worker threads (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads, 1 to 256 (default: every core, at most 256).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
+        threads: Option<u16>,
         /// Directory of the layer files (default: as for build).
         #[arg(long)]
         dir: Option<PathBuf>,
@@ -80,6 +82,17 @@ pub(super) enum TablesCommand {
         #[arg(long)]
         moves: Option<String>,
     },
+}
+
+/// The threads `--threads` asks for, else one per core, at most [`MAX_THREADS`] either way.
+fn threads_or_cores(threads: Option<u16>) -> usize {
+    threads.map_or_else(
+        || {
+            let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+            cores.min(MAX_THREADS as usize)
+        },
+        usize::from,
+    )
 }
 
 fn tables_dir(dir: Option<PathBuf>) -> Result<PathBuf, String> {
@@ -117,9 +130,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             let options = BuildOptions {
                 variant,
                 seeds,
-                threads: threads.unwrap_or_else(|| {
-                    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-                }),
+                threads: threads_or_cores(threads),
                 dir: tables_dir(dir)?,
                 bars: std::io::stderr().is_terminal(),
             };
@@ -137,15 +148,13 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             let dir = existing_tables_dir(dir)?;
             let tables = Tables::open(&dir, Variant::Oware);
             for problem in tables.problems() {
-                eprintln!("warning: {problem}");
+                stderr::line(format_args!("warning: {problem}"));
             }
             let seeds = match seeds.or_else(|| tables.reach()) {
                 Some(seeds) => seeds,
                 None => return Err(format!("no oware tables in {}", dir.display())),
             };
-            let pool = crate::tools::pool::threads(threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            }))?;
+            let pool = crate::tools::pool::threads(threads_or_cores(threads))?;
             pool.install(|| {
                 crate::tables::paths::prove_tables(
                     &tables,
@@ -173,7 +182,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
                 return Err(format!("no {variant} layer files in {}", dir.display()));
             }
             for problem in &problems {
-                eprintln!("error: {problem}");
+                stderr::line(format_args!("error: {problem}"));
             }
             say(format!(
                 "{} {variant} layers in {}, {} paths files, complete up to {}, {} unsound, checked in {:.2} s",
@@ -211,7 +220,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             }
             let tables = Tables::open(&dir, variant);
             for problem in tables.problems() {
-                eprintln!("warning: {problem}");
+                stderr::line(format_args!("warning: {problem}"));
             }
             for line in probe_lines(&tables, &game)? {
                 say(line);

@@ -22,7 +22,8 @@ pub struct Limits {
     pub time: [Option<i64>; 2],
     /// Increment per move, South (`winc`) then North (`binc`).
     pub inc: [Option<i64>; 2],
-    /// Moves to the next time control.
+    /// Moves to the next time control. `None` or 0 (which Stockfish reads so too): no control
+    /// ahead, the clock must last the game.
     pub movestogo: Option<u32>,
     /// Search until `stop`.
     pub infinite: bool,
@@ -80,7 +81,8 @@ impl Limits {
             let inc = self.inc[side.index()].unwrap_or(0).max(0);
             let to_go = self
                 .movestogo
-                .map_or(DEFAULT_MOVES_TO_GO, |n| i64::from(n.clamp(1, 100)));
+                .filter(|&n| n > 0)
+                .map_or(DEFAULT_MOVES_TO_GO, |n| i64::from(n.min(100)));
             // In i128, so that no clock or increment a GUI can send overflows (every result is
             // at most `left`, which fits back into i64).
             let (left, inc, to_go) = (i128::from(left), i128::from(inc), i128::from(to_go));
@@ -223,6 +225,17 @@ mod tests {
                 10,
                 ms(((i64::MAX - 10) / 30) as u64),
                 ms(((i64::MAX - 10) / 30 * 4) as u64),
+            ),
+            // `movestogo 0`: no control ahead, as with none given, not the last move before one.
+            (
+                Limits {
+                    time: [Some(60_000), None],
+                    movestogo: Some(0),
+                    ..Limits::default()
+                },
+                0,
+                ms(2000),
+                ms(8000),
             ),
         ];
         for (limits, overhead, soft, hard) in rows {

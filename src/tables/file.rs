@@ -278,7 +278,16 @@ impl Layer {
             ));
         }
         let entries = u64::from_le_bytes(map[16..24].try_into().expect("8 bytes"));
-        if entries != layer_size(n) || len != expected {
+        if entries != layer_size(n) {
+            return Err(FileError::Mismatch(
+                path,
+                format!(
+                    "wrong entry count: the header says {entries}, a layer of {n} seeds has {}",
+                    layer_size(n)
+                ),
+            ));
+        }
+        if len != expected {
             return Err(FileError::Size {
                 path,
                 actual: len,

@@ -9,6 +9,12 @@
 //! The worker owns the transposition table and the classic player, and prints each search's
 //! `info` lines and its one `bestmove`.
 //!
+//! Every answer comes after the answers of the commands sent before it: the reader writes an
+//! answer itself (`uci`, `d`, `eval`, `help`, an error) only when the worker has nothing left
+//! to do, and otherwise queues it behind the worker's jobs, to be made and written in its turn
+//! (a `d` queued behind `TablesPath` shows the tables it opened). Only `isready` during a
+//! search is answered ahead of the search's `bestmove`, as UCI requires.
+//!
 //! Output goes through one lock per line, so lines from the two threads never interleave, and
 //! each line is flushed at once. A write error (the GUI closed the pipe) ends the loop.
 //!
@@ -39,7 +45,6 @@ use crate::rules::{Board, Game};
 use crate::sys::lines::{read_line, Line};
 use crate::tables::probe::{default_dir, supported};
 use crate::tables::Tables;
-use crossbeam_channel::{unbounded, Sender};
 use flight::Flight;
 use out::Out;
 use proven::Proven;
@@ -49,7 +54,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 use text::{describe, eval_lines, help_lines};
-use worker::{worker, Job, Task};
+use worker::{queue, worker, Job, Queue, Task};
 
 /// The engine's name and author, as `uci` reports them.
 pub const NAME: &str = concat!("awari ", env!("CARGO_PKG_VERSION"));
@@ -60,6 +65,12 @@ pub const AUTHOR: &str = "the awari developers";
 /// the engine hold unbounded memory.
 pub const MAX_LINE: usize = 16 << 20;
 
+/// How long `quit` waits for the worker to write the answers queued before it. The worker then
+/// skips what only prepares later work, and a stopped search ends within a poll interval, so it
+/// is done in milliseconds; only a step already under way (a large table being allocated) can
+/// take longer, and is left to the exit.
+const QUIT_WAIT: Duration = Duration::from_secs(1);
+
 /// The reader's state: options, the position, and the search in flight.
 struct Engine {
     settings: Settings,
@@ -67,7 +78,7 @@ struct Engine {
     default_tables: Option<PathBuf>,
     game: Game,
     out: Out,
-    jobs: Sender<Job>,
+    jobs: Queue,
     /// The last search, perft or bench handed over, and whether it needs `stop` to end.
     current: Option<(Arc<Flight>, bool)>,
     /// What the last search proved beyond the tables, for `d`.
@@ -97,7 +108,7 @@ pub fn run_with_tables(
 ) -> io::Result<()> {
     let out = Out::new(output);
     let settings = Settings::default();
-    let (jobs, receiver) = unbounded();
+    let (jobs, receiver) = queue();
     let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(1);
     let worker_out = out.clone();
     let hash_mb = settings.hash_mb;
@@ -122,7 +133,7 @@ pub fn run_with_tables(
     let flow = loop {
         match read_line(&mut input, &mut buffer, MAX_LINE) {
             Ok(Line::Eof) | Err(_) => break Flow::Continue,
-            Ok(Line::TooLong(n)) => engine.out.error(format!(
+            Ok(Line::TooLong(n)) => engine.error(format!(
                 "line of {n} bytes refused (the limit is {MAX_LINE})"
             )),
             Ok(Line::Text) => {
@@ -139,9 +150,9 @@ pub fn run_with_tables(
     match flow {
         Flow::Quit => {
             engine.stop();
+            engine.jobs.quit();
             drop(engine);
-            // The worker ends within a poll interval; a long perft is left to the exit.
-            if done_rx.recv_timeout(Duration::from_millis(50)).is_ok() {
+            if done_rx.recv_timeout(QUIT_WAIT).is_ok() {
                 let _ = handle.join();
             }
         }
@@ -179,38 +190,68 @@ impl Engine {
         }
     }
 
+    /// Writes this command's answer, the lines `make` gives: at once when the worker has
+    /// nothing left to do, else behind its jobs, made when their turn comes (so that they show
+    /// what those jobs did: the tables opened, what a search proved).
+    fn answer(&self, make: impl FnOnce() -> Vec<String> + Send + 'static) {
+        if self.jobs.idle() {
+            return self.out.lines(&make());
+        }
+        if let Err(Job::Say(make)) = self.jobs.send(Job::Say(Box::new(make))) {
+            self.out.error("the search thread is gone");
+            self.out.lines(&make());
+        }
+    }
+
+    /// An answer of one line.
+    fn say(&self, line: String) {
+        self.answer(move || vec![line]);
+    }
+
+    /// `info string error: ...`, in its turn.
+    fn error(&self, message: impl std::fmt::Display) {
+        self.say(format!("info string error: {message}"));
+    }
+
     fn handle(&mut self, line: &str) -> Flow {
         let command = match parse(line) {
             Ok(parsed) => {
                 if !parsed.skipped.is_empty() {
-                    // UCI skips unknown words; say which, so a typo is not silent.
-                    self.out.line(&format!(
+                    // UCI skips unknown words; say which, so a typo is not silent. Before the
+                    // command's own answer, also when that is `readyok` during a search.
+                    let line = format!(
                         "info string skipped unknown words: {}",
                         parsed.skipped.join(" ")
-                    ));
+                    );
+                    if parsed.command == Command::IsReady && self.searching() {
+                        self.out.line(&line);
+                    } else {
+                        self.say(line);
+                    }
                 }
                 parsed.command
             }
             Err(e) => {
-                self.out.error(e);
+                self.error(e);
                 return Flow::Continue;
             }
         };
         match command {
             Command::Empty | Command::Register | Command::Debug(_) => {}
-            Command::Uci => {
+            Command::Uci => self.answer(|| {
                 let mut lines = vec![format!("id name {NAME}"), format!("id author {AUTHOR}")];
                 lines.extend(OPTIONS.iter().map(options::uci_line));
                 lines.push("uciok".to_string());
-                self.out.lines(&lines);
-            }
+                lines
+            }),
             Command::IsReady => {
                 // During a search, at once (UCI); otherwise once the setup sent before it is
-                // done.
+                // done: always through the queue, since the worker's start (the first table
+                // allocated) is setup too.
                 if self.searching() {
                     self.out.line("readyok");
                 } else {
-                    self.send(Job::Ready);
+                    self.send(Job::Say(Box::new(|| vec!["readyok".to_string()])));
                 }
             }
             Command::Stop => self.stop(),
@@ -228,35 +269,38 @@ impl Engine {
             Command::Position { start, moves } => self.position(start, moves),
             Command::Go(go) => self.go(go),
             Command::Display => {
-                let mut lines = diagram(&self.game);
-                lines.extend(self.table_line());
-                lines.extend(self.proven.get(&self.game));
-                self.out.lines(&lines);
+                let game = self.game.clone();
+                let tables = self.tables_dir();
+                let proven = self.proven.clone();
+                self.answer(move || {
+                    let mut lines = diagram(&game);
+                    lines.extend(table_line(game.board(), tables.as_deref()));
+                    lines.extend(proven.get(&game));
+                    lines
+                });
             }
             Command::Eval => {
-                let mut lines = eval_lines(self.game.board(), &self.settings.weights());
-                lines.extend(self.table_line());
-                self.out.lines(&lines);
+                let board = *self.game.board();
+                let weights = self.settings.weights();
+                let tables = self.tables_dir();
+                self.answer(move || {
+                    let mut lines = eval_lines(&board, &weights);
+                    lines.extend(table_line(&board, tables.as_deref()));
+                    lines
+                });
             }
             Command::Bench(depth) => {
                 self.stop();
                 self.hand_over(Task::Bench { depth }, Flight::new(false), false);
             }
-            Command::Help => self.out.lines(&help_lines()),
+            Command::Help => self.answer(help_lines),
         }
         Flow::Continue
     }
 
-    /// What the tables say of the current position, for `d` and `eval`, if the worker has
-    /// opened them (this thread opens no file).
-    fn table_line(&self) -> Option<String> {
-        let board = self.game.board();
-        if !supported(board.variant()) {
-            return None;
-        }
-        let dir = tables_dir(&self.settings.tables_path, self.default_tables.as_deref())?;
-        let tables = Tables::cached(&dir, board.variant())?;
-        describe(&tables, board)
+    /// The directory `TablesPath` names now.
+    fn tables_dir(&self) -> Option<PathBuf> {
+        tables_dir(&self.settings.tables_path, self.default_tables.as_deref())
     }
 
     fn start_board(&self) -> Board {
@@ -272,25 +316,25 @@ impl Engine {
         let mut settings = self.settings.clone();
         let seed_before = settings.randomness;
         let effect = match options::set(&mut settings, name, value) {
-            Err(e) => return self.out.error(e),
+            Err(e) => return self.error(e),
             Ok(effect) => effect,
         };
         match effect {
             Effect::NewStart if settings.seeds != 0 => {
                 if let Err(e) = Board::start_with_seeds(settings.variant, settings.seeds) {
-                    return self.out.error(e);
+                    return self.error(e);
                 }
             }
             // Files are read by the worker, bounded in size; only what can be known without
             // opening the file (that it is a FIFO or a device) is refused here.
             Effect::LoadMemory => {
                 if let Err(e) = not_a_file(&settings.learn_file) {
-                    return self.out.error(format!("LearnFile {e}"));
+                    return self.error(format!("LearnFile {e}"));
                 }
             }
             Effect::LoadWeights => {
                 if let Err(e) = not_a_file(&settings.evolved_weights) {
-                    return self.out.error(format!("EvolvedWeights {e}"));
+                    return self.error(format!("EvolvedWeights {e}"));
                 }
             }
             _ => {}
@@ -330,12 +374,12 @@ impl Engine {
             Start::StartPos => self.start_board(),
             Start::Fen(text) => match Board::from_notation(self.settings.variant, text) {
                 Ok(b) => b,
-                Err(e) => return self.out.error(format!("position: {e}")),
+                Err(e) => return self.error(format!("position: {e}")),
             },
         };
         let mut game = Game::new(board);
         if let Err(e) = game.play_text(moves) {
-            return self.out.error(format!("position: {e}"));
+            return self.error(format!("position: {e}"));
         }
         self.game = game;
         if self.game.outcome().is_some() && self.settings.opponent == Opponent::Basic {
@@ -388,6 +432,16 @@ impl Engine {
             task: Box::new(task),
         });
     }
+}
+
+/// What the tables of `dir` say of `board`, for `d` and `eval`, if the worker has opened them
+/// (the reader opens no file).
+fn table_line(board: &Board, dir: Option<&Path>) -> Option<String> {
+    if !supported(board.variant()) {
+        return None;
+    }
+    let tables = Tables::cached(dir?, board.variant())?;
+    describe(&tables, board)
 }
 
 /// An error when `path` names something that exists and is not a regular file (a FIFO would

@@ -52,6 +52,11 @@ pub const VARIANT_WEIGHT: &str = "<variant>";
 /// `TablesPath`'s default: the directory `awari tables build` writes to when given none.
 pub const DEFAULT_TABLES: &str = "<default>";
 
+/// The most threads `Threads` allows, and with it every `--threads` of `awari bench` and
+/// `awari tables`: beyond a machine's cores more threads only take turns, and a count far
+/// beyond them (100,000) stalls the machine while they start.
+pub const MAX_THREADS: i64 = 256;
+
 /// Who chooses the engine's moves: the search, or one of the classic opponents. Also
 /// `awari play --opponent`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -326,7 +331,7 @@ pub const OPTIONS: &[Spec] = &[
         kind: OptionType::Spin {
             default: 1,
             min: 1,
-            max: 256,
+            max: MAX_THREADS,
         },
         help: "search threads, sharing the hash table (lazy SMP)",
         apply: |s, v| {

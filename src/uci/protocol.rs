@@ -141,10 +141,19 @@ fn unsigned<T: std::str::FromStr>(i: &str) -> IResult<&str, T> {
     terminated(map_res(digit1, str::parse), peek(alt((ws, eof))))(i)
 }
 
-/// A signed number (GUIs send negative clocks after an overstep), as a whole word.
-fn signed(i: &str) -> IResult<&str, i64> {
+/// A clock or an increment, as a whole word: from -2^63 (GUIs send negative clocks after an
+/// overstep) to 2^64-1 (what an unsigned clock can hold, some GUIs' "no limit"). Above 2^63-1
+/// it is read as 2^63-1 milliseconds, which no game outlasts (292 million years).
+fn clock(i: &str) -> IResult<&str, i64> {
+    let in_range = |text: &str| {
+        let n = text.parse::<i128>().map_err(|_| ())?;
+        if n < i128::from(i64::MIN) || n > i128::from(u64::MAX) {
+            return Err(());
+        }
+        Ok(n.min(i128::from(i64::MAX)) as i64)
+    };
     terminated(
-        map_res(recognize(pair(opt(char('-')), digit1)), str::parse),
+        map_res(recognize(pair(opt(char('-')), digit1)), in_range),
         peek(alt((ws, eof))),
     )(i)
 }
@@ -301,7 +310,7 @@ fn go(mut args: &str) -> Result<(Command<'static>, Vec<&str>), String> {
             return Err(format!("cannot read '{}'", args.trim()));
         };
         let number = |i| preceded(ws, unsigned::<u64>)(i).map_err(|_| needs(key, after));
-        let clock = |i| preceded(ws, signed)(i).map_err(|_| needs(key, after));
+        let clock = |i| preceded(ws, clock)(i).map_err(|_| needs(key, after));
         let l = &mut go.limits;
         args = match key {
             "infinite" => {

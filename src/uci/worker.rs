@@ -1,7 +1,9 @@
 //! The worker thread: it does, in order, everything that takes time (searches, perft, bench,
 //! the classic opponents' moves, the hash table's allocation and clearing, opening the tables,
 //! reading the classic players' files), so that the reader never waits. It owns the
-//! transposition table and the classic player.
+//! transposition table and the classic player. It also writes the reader's answers that
+//! arrive while it is busy ([`Job::Say`]), so that no answer overtakes the answer of a command
+//! sent before it.
 
 use super::flight::Flight;
 use super::go::{run_classic, run_search, Search};
@@ -16,8 +18,9 @@ use crate::search::time::Limits;
 use crate::search::tt::HashTable;
 use crate::tools::bench::{bench, perft_lines};
 use crate::tools::book::Book;
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{unbounded, Receiver, SendError, Sender};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Work for the worker thread, in the order it arrived.
@@ -36,8 +39,10 @@ pub(super) enum Job {
     },
     Resize(usize),
     Clear,
-    /// `isready` with no search under way: answered when everything before it is done.
-    Ready,
+    /// The answer of a command the reader read while the worker was busy: the lines are
+    /// made, and written, when the jobs before it are done (`isready` with no search under
+    /// way is one: `readyok` once the setup sent before it is done).
+    Say(Box<dyn FnOnce() -> Vec<String> + Send>),
     /// `LearnFile`: `basic`'s memory (`None`: this run only).
     LoadMemory(Option<PathBuf>),
     /// `EvolvedWeights` (`None`: the shipped weights).
@@ -48,6 +53,83 @@ pub(super) enum Job {
     Position(Game),
     /// `ucinewgame`.
     NewGame,
+}
+
+impl Job {
+    /// Whether the job only prepares later work (a table sized, a file read), which nothing
+    /// will use once `quit` has come.
+    fn prepares(&self) -> bool {
+        match self {
+            Job::OpenTables { .. }
+            | Job::Resize(_)
+            | Job::Clear
+            | Job::LoadMemory(_)
+            | Job::LoadWeights(_)
+            | Job::Reseed(_)
+            | Job::NewGame => true,
+            // A game that `basic` learns from is kept in its file; work that answers, and
+            // answers, are still written.
+            Job::Answer { .. } | Job::Say(_) | Job::Position(_) => false,
+        }
+    }
+}
+
+/// The reader's end of the worker's queue: the jobs go in order, and it knows whether any is
+/// still to be done, so that an answer is written at once only when nothing sent before it
+/// can still write one.
+pub(super) struct Queue {
+    jobs: Sender<Job>,
+    /// Jobs sent and not yet done.
+    pending: Arc<AtomicUsize>,
+    /// Set on `quit`: the worker skips the jobs that only prepare later work.
+    quitting: Arc<AtomicBool>,
+}
+
+/// The worker's end of the queue.
+pub(super) struct Jobs {
+    jobs: Receiver<Job>,
+    pending: Arc<AtomicUsize>,
+    quitting: Arc<AtomicBool>,
+}
+
+/// A queue from the reader to the worker.
+pub(super) fn queue() -> (Queue, Jobs) {
+    let (sender, receiver) = unbounded();
+    let pending = Arc::new(AtomicUsize::new(0));
+    let quitting = Arc::new(AtomicBool::new(false));
+    let jobs = Jobs {
+        jobs: receiver,
+        pending: pending.clone(),
+        quitting: quitting.clone(),
+    };
+    let queue = Queue {
+        jobs: sender,
+        pending,
+        quitting,
+    };
+    (queue, jobs)
+}
+
+impl Queue {
+    /// Queues `job`; gives it back if the worker is gone.
+    pub(super) fn send(&self, job: Job) -> Result<(), Job> {
+        // Counted before it is sent, so that the worker, done with it, never counts below zero.
+        self.pending.fetch_add(1, Ordering::AcqRel);
+        self.jobs.send(job).map_err(|SendError(job)| {
+            self.pending.fetch_sub(1, Ordering::AcqRel);
+            job
+        })
+    }
+
+    /// Whether every job sent is done, its output written.
+    pub(super) fn idle(&self) -> bool {
+        self.pending.load(Ordering::Acquire) == 0
+    }
+
+    /// `quit`: the jobs that only prepare later work are skipped from now on.
+    pub(super) fn quit(&self) {
+        self.quitting.store(true, Ordering::Release);
+    }
 }
 
 /// What a `go` or `bench` asks of the worker.
@@ -104,7 +186,7 @@ struct Worker {
 /// `TablesPath` and rule set the engine starts with) opened first, then each job in turn until
 /// the reader has gone.
 pub(super) fn worker(
-    jobs: Receiver<Job>,
+    jobs: Jobs,
     out: Out,
     hash_mb: usize,
     default_tables: Option<PathBuf>,
@@ -135,8 +217,12 @@ pub(super) fn worker(
         &mut w.reported,
         None,
     );
-    for job in jobs {
-        w.run(job);
+    for job in jobs.jobs {
+        if !(jobs.quitting.load(Ordering::Acquire) && job.prepares()) {
+            w.run(job);
+        }
+        // Its output is written: the reader may write the next answer itself.
+        jobs.pending.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -159,7 +245,7 @@ impl Worker {
                     t.clear();
                 }
             }
-            Job::Ready => out.line("readyok"),
+            Job::Say(make) => out.lines(&make()),
             Job::LoadMemory(path) => {
                 if let Err(e) = self.classic.load_memory(path.as_deref()) {
                     out.line(&format!(
