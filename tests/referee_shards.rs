@@ -427,3 +427,88 @@ fn a_sharded_tournament_merges_into_the_standings_of_the_unsharded_one() {
         assert!(printed.contains(line.as_str()), "{line} not in {printed}");
     }
 }
+
+/// The LLR in a figures line `SPRT nElo0=.. nElo1=..: LLR x (lower, upper) verdict`, checked
+/// to be finite and to end with a verdict.
+fn sprt_llr(line: &str) -> f64 {
+    let llr: f64 = line
+        .split("LLR ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no LLR in {line:?}"));
+    assert!(llr.is_finite(), "{line}");
+    assert!(
+        ["H0 accepted", "H1 accepted", "undecided"]
+            .iter()
+            .any(|v| line.ends_with(v)),
+        "{line}"
+    );
+    llr
+}
+
+/// Hypotheses hundreds of normalized Elo apart are within the accepted -1000..1000 and are
+/// tested like any other: a match (two games at once), its report, shards and their reruns
+/// and merge all give an LLR and a verdict.
+#[test]
+fn a_wide_sprt_hypothesis_gives_a_verdict_everywhere() {
+    let engines = [
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=weak",
+        "depth=1",
+        "--engine",
+        &format!("cmd={AWARI}"),
+        "name=strong",
+        "depth=4",
+    ]
+    .map(|s| s.to_string());
+    let sprt = ["--sprt", "elo0=0", "elo1=400"];
+    let dir = temp("wide-sprt");
+    let json = dir.join("games.jsonl");
+    let out = referee()
+        .args(&engines)
+        .args(["--games", "8", "--concurrency", "2"])
+        .args(sprt)
+        .arg("--jsonout")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("SPRT")).unwrap();
+    sprt_llr(line);
+    // Every game played, the one running when the verdict came included, is recorded.
+    let played = stdout.lines().filter(|l| l.starts_with("game ")).count();
+    let recorded = std::fs::read_to_string(&json).unwrap().lines().count();
+    assert_eq!(played, recorded, "{stdout}");
+
+    let html = dir.join("report.html");
+    let out = referee()
+        .arg("report")
+        .arg(&json)
+        .arg("--html")
+        .arg(&html)
+        .args(sprt)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("SPRT nElo0=0 nElo1=400: LLR "), "{page}");
+
+    let shards = temp("wide-sprt-shards");
+    // Each shard twice: the rerun reads the finished games and its verdict again.
+    for k in [0, 1, 0, 1] {
+        let out = referee()
+            .args(&engines)
+            .args(["--games", "8", "--shard", &format!("{k}/2"), "--out-dir"])
+            .arg(&*shards)
+            .args(sprt)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "shard {k}: {}", text(&out));
+    }
+    let (code, report) = merge(&shards);
+    assert_eq!(code, Some(0), "{report:?}");
+    sprt_llr(report.iter().find(|l| l.starts_with("SPRT")).unwrap());
+}

@@ -1,6 +1,7 @@
 //! The referee: engine processes ([`process`]) and what they say ([`reply`]), one game
 //! ([`game`]), a match ([`runner`]) and tournaments of matches ([`tournament`]), the records
-//! ([`records`]) and resuming from them ([`resume`]), the statistics ([`stats`]) and the text
+//! ([`records`]), each checked against its moves ([`verify`]), and resuming from them
+//! ([`resume`]), the statistics ([`stats`]) and the text
 //! that shows them ([`figures`]), the HTML report page ([`report`]), the compliance test
 //! ([`check`]) and the command line ([`cli`]).
 
@@ -18,3 +19,4 @@ pub mod resume;
 pub mod runner;
 pub mod stats;
 pub mod tournament;
+pub mod verify;

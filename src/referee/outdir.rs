@@ -245,9 +245,13 @@ impl Union {
             // Only whole lines: the rest is being written.
             let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             for line in bytes[..whole].split(|&b| b == b'\n') {
+                // What merge refuses is not counted here either.
                 let Ok(record) = GameRecord::from_json(line) else {
                     continue;
                 };
+                if record.verify().is_err() {
+                    continue;
+                }
                 if self.schedule.belongs(&record).is_ok() {
                     let points = record.result.half_points(record.round % 2 == 1);
                     self.results.entry(record.round).or_insert(points);

@@ -80,6 +80,14 @@ pub fn read_schedule(path: &Path, schedule: &Schedule, what: &str) -> Result<Res
                 ))
             }
         };
+        if let Err(e) = record.verify() {
+            resumed.warnings.push(format!(
+                "line {n}: round {} refused, its end does not follow from its moves ({e}); \
+                 its game is played again",
+                record.round
+            ));
+            continue;
+        }
         if let Some(first) = seen.get(&record.round) {
             resumed.warnings.push(format!(
                 "line {n}: round {} again (first on line {first}); the first is kept",

@@ -58,14 +58,14 @@ impl Pdf {
 }
 
 /// Solves `Σ p_i φ_i / (1 + x φ_i) = 0` for `x` with every `1 + x φ_i > 0` (the function is
-/// decreasing there), by bisection.
-fn secular(p: &[f64], phi: &[f64]) -> f64 {
+/// decreasing there), by bisection; `None` when the `φ_i` do not take both signs, as then no
+/// distribution has `Σ q_i φ_i = 0`.
+fn secular(p: &[f64], phi: &[f64]) -> Option<f64> {
     let max = phi.iter().cloned().fold(f64::MIN, f64::max);
     let min = phi.iter().cloned().fold(f64::MAX, f64::min);
-    assert!(
-        max > 0.0 && min < 0.0,
-        "the hypothesis lies outside the possible scores"
-    );
+    if !(max > 0.0 && min < 0.0) {
+        return None;
+    }
     let f = |x: f64| {
         p.iter()
             .zip(phi)
@@ -84,22 +84,78 @@ fn secular(p: &[f64], phi: &[f64]) -> f64 {
             hi = mid;
         }
     }
-    0.5 * (lo + hi)
+    Some(0.5 * (lo + hi))
 }
 
 /// The maximum-likelihood distribution near `pdf` whose mean is `s`.
 fn mle_expected(pdf: &Pdf, s: f64) -> Vec<f64> {
     let p: Vec<f64> = pdf.points.iter().map(|x| x.1).collect();
     let phi: Vec<f64> = pdf.points.iter().map(|x| x.0 - s).collect();
-    let x = secular(&p, &phi);
+    // Scores 0 and 1 are always among the points, and `s` lies strictly between them.
+    let x = secular(&p, &phi).expect("an expected score lies strictly between 0 and 1");
     p.iter().zip(&phi).map(|(p, v)| p / (1.0 + x * v)).collect()
 }
 
+/// `(mean - reference) / sd` of the distribution `q` over the scores `a`.
+fn t_value(a: &[f64], q: &[f64], reference: f64) -> f64 {
+    let points: Vec<(f64, f64)> = a.iter().cloned().zip(q.iter().cloned()).collect();
+    let (mu, var) = Pdf::stats(&points);
+    (mu - reference) / var.sqrt()
+}
+
+/// `p` exponentially tilted towards high scores (`tilt > 0`) or low ones: `p_i · e^(tilt·a_i)`,
+/// normalized (through the largest exponent, so that no term overflows).
+fn tilted(a: &[f64], p: &[f64], tilt: f64) -> Vec<f64> {
+    let logs: Vec<f64> = a.iter().zip(p).map(|(a, p)| p.ln() + tilt * a).collect();
+    let top = logs.iter().cloned().fold(f64::MIN, f64::max);
+    let w: Vec<f64> = logs.iter().map(|l| (l - top).exp()).collect();
+    let sum: f64 = w.iter().sum();
+    w.iter().map(|w| w / sum).collect()
+}
+
+/// A distribution near `p` whose t-value is `t`: `p` tilted until it is (bisection on the
+/// tilt). Tilting moves the mass to either end, so the t-value reaches any value: the
+/// tilt's bracket is widened until it holds `t`.
+fn tilted_to_t(a: &[f64], p: &[f64], reference: f64, t: f64) -> Vec<f64> {
+    let t_of = |tilt: f64| t_value(a, &tilted(a, p, tilt), reference);
+    let (mut lo, mut hi) = (-1.0, 1.0);
+    for _ in 0..64 {
+        if t_of(lo) <= t {
+            break;
+        }
+        lo *= 2.0;
+    }
+    for _ in 0..64 {
+        if t_of(hi) >= t {
+            break;
+        }
+        hi *= 2.0;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if t_of(mid) < t {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    tilted(a, p, 0.5 * (lo + hi))
+}
+
 /// The maximum-likelihood distribution near `pdf` whose `(mean - reference) / sd` is `t`.
+///
+/// fishtest's iteration, started from a distribution that satisfies the constraint: each step
+/// solves the constraint linearized at the previous distribution, which has a solution when
+/// that distribution satisfies it (the shifted gradient then has mean 0, so takes both
+/// signs). fishtest's uniform start does not satisfy it, and for a `t` beyond about 0.9 (a few
+/// hundred normalized Elo) its first step has no solution.
 fn mle_t_value(pdf: &Pdf, reference: f64, t: f64) -> Vec<f64> {
     let p: Vec<f64> = pdf.points.iter().map(|x| x.1).collect();
     let a: Vec<f64> = pdf.points.iter().map(|x| x.0).collect();
-    let mut q = vec![1.0 / p.len() as f64; p.len()];
+    let mut q = tilted_to_t(&a, &p, reference, t);
     for _ in 0..100 {
         let points: Vec<(f64, f64)> = a.iter().cloned().zip(q.iter().cloned()).collect();
         let (mu, var) = Pdf::stats(&points);
@@ -109,7 +165,11 @@ fn mle_t_value(pdf: &Pdf, reference: f64, t: f64) -> Vec<f64> {
             .iter()
             .map(|ai| ai - reference - t * sigma * (1.0 + ((mu - ai) / sigma).powi(2)) / 2.0)
             .collect();
-        let x = secular(&p, &phi);
+        // An iterate that strays far enough from the constraint to leave no solution ends
+        // the iteration at the last distribution found.
+        let Some(x) = secular(&p, &phi) else {
+            break;
+        };
         let next: Vec<f64> = p.iter().zip(&phi).map(|(p, v)| p / (1.0 + x * v)).collect();
         let change = next
             .iter()
@@ -357,6 +417,54 @@ mod tests {
             close(e.elo, 1.58, 0.005) && close(e.margin, 1.03, 0.005),
             "{e:?}"
         );
+    }
+
+    /// Every hypothesis the command line accepts (-1000 to 1000 normalized Elo) gives a finite
+    /// LLR, with distributions that satisfy their hypothesis, whatever the results.
+    #[test]
+    fn every_accepted_hypothesis_has_a_finite_llr() {
+        let results: [[u64; 5]; 8] = [
+            [0, 0, 1, 0, 0],
+            [0, 0, 0, 0, 1],
+            [1, 0, 0, 0, 0],
+            [0, 1, 3, 0, 0],
+            [3, 0, 0, 2, 10],
+            [0, 0, 0, 0, 50],
+            [50, 0, 0, 0, 0],
+            [100, 300, 500, 300, 100],
+        ];
+        let elos = [
+            -1000.0, -999.0, -400.0, -300.0, 0.0, 5.0, 300.0, 400.0, 999.0, 1000.0,
+        ];
+        for counts in &results {
+            let pdf = Pdf::of(counts);
+            let a: Vec<f64> = pdf.points.iter().map(|x| x.0).collect();
+            for &elo in &elos {
+                let t = elo / NELO_PER_T * 2f64.sqrt();
+                let q = mle_t_value(&pdf, 0.5, t);
+                let sum: f64 = q.iter().sum();
+                assert!(close(sum, 1.0, 1e-9), "{counts:?} at {elo}: sums to {sum}");
+                let got = t_value(&a, &q, 0.5);
+                assert!(close(got, t, 1e-6), "{counts:?} at {elo}: t {got}, not {t}");
+            }
+            for &elo0 in &elos {
+                for &elo1 in elos.iter().filter(|&&e| e > elo0) {
+                    let llr = llr_normalized(elo0, elo1, counts);
+                    assert!(llr.is_finite(), "{counts:?} {elo0}..{elo1}: {llr}");
+                }
+            }
+        }
+        // A wide hypothesis is decided as it should be: fifty won pairs accept a 400 Elo
+        // advantage, fifty drawn pairs reject it.
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 400.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert_eq!(sprt.verdict(sprt.llr(&[0, 0, 0, 0, 50])), Verdict::AcceptH1);
+        assert_eq!(sprt.verdict(sprt.llr(&[0, 0, 50, 0, 0])), Verdict::AcceptH0);
+        assert_eq!(sprt.verdict(sprt.llr(&[0, 0, 1, 0, 0])), Verdict::Continue);
     }
 
     #[test]

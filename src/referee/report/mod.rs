@@ -140,10 +140,18 @@ fn read_file(path: &Path, read: &mut Read) -> Result<(), String> {
             continue;
         }
         match GameRecord::from_json(line) {
-            Ok(record) => {
-                good += 1;
-                read.add(record, &name);
-            }
+            Ok(record) => match record.verify() {
+                Ok(()) => {
+                    good += 1;
+                    read.add(record, &name);
+                }
+                Err(e) => bad.push(format!(
+                    "{name}: line {}: round {} refused, its end does not follow from its moves \
+                     ({e})",
+                    n + 1,
+                    record.round
+                )),
+            },
             Err(e) => bad.push(format!("{name}: line {}: not a game record ({e})", n + 1)),
         }
     }
