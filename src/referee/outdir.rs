@@ -175,6 +175,16 @@ pub fn shard_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// Whether `name` is one of the files a match's or a tournament's directory holds (the
+/// manifests, the shards' records, the verdict, the merged records), existing yet or not: no
+/// other output may be written under such a name there.
+pub fn is_own(name: &str) -> bool {
+    matches!(
+        name,
+        "match.json" | "tournament.json" | "sprt.json" | "merged.jsonl" | "merged.pgn"
+    ) || (name.starts_with("shard-") && (name.ends_with(".jsonl") || name.ends_with(".pgn")))
+}
+
 /// The SPRT verdict file of `dir`.
 pub fn verdict_path(dir: &Path) -> PathBuf {
     dir.join("sprt.json")

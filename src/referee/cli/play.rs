@@ -1,6 +1,7 @@
 //! The referee's default job: a match of two engines, or a tournament of matches, from the
 //! flags to the games, the progress shown while they are played and the table at the end.
 
+use super::outputs::Files;
 use super::parse::{contestant, parse_sprt, parse_tc};
 use super::{Cli, Error, Order};
 use crate::cluster::shard::Shard;
@@ -110,6 +111,7 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         (list, cli.games.unwrap_or(100))
     };
     let pairings = tournament::pairings(engines.len(), cli.tournament);
+    outputs(&cli, &engines).check()?;
     if pairings.len() > 1 && cli.resume {
         return Err(
             "--resume works for a match of two engines, not a tournament"
@@ -171,22 +173,19 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         }
         dir => vec![dir.clone(); pairings.len()],
     };
-    if let Some(html) = &cli.html {
-        for (flag, path) in [("--jsonout", &cli.jsonout), ("--pgnout", &cli.pgnout)] {
-            if path
-                .as_deref()
-                .is_some_and(|p| crate::referee::report::same_file(p, html))
-            {
-                return Err(format!("--html {} is the {flag} file", html.display()).into());
-            }
-        }
-    }
     let mut live = cli.html.as_deref().map(Live::new).transpose()?;
     let mut standings = Standings::new(engines.len());
     let (mut counted, mut no_contest) = (0, 0);
     for (&(a, b), dir) in pairings.iter().zip(dirs) {
         let mut config = base.clone();
         config.engines = [engines[a].clone(), engines[b].clone()];
+        if let (Some(logs), true) = (&cli.log_dir, pairings.len() > 1) {
+            // Each match has its rounds 1, 2, ...: its logs go to a directory of its own.
+            let logs = logs.join(tournament::match_dir(&names, (a, b)));
+            std::fs::create_dir_all(&logs)
+                .map_err(|e| format!("--log-dir {}: {e}", logs.display()))?;
+            config.log_dir = Some(logs);
+        }
         let totals = play_match(&config, &cli, dir.as_deref(), live.as_mut())?;
         standings.add(a, b, &totals);
         counted += totals.games();
@@ -208,6 +207,39 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         )));
     }
     Ok(())
+}
+
+/// The files the match reads and writes, to be checked against each other.
+fn outputs(cli: &Cli, engines: &[Contestant]) -> Files {
+    let mut files = Files::default();
+    for e in engines {
+        // A command found on the PATH is not a file named here.
+        if e.spec.command.components().count() > 1 {
+            files.reads(
+                format!("the cmd= of engine {}", e.spec.name),
+                &e.spec.command,
+            );
+        }
+    }
+    if let Some(path) = &cli.openings {
+        files.reads("--openings", path);
+    }
+    for (flag, path) in [
+        ("--jsonout", &cli.jsonout),
+        ("--pgnout", &cli.pgnout),
+        ("--html", &cli.html),
+    ] {
+        if let Some(path) = path {
+            files.writes(flag, path);
+        }
+    }
+    if let Some(dir) = &cli.out_dir {
+        files.out_dir("--out-dir", dir, true);
+    }
+    if let Some(dir) = &cli.log_dir {
+        files.log_dir(dir);
+    }
+    files
 }
 
 /// Plays one two-engine match (resumed from `--jsonout` with `--resume`) and prints its

@@ -41,15 +41,6 @@ pub fn title(matches: &[MatchRecords]) -> String {
     }
 }
 
-/// Whether two paths name the same file (existing or not): a page must never be written
-/// over a record it is made from.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
-    }
-}
-
 /// Renders the page of `matches` and writes it to `path`, whole.
 pub fn write(path: &Path, matches: &[MatchRecords]) -> Result<(), String> {
     let page = data::page(&title(matches), matches).map_err(|e| e.to_string())?;
