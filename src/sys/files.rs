@@ -81,3 +81,12 @@ fn identity(path: &Path) -> Option<(u64, u64)> {
 fn identity(_: &Path) -> Option<(u64, u64)> {
     None
 }
+
+/// The bytes of the regular file at `path` ([`open_regular`]: a FIFO, a device or a
+/// directory is refused instead of being waited on or read without end).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    open_regular(path)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
