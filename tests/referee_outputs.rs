@@ -203,3 +203,34 @@ fn a_tournaments_log_files_are_distinct_per_match() {
         assert_eq!(games, 1, "{name} holds one game");
     }
 }
+
+#[test]
+fn engines_of_one_name_are_refused_and_a_directory_name_collision_is_named() {
+    let tmp = scratch("outputs", "names");
+    let mut twins = [engine("A"), engine("A")].concat();
+    twins.extend(args(&["--games", "2"]));
+    let out = run(&twins);
+    assert_refused(&out, "two engines named A", &["\"A\"", "same name"]);
+
+    let od = path(&tmp.join("od"));
+    let mut colliding = [engine("P/Q"), engine("P_Q"), engine("R")].concat();
+    colliding.extend(args(&["--games", "2", "--out-dir", &od]));
+    let out = run(&colliding);
+    assert_refused(
+        &out,
+        "P/Q and P_Q",
+        &["\"P/Q\"", "\"P_Q\"", "directory name"],
+    );
+    assert!(
+        !text(&out.stderr).contains("same name"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!tmp.join("od").join("tournament.json").exists());
+
+    // Without a directory named after them, the two names are two engines.
+    let mut apart = [engine("P/Q"), engine("P_Q")].concat();
+    apart.extend(args(&["--games", "2"]));
+    let out = run(&apart);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

@@ -135,6 +135,8 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         (list, cli.games.unwrap_or(100))
     };
     let pairings = tournament::pairings(engines.len(), cli.tournament);
+    let named_dirs = pairings.len() > 1 && (cli.out_dir.is_some() || cli.log_dir.is_some());
+    distinct_names(&engines, named_dirs)?;
     outputs(&cli, &engines).check()?;
     if pairings.len() > 1 && cli.resume {
         return Err(
@@ -229,6 +231,30 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         return Err(Error::Run(format!(
             "no game could be played: all {no_contest} were no contest (the reasons are above)"
         )));
+    }
+    Ok(())
+}
+
+/// Engines are told apart by their names (in the records, the standings, `--resume`): two
+/// of one name are refused. Where the matches of a tournament have directories named after
+/// their engines, two names written alike there ([`tournament::dir_name`]) are refused too.
+fn distinct_names(engines: &[Contestant], named_dirs: bool) -> Result<(), String> {
+    for (i, a) in engines.iter().enumerate() {
+        for b in &engines[i + 1..] {
+            let (a, b) = (&a.spec.name, &b.spec.name);
+            if a == b {
+                return Err(format!(
+                    "two engines have the same name {a:?}: give each a name= of its own"
+                ));
+            }
+            let dir = tournament::dir_name(a);
+            if named_dirs && dir == tournament::dir_name(b) {
+                return Err(format!(
+                    "engines {a:?} and {b:?} collide as directory names: the tournament's \
+                     directories write both {dir:?}; give one another name="
+                ));
+            }
+        }
     }
     Ok(())
 }
