@@ -652,7 +652,7 @@ fn user_errors_are_named_with_a_non_zero_exit() {
         (vec!["report", &json, "--html", &dirs], "Is a directory"),
         (
             vec!["report", &json, "--html", &json],
-            "is one of the records",
+            "is the same file as the records",
         ),
         (
             vec!["report", &dirs, "--html", &html],
@@ -688,7 +688,7 @@ fn user_errors_are_named_with_a_non_zero_exit() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
     assert!(
-        printed(&out).contains("is the --jsonout file"),
+        printed(&out).contains("is the same file as --html"),
         "{}",
         printed(&out)
     );

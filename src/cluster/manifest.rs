@@ -36,7 +36,7 @@ impl<M: Serialize + DeserializeOwned> ManifestFile<'_, M> {
     /// Reads the manifest of `dir`, if it has one.
     pub fn read(&self, dir: &Path) -> Result<Option<M>, String> {
         let path = self.path(dir);
-        match std::fs::read(&path) {
+        match crate::sys::files::read_regular(&path) {
             Ok(bytes) => serde_json::from_slice(&bytes)
                 .map(Some)
                 .map_err(|e| format!("{}: not {}: {e}", path.display(), self.kind)),

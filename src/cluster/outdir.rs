@@ -179,7 +179,7 @@ where
     M: Serialize + DeserializeOwned,
     T: DeserializeOwned,
 {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::sys::files::read_regular(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("{}: {e}", path.display())),

@@ -175,6 +175,16 @@ pub fn shard_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// Whether `name` is one of the files a match's or a tournament's directory holds (the
+/// manifests, the shards' records, the verdict, the merged records), existing yet or not: no
+/// other output may be written under such a name there.
+pub fn is_own(name: &str) -> bool {
+    matches!(
+        name,
+        "match.json" | "tournament.json" | "sprt.json" | "merged.jsonl" | "merged.pgn"
+    ) || (name.starts_with("shard-") && (name.ends_with(".jsonl") || name.ends_with(".pgn")))
+}
+
 /// The SPRT verdict file of `dir`.
 pub fn verdict_path(dir: &Path) -> PathBuf {
     dir.join("sprt.json")
@@ -197,7 +207,7 @@ pub struct Verdict {
 /// Reads the verdict of `dir`, if the SPRT decided.
 pub fn read_verdict(dir: &Path) -> Result<Option<Verdict>, String> {
     let path = verdict_path(dir);
-    match std::fs::read(&path) {
+    match crate::sys::files::read_regular(&path) {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|e| format!("{}: {e}", path.display())),
@@ -233,7 +243,7 @@ impl Union {
     pub fn refresh(&mut self) -> Result<(), String> {
         for path in shard_files(&self.dir)? {
             let offset = self.read.get(&path).copied().unwrap_or(0);
-            let mut file = match std::fs::File::open(&path) {
+            let mut file = match crate::sys::files::open_regular(&path) {
                 Ok(f) => f,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(format!("{}: {e}", path.display())),

@@ -80,6 +80,10 @@ pub struct MoveInfo {
     pub ms: u64,
 }
 
+/// The longest record line read: the record of the longest game (100,000 plies, each with
+/// its score, depth and time) is under 8 MiB.
+pub const MAX_LINE: usize = 16 << 20;
+
 /// One finished game, as both files hold it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

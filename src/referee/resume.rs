@@ -9,8 +9,9 @@
 //! game that was no contest (whatever stopped it may be fixed). A round recorded twice keeps
 //! its first record.
 
-use super::records::{replace, GameRecord, GameResult};
+use super::records::{replace, GameRecord, GameResult, MAX_LINE};
 use super::runner::Config;
+use crate::sys::lines::{FileLine, FileLines};
 use serde::{Deserialize, Serialize};
 use serde_json::error::Category;
 use std::collections::HashMap;
@@ -42,24 +43,31 @@ pub fn read(path: &Path, config: &Config) -> Result<Resumed, String> {
 
 /// [`read`], against a schedule; errors start with `what` (the flag or command reading).
 pub fn read_schedule(path: &Path, schedule: &Schedule, what: &str) -> Result<Resumed, String> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    let mut lines = match FileLines::open(path, MAX_LINE) {
+        Ok(lines) => lines,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Resumed::default()),
         Err(e) => return Err(format!("{what} {}: {e}", path.display())),
     };
     let mut resumed = Resumed::default();
-    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-    // The text after the last line break is a record cut short, if anything.
-    let tail = lines.pop().unwrap_or_default();
-    if !tail.is_empty() {
-        resumed.warnings.push(format!(
-            "line {}: cut short (the match was stopped while writing it); its game is played again",
-            lines.len() + 1
-        ));
-    }
     let mut seen = HashMap::new();
-    for (i, line) in lines.iter().enumerate() {
-        let n = i + 1;
+    loop {
+        let (n, line) = match lines.next_line() {
+            Ok(Some((n, FileLine::Text(line)))) => (n, line),
+            Ok(Some((n, FileLine::Cut(_)))) => {
+                resumed.warnings.push(format!(
+                    "line {n}: cut short (the match was stopped while writing it); its game is played again"
+                ));
+                break;
+            }
+            Ok(Some((n, FileLine::TooLong(length)))) => {
+                resumed.warnings.push(format!(
+                    "line {n}: {length} bytes, longer than any record ({MAX_LINE}); skipped"
+                ));
+                continue;
+            }
+            Ok(None) => break,
+            Err(e) => return Err(format!("{what} {}: {e}", path.display())),
+        };
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }

@@ -18,21 +18,24 @@ struct Settled {
     matches: Vec<String>,
 }
 
-/// The sub-directory of the match between engines `a` and `b`: `A-vs-B`, with characters
-/// other than letters, digits, `-` and `.` written `_`.
+/// The sub-directory of the match between engines `a` and `b`: `A-vs-B`, each name as
+/// [`dir_name`] writes it.
 pub fn match_dir(names: &[&str], (a, b): (usize, usize)) -> String {
-    let clean = |n: &str| -> String {
-        n.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    };
-    format!("{}-vs-{}", clean(names[a]), clean(names[b]))
+    format!("{}-vs-{}", dir_name(names[a]), dir_name(names[b]))
+}
+
+/// An engine's name as a directory's name holds it: characters other than letters, digits,
+/// `-` and `.` written `_`. Distinct names may be written alike (`P/Q`, `P_Q`).
+pub fn dir_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Makes `dir` the directory of this tournament: writes `tournament.json`, or checks the one
@@ -52,7 +55,9 @@ pub fn settle(
     unique.sort();
     unique.dedup();
     if unique.len() != here.matches.len() {
-        return Err("--out-dir: two engines of the tournament have the same name".to_string());
+        return Err(
+            "--out-dir: two matches of the tournament have the same directory name".to_string(),
+        );
     }
     MANIFEST.settle(dir, &here)
 }

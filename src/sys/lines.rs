@@ -1,6 +1,6 @@
 //! Reading lines from a pipe without trusting it: a line longer than a cap is skipped (and
-//! reported with its length) instead of being held in memory. Both the engine (reading its
-//! GUI) and the referee (reading its engines) read this way.
+//! reported with its length) instead of being held in memory. The engine (reading its GUI),
+//! the referee (reading its engines) and the referee's record and opening files read this way.
 
 use std::io::{self, BufRead};
 
@@ -17,6 +17,16 @@ pub enum Line {
 /// Reads one line into `buffer` (without the line break), skipping lines over `cap` bytes
 /// without holding them.
 pub fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, cap: usize) -> io::Result<Line> {
+    read_line_ended(input, buffer, cap).map(|(line, _)| line)
+}
+
+/// [`read_line`], and whether the line ended with its line break (a file's last line may be
+/// cut short).
+pub fn read_line_ended(
+    input: &mut impl BufRead,
+    buffer: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<(Line, bool)> {
     buffer.clear();
     let mut length = 0usize;
     let mut any = false;
@@ -27,11 +37,12 @@ pub fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, cap: usize) -> 
             Err(e) => return Err(e),
         };
         if chunk.is_empty() {
-            return Ok(match (any, length > cap) {
+            let line = match (any, length > cap) {
                 (false, _) => Line::Eof,
                 (true, true) => Line::TooLong(length),
                 (true, false) => Line::Text,
-            });
+            };
+            return Ok((line, false));
         }
         any = true;
         let (part, used, ended) = match chunk.iter().position(|&b| b == b'\n') {
@@ -46,11 +57,56 @@ pub fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, cap: usize) -> 
         }
         input.consume(used);
         if ended {
-            return Ok(if length > cap {
+            let line = if length > cap {
                 Line::TooLong(length)
             } else {
                 Line::Text
-            });
+            };
+            return Ok((line, true));
         }
+    }
+}
+
+/// A line of a file, as [`FileLines`] reads it.
+pub enum FileLine<'a> {
+    /// A whole line, without its line break.
+    Text(&'a [u8]),
+    /// The file's last line, without a line break: cut short, or being written.
+    Cut(&'a [u8]),
+    /// A line over the limit, skipped; its length.
+    TooLong(usize),
+}
+
+/// The lines of a regular file (see [`crate::sys::files::open_regular`]: never a FIFO, a
+/// device such as `/dev/zero` or a directory), each at most a cap long, so that reading a file
+/// holds one line at a time, whatever the file.
+pub struct FileLines {
+    input: io::BufReader<std::fs::File>,
+    buffer: Vec<u8>,
+    cap: usize,
+    number: usize,
+}
+
+impl FileLines {
+    /// Opens `path` to read its lines of at most `cap` bytes.
+    pub fn open(path: &std::path::Path, cap: usize) -> io::Result<FileLines> {
+        Ok(FileLines {
+            input: io::BufReader::new(crate::sys::files::open_regular(path)?),
+            buffer: Vec::new(),
+            cap,
+            number: 0,
+        })
+    }
+
+    /// The next line and its number (from 1), or `None` at the end of the file.
+    pub fn next_line(&mut self) -> io::Result<Option<(usize, FileLine<'_>)>> {
+        let (line, ended) = read_line_ended(&mut self.input, &mut self.buffer, self.cap)?;
+        self.number += 1;
+        Ok(match line {
+            Line::Eof => None,
+            Line::TooLong(n) => Some((self.number, FileLine::TooLong(n))),
+            Line::Text if ended => Some((self.number, FileLine::Text(&self.buffer))),
+            Line::Text => Some((self.number, FileLine::Cut(&self.buffer))),
+        })
     }
 }

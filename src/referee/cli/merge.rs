@@ -12,6 +12,12 @@ use std::process::ExitCode;
 /// standings, played into `dir` in any number of shards.
 pub(super) fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
     let result = (|| -> Result<bool, String> {
+        if let Some(path) = html {
+            let mut files = super::outputs::Files::default();
+            files.out_dir("the merged directory", dir, true);
+            files.writes("--html", path);
+            files.check()?;
+        }
         let mut pages = Vec::new();
         let matches = match outdir::read_manifest(dir)? {
             Some(_) => vec![dir.to_path_buf()],

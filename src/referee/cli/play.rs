@@ -1,6 +1,7 @@
 //! The referee's default job: a match of two engines, or a tournament of matches, from the
 //! flags to the games, the progress shown while they are played and the table at the end.
 
+use super::outputs::Files;
 use super::parse::{contestant, parse_sprt, parse_tc};
 use super::{Cli, Error, Order};
 use crate::cluster::shard::Shard;
@@ -13,6 +14,7 @@ use crate::referee::report::Live;
 use crate::referee::resume::Schedule;
 use crate::referee::runner::{self, Config, Contestant, Opening, Output};
 use crate::referee::tournament::{self, Standings};
+use crate::sys::lines::{FileLine, FileLines};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -51,6 +53,29 @@ fn awari_beside() -> Result<PathBuf, String> {
             path.display()
         ))
     }
+}
+
+/// The longest line of an opening suite: a position and its moves take a few hundred bytes.
+const MAX_OPENING_LINE: usize = 1 << 20;
+
+/// The text of the opening suite at `path`, read a capped line at a time.
+fn read_openings(path: &Path) -> Result<String, String> {
+    let mut lines = FileLines::open(path, MAX_OPENING_LINE).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    while let Some((n, line)) = lines.next_line().map_err(|e| e.to_string())? {
+        let line = match line {
+            FileLine::Text(line) | FileLine::Cut(line) => line,
+            FileLine::TooLong(length) => {
+                return Err(format!(
+                "line {n}: {length} bytes, longer than an opening line may be ({MAX_OPENING_LINE})"
+            ))
+            }
+        };
+        let line = std::str::from_utf8(line).map_err(|e| format!("line {n}: {e}"))?;
+        text.push_str(line);
+        text.push('\n');
+    }
+    Ok(text)
 }
 
 /// Shuffles `openings` (Fisher-Yates with the project's seeded generator: the same seed, the
@@ -110,6 +135,9 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         (list, cli.games.unwrap_or(100))
     };
     let pairings = tournament::pairings(engines.len(), cli.tournament);
+    let named_dirs = pairings.len() > 1 && (cli.out_dir.is_some() || cli.log_dir.is_some());
+    distinct_names(&engines, named_dirs)?;
+    outputs(&cli, &engines).check()?;
     if pairings.len() > 1 && cli.resume {
         return Err(
             "--resume works for a match of two engines, not a tournament"
@@ -119,8 +147,8 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
     }
     let mut openings = match &cli.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            let text =
+                read_openings(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
             let list = runner::read_openings(cli.variant, &text)
                 .map_err(|e| format!("--openings {}: {e}", path.display()))?;
             if list.is_empty() {
@@ -171,22 +199,19 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         }
         dir => vec![dir.clone(); pairings.len()],
     };
-    if let Some(html) = &cli.html {
-        for (flag, path) in [("--jsonout", &cli.jsonout), ("--pgnout", &cli.pgnout)] {
-            if path
-                .as_deref()
-                .is_some_and(|p| crate::referee::report::same_file(p, html))
-            {
-                return Err(format!("--html {} is the {flag} file", html.display()).into());
-            }
-        }
-    }
     let mut live = cli.html.as_deref().map(Live::new).transpose()?;
     let mut standings = Standings::new(engines.len());
     let (mut counted, mut no_contest) = (0, 0);
     for (&(a, b), dir) in pairings.iter().zip(dirs) {
         let mut config = base.clone();
         config.engines = [engines[a].clone(), engines[b].clone()];
+        if let (Some(logs), true) = (&cli.log_dir, pairings.len() > 1) {
+            // Each match has its rounds 1, 2, ...: its logs go to a directory of its own.
+            let logs = logs.join(tournament::match_dir(&names, (a, b)));
+            std::fs::create_dir_all(&logs)
+                .map_err(|e| format!("--log-dir {}: {e}", logs.display()))?;
+            config.log_dir = Some(logs);
+        }
         let totals = play_match(&config, &cli, dir.as_deref(), live.as_mut())?;
         standings.add(a, b, &totals);
         counted += totals.games();
@@ -208,6 +233,63 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         )));
     }
     Ok(())
+}
+
+/// Engines are told apart by their names (in the records, the standings, `--resume`): two
+/// of one name are refused. Where the matches of a tournament have directories named after
+/// their engines, two names written alike there ([`tournament::dir_name`]) are refused too.
+fn distinct_names(engines: &[Contestant], named_dirs: bool) -> Result<(), String> {
+    for (i, a) in engines.iter().enumerate() {
+        for b in &engines[i + 1..] {
+            let (a, b) = (&a.spec.name, &b.spec.name);
+            if a == b {
+                return Err(format!(
+                    "two engines have the same name {a:?}: give each a name= of its own"
+                ));
+            }
+            let dir = tournament::dir_name(a);
+            if named_dirs && dir == tournament::dir_name(b) {
+                return Err(format!(
+                    "engines {a:?} and {b:?} collide as directory names: the tournament's \
+                     directories write both {dir:?}; give one another name="
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The files the match reads and writes, to be checked against each other.
+fn outputs(cli: &Cli, engines: &[Contestant]) -> Files {
+    let mut files = Files::default();
+    for e in engines {
+        // A command found on the PATH is not a file named here.
+        if e.spec.command.components().count() > 1 {
+            files.reads(
+                format!("the cmd= of engine {}", e.spec.name),
+                &e.spec.command,
+            );
+        }
+    }
+    if let Some(path) = &cli.openings {
+        files.reads("--openings", path);
+    }
+    for (flag, path) in [
+        ("--jsonout", &cli.jsonout),
+        ("--pgnout", &cli.pgnout),
+        ("--html", &cli.html),
+    ] {
+        if let Some(path) = path {
+            files.writes(flag, path);
+        }
+    }
+    if let Some(dir) = &cli.out_dir {
+        files.out_dir("--out-dir", dir, true);
+    }
+    if let Some(dir) = &cli.log_dir {
+        files.log_dir(dir);
+    }
+    files
 }
 
 /// Plays one two-engine match (resumed from `--jsonout` with `--resume`) and prints its

@@ -10,16 +10,16 @@ pub(super) fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) 
     let result = (|| -> Result<usize, String> {
         let sprt = sprt.map(parse_sprt).transpose()?;
         // A page written over its own records would lose them.
-        if let Some(r) = records
-            .iter()
-            .find(|r| crate::referee::report::same_file(r, html))
-        {
-            return Err(format!(
-                "--html {} is one of the records ({}): name another file",
-                html.display(),
-                r.display()
-            ));
+        let mut files = super::outputs::Files::default();
+        for r in records {
+            if r.is_dir() {
+                files.out_dir("the records directory", r, false);
+            } else {
+                files.reads("the records", r);
+            }
         }
+        files.writes("--html", html);
+        files.check()?;
         let read = crate::referee::report::read(records, sprt)?;
         for w in &read.warnings {
             eprintln!("warning: report: {w}");

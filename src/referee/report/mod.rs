@@ -13,9 +13,10 @@ pub mod page;
 
 use super::merge;
 use super::outdir;
-use super::records::{replace, GameRecord};
+use super::records::{replace, GameRecord, MAX_LINE};
 use super::runner::Sprt;
 use super::tournament;
+use crate::sys::lines::{FileLine, FileLines};
 use data::MatchRecords;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -38,15 +39,6 @@ pub fn title(matches: &[MatchRecords]) -> String {
             }
             format!("Tournament: {}, {variants}", names.join(", "))
         }
-    }
-}
-
-/// Whether two paths name the same file (existing or not): a page must never be written
-/// over a record it is made from.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
     }
 }
 
@@ -133,9 +125,18 @@ pub fn read(paths: &[PathBuf], sprt: Option<Sprt>) -> Result<Read, String> {
 
 fn read_file(path: &Path, read: &mut Read) -> Result<(), String> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut lines = FileLines::open(path, MAX_LINE).map_err(|e| format!("{name}: {e}"))?;
     let (mut good, mut bad) = (0, Vec::new());
-    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    while let Some((n, line)) = lines.next_line().map_err(|e| format!("{name}: {e}"))? {
+        let line = match line {
+            FileLine::Text(line) | FileLine::Cut(line) => line,
+            FileLine::TooLong(length) => {
+                bad.push(format!(
+                    "{name}: line {n}: not a game record ({length} bytes, longer than any record)"
+                ));
+                continue;
+            }
+        };
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -148,11 +149,10 @@ fn read_file(path: &Path, read: &mut Read) -> Result<(), String> {
                 Err(e) => bad.push(format!(
                     "{name}: line {}: round {} refused, its end does not follow from its moves \
                      ({e})",
-                    n + 1,
-                    record.round
+                    n, record.round
                 )),
             },
-            Err(e) => bad.push(format!("{name}: line {}: not a game record ({e})", n + 1)),
+            Err(e) => bad.push(format!("{name}: line {n}: not a game record ({e})")),
         }
     }
     if good == 0 {
