@@ -899,3 +899,83 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
         text(&out.stderr)
     );
 }
+
+/// Error outputs whose writes fail: the full device (ENOSPC), and a pipe whose reader is gone
+/// (EPIPE).
+fn broken_stderrs() -> [(&'static str, Stdio); 2] {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let (read, write) = nix::unistd::pipe().expect("a pipe");
+    drop(read);
+    [
+        ("2>/dev/full", full.into()),
+        ("stderr a closed pipe", write.into()),
+    ]
+}
+
+#[test]
+fn a_failed_write_to_stderr_ends_nothing() {
+    // `eprintln!` panics when its write fails: a referee run with `2>/dev/full` died with
+    // status 101 at its first warning or error, its games and its answer lost.
+    let dir = common::scratch("referee-faults", "stderr");
+    let json = dir.join("m.jsonl");
+    let html = dir.join("r.html");
+    let a = format!("cmd={}", common::AWARI);
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // (arguments, the exit status, what stdout must hold)
+    let rows = [
+        // A match whose records hold a damaged line: `--resume` warns of it, then plays.
+        (
+            words(&[
+                "--engine",
+                &a,
+                "name=A",
+                "depth=1",
+                "--engine",
+                &a,
+                "name=B",
+                "depth=1",
+                "--games",
+                "2",
+                "--jsonout",
+                json.to_str().unwrap(),
+                "--resume",
+            ]),
+            0,
+            "A vs B: 2 games",
+        ),
+        // An error: a report of records that are not there.
+        (
+            words(&[
+                "report",
+                dir.join("none.jsonl").to_str().unwrap(),
+                "--html",
+                html.to_str().unwrap(),
+            ]),
+            2,
+            "",
+        ),
+    ];
+    for i in 0..broken_stderrs().len() {
+        for (args, status, stdout) in &rows {
+            std::fs::write(&json, "{damaged\n").unwrap();
+            let (label, stderr) = broken_stderrs().into_iter().nth(i).unwrap();
+            let out = referee()
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(stderr)
+                .output()
+                .unwrap();
+            let printed = text(&out.stdout);
+            assert_eq!(
+                out.status.code(),
+                Some(*status),
+                "{args:?} with {label}: {printed}"
+            );
+            assert!(printed.contains(stdout), "{args:?} with {label}: {printed}");
+        }
+    }
+}

@@ -581,7 +581,9 @@ impl std::ops::DerefMut for RegistryGuard {
 pub fn install_interrupt_handler() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        eprintln!("warning: cannot watch for Ctrl-C; engines may outlive an interrupt");
+        crate::sys::stderr::line(format_args!(
+            "warning: cannot watch for Ctrl-C; engines may outlive an interrupt"
+        ));
         return;
     };
     let _ = thread::Builder::new()

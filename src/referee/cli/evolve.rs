@@ -9,14 +9,16 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
     use crate::classic::evolve_shared::Shared;
     use std::io::Write as _;
     if !crate::classic::evolved::supports(args.variant) {
-        eprintln!(
+        crate::sys::stderr::line(format_args!(
             "error: --variant {}: the evolved player is for oware and awari",
             args.variant
-        );
+        ));
         return ExitCode::from(2);
     }
     if args.survivors > args.population {
-        eprintln!("error: --survivors must be at most --population");
+        crate::sys::stderr::line(format_args!(
+            "error: --survivors must be at most --population"
+        ));
         return ExitCode::from(2);
     }
     let config = EvolveConfig {
@@ -36,7 +38,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
         Some(path) => match crate::referee::process::open_log(path) {
             Ok(f) => Some(f),
             Err(e) => {
-                eprintln!("error: --log {}: {e}", path.display());
+                crate::sys::stderr::line(format_args!("error: --log {}: {e}", path.display()));
                 return ExitCode::from(2);
             }
         },
@@ -77,7 +79,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
                 Some(text) => match Shard::parse(text, &|k| std::env::var(k).ok()) {
                     Ok(shard) => shard,
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        crate::sys::stderr::line(format_args!("error: {e}"));
                         return ExitCode::from(2);
                     }
                 },
@@ -86,7 +88,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
             let shared = match Shared::settle(dir, shard, &config) {
                 Ok(shared) => shared,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    crate::sys::stderr::line(format_args!("error: {e}"));
                     return ExitCode::from(2);
                 }
             };
@@ -97,7 +99,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
             ) {
                 Ok(ranking) => ranking,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    crate::sys::stderr::line(format_args!("error: {e}"));
                     return ExitCode::from(1);
                 }
             }
@@ -110,7 +112,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
     );
     // Every shard writes the same weights: whole, by rename.
     if let Err(e) = crate::referee::records::replace(&args.out, &text) {
-        eprintln!("error: --out {}: {e}", args.out.display());
+        crate::sys::stderr::line(format_args!("error: --out {}: {e}", args.out.display()));
         return ExitCode::from(2);
     }
     say!("best weights written to {}", args.out.display());

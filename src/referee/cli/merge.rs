@@ -41,7 +41,10 @@ pub(super) fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
             }
             let merged = merge::merge_dir(match_dir)?;
             for w in &merged.warnings {
-                eprintln!("warning: merge {}: {w}", match_dir.display());
+                crate::sys::stderr::line(format_args!(
+                    "warning: merge {}: {w}",
+                    match_dir.display()
+                ));
             }
             for line in merged.report() {
                 say!("{line}");
@@ -91,7 +94,7 @@ pub(super) fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("error: merge: {e}");
+            crate::sys::stderr::line(format_args!("error: merge: {e}"));
             ExitCode::from(2)
         }
     }

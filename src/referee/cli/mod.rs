@@ -286,11 +286,11 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Error::Usage(e)) => {
-            eprintln!("error: {e}");
+            crate::sys::stderr::line(format_args!("error: {e}"));
             ExitCode::from(2)
         }
         Err(Error::Run(e)) => {
-            eprintln!("error: {e}");
+            crate::sys::stderr::line(format_args!("error: {e}"));
             ExitCode::from(1)
         }
     }

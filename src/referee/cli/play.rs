@@ -324,7 +324,7 @@ fn play_match(
         (Some(json), true) => {
             let resumed = crate::referee::resume::read(json, config)?;
             for w in &resumed.warnings {
-                eprintln!("warning: --resume {}: {w}", json.display());
+                crate::sys::stderr::line(format_args!("warning: --resume {}: {w}", json.display()));
             }
             crate::referee::resume::restore(json, pgnout.as_deref(), &resumed)
                 .map_err(Error::Run)?;
@@ -343,7 +343,9 @@ fn play_match(
         {
             Ok(decided) => decided,
             Err(e) => {
-                eprintln!("warning: the SPRT over all shards: {e}; going on");
+                crate::sys::stderr::line(format_args!(
+                    "warning: the SPRT over all shards: {e}; going on"
+                ));
                 false
             }
         }
@@ -403,7 +405,7 @@ fn play_match(
         if let Some(live) = live.as_deref_mut() {
             // The game's record is written: a page that cannot be does not stop the match.
             if let Err(e) = live.add(record.clone()) {
-                eprintln!("warning: {e}");
+                crate::sys::stderr::line(format_args!("warning: {e}"));
             }
         }
         if let Some(bar) = &bar {
@@ -454,7 +456,7 @@ fn play_match(
     }
     if let Some(live) = live {
         if let Err(e) = live.write() {
-            eprintln!("warning: {e}");
+            crate::sys::stderr::line(format_args!("warning: {e}"));
         }
     }
     let totals = totals.map_err(Error::Run)?;

@@ -22,7 +22,7 @@ pub(super) fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) 
         files.check()?;
         let read = crate::referee::report::read(records, sprt)?;
         for w in &read.warnings {
-            eprintln!("warning: report: {w}");
+            crate::sys::stderr::line(format_args!("warning: report: {w}"));
         }
         crate::referee::report::write(html, &read.matches)?;
         Ok(read.matches.iter().map(|m| m.records.len()).sum())
@@ -33,7 +33,7 @@ pub(super) fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) 
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: report: {e}");
+            crate::sys::stderr::line(format_args!("error: report: {e}"));
             ExitCode::from(2)
         }
     }
