@@ -688,6 +688,86 @@ fn the_engine_reports_table_faults_and_plays_on() {
     assert!(!shown.contains("tables: value"), "{shown}");
 }
 
+/// Cuts `path` short to `len` bytes in place, as `cp` over it or a copy that fills the disk
+/// does: the same file, fewer bytes (unlike a rename, which leaves the old file whole to
+/// whoever has it open).
+fn truncate_in_place(path: &Path, len: u64) {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_len(len))
+        .unwrap_or_else(|e| panic!("truncate {}: {e}", path.display()));
+}
+
+#[test]
+fn a_layer_file_cut_short_under_a_search_is_dropped_and_the_engine_plays_on() {
+    let dir = scratch("engine-truncated");
+    build_tables(&dir, Variant::Oware, 10);
+    let mut e = Engine::with_tables(&dir, Variant::Oware);
+    e.send("isready");
+    let said = e.until("readyok", WAIT).join("\n");
+    assert!(said.contains("complete up to 10 seeds"), "{said}");
+    // 14 seeds on the board, 10 in the tables: after a capture or two the search probes
+    // layers 9 and 10 all the time, at pages all over their files.
+    let fen = "2-2-1-1-1-1-1-1-1-1-1-1-17-17-S";
+    e.send(&format!("position fen {fen}"));
+    e.send("go infinite");
+    let (started, _) = e.expect("info depth 12 ", WAIT);
+    assert!(
+        !started.contains("tbhits 0 "),
+        "the tables are probed: {started}"
+    );
+    let (nine, ten) = (
+        layer_path(&dir, Variant::Oware, 9),
+        layer_path(&dir, Variant::Oware, 10),
+    );
+    truncate_in_place(&nine, 1000);
+    truncate_in_place(&ten, 1000);
+    // The next read of a page cut off raises SIGBUS: the layer is dropped and said while the
+    // search goes on (an infinite search: it has not answered yet), not the engine ended.
+    let mut said = e.until("info string warning", WAIT);
+    said.extend(e.until("info string warning", WAIT));
+    assert!(!said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+    let said = said.join("\n");
+    for name in ["oware-09.awtb", "oware-10.awtb"] {
+        assert!(
+            said.contains(&format!(
+                "{name}: changed in place while in use: 1000 bytes"
+            )),
+            "{name} is named: {said}"
+        );
+    }
+    assert!(said.contains("complete up to 8 seeds"), "{said}");
+    e.send("isready");
+    e.expect("readyok", WAIT);
+    e.send("stop");
+    e.expect("bestmove", WAIT);
+    e.send("isready");
+    e.expect("readyok", WAIT);
+
+    // Later searches play on without the two layers, and say nothing more of them.
+    e.send("go movetime 200");
+    let later = e.until("bestmove", WAIT).join("\n");
+    assert!(!later.contains("warning"), "{later}");
+    assert!(later.contains("info depth"), "{later}");
+
+    // A file cut short between searches is found before the next one reads it.
+    truncate_in_place(&layer_path(&dir, Variant::Oware, 8), 1000);
+    e.send("go movetime 200");
+    let next = e.until("bestmove", WAIT).join("\n");
+    let eight = next.find("oware-08.awtb: changed in place while in use");
+    let searched = next.find("info depth");
+    assert!(
+        eight.is_some() && eight < searched,
+        "said before the search: {next}"
+    );
+    e.send("isready");
+    e.expect("readyok", WAIT);
+    e.send("quit");
+    let (status, _) = e.exit(WAIT);
+    assert!(status.success(), "{status:?}");
+}
+
 #[test]
 fn tables_path_set_again_sees_the_layers_built_since() {
     let dir = scratch("engine-reopen");

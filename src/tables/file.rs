@@ -194,6 +194,10 @@ pub struct Layer {
     map: Mmap,
     size: usize,
     kind: FileKind,
+    /// The file mapped, kept open to see whether it changes ([`Layer::changed`]).
+    file: std::fs::File,
+    /// Its modification time when opened (`None` where the system keeps none).
+    modified: Option<std::time::SystemTime>,
 }
 
 impl Layer {
@@ -236,10 +240,10 @@ impl Layer {
         // engine (its worker opens tables holding the tables' lock).
         let file =
             crate::sys::files::open_regular(&path).map_err(|e| FileError::Io(path.clone(), e))?;
-        let len = file
+        let metadata = file
             .metadata()
-            .map_err(|e| FileError::Io(path.clone(), e))?
-            .len();
+            .map_err(|e| FileError::Io(path.clone(), e))?;
+        let len = metadata.len();
         let expected = HEADER as u64 + 2 * layer_size(n);
         if len < HEADER as u64 {
             return Err(FileError::Size {
@@ -248,8 +252,16 @@ impl Layer {
                 expected,
             });
         }
-        // SAFETY: the map is read-only; a table file is only ever replaced by rename, never
-        // written in place, so the mapped bytes do not change under us.
+        // SAFETY: the map is read-only, and no reference into it outlives the `Layer`, which
+        // keeps it mapped. Its bytes are not ours alone, though: this process and `awari tables
+        // build` only ever replace a table file by rename, which leaves the mapped bytes as they
+        // were, but anyone may write or truncate the file in place (`cp` over it, a copy that
+        // fills the disk). Then the bytes read change under us, and a read past the new end
+        // raises SIGBUS. Only single bytes are read, each a value checked as it is decoded, so
+        // a changed byte is a wrong value, not a broken invariant; the tables opened for play
+        // turn SIGBUS into a dropped layer (`Tables` and `crate::sys::sigbus`), and notice a
+        // change of size or modification time ([`Layer::changed`]). Other readers (a build
+        // rereading its layers) are ended by the signal rather than go on with wrong bytes.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| FileError::Io(path.clone(), e))?;
         if &map[..8] != kind.magic() {
             return Err(FileError::Header(path, "bad magic".into()));
@@ -298,6 +310,8 @@ impl Layer {
             map,
             size: entries as usize,
             kind,
+            modified: metadata.modified().ok(),
+            file,
         })
     }
 
@@ -353,5 +367,37 @@ impl Layer {
     /// The ranks (of a paths file: the point values), one byte per position.
     pub fn ranks(&self) -> &[u8] {
         &self.map[HEADER + self.size..]
+    }
+
+    /// Every byte mapped: header, entries and ranks.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// What has become of the file since it was opened, if it was written or truncated in
+    /// place: its size or its modification time changed (a file replaced by rename is not
+    /// changed: the old one stays mapped, whole). One `fstat`; `dir`, `variant` and `n` name
+    /// the file.
+    pub fn changed(&self, dir: &Path, variant: Variant, n: usize) -> Option<String> {
+        let path = || self.kind.path(dir, variant, n);
+        let metadata = match self.file.metadata() {
+            Ok(metadata) => metadata,
+            Err(e) => return Some(format!("{}: unreadable: {e}", path().display())),
+        };
+        let expected = self.map.len() as u64;
+        if metadata.len() != expected {
+            Some(format!(
+                "{}: changed in place while in use: {} bytes, expected {expected}",
+                path().display(),
+                metadata.len()
+            ))
+        } else if metadata.modified().ok() != self.modified {
+            Some(format!(
+                "{}: written in place while in use",
+                path().display()
+            ))
+        } else {
+            None
+        }
     }
 }

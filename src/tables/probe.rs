@@ -5,6 +5,7 @@ use super::file::{FileError, FileKind, Layer};
 use super::index::locate;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::{Board, Variant};
+use crate::sys::sigbus::{self, Guard};
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,12 +43,20 @@ pub struct Tables {
     dir: PathBuf,
     /// `layers[n]`: layer `n`, if its file is there and sound.
     layers: Vec<Option<Layer>>,
-    /// `dropped[n]`: layer `n` failed [`Tables::verify`] and is no longer used.
+    /// `dropped[n]`: layer `n` failed [`Tables::verify`], or its file changed under us
+    /// ([`Tables::recheck`]), and is no longer used.
     dropped: Vec<AtomicBool>,
     /// `paths[n]`: the paths file of layer `n` (`awari tables paths`), if there and sound.
     paths: Vec<Option<Layer>>,
-    /// `paths_dropped[n]`: the paths file of layer `n` failed [`Tables::verify`].
+    /// `paths_dropped[n]`: the paths file of layer `n` failed [`Tables::verify`] or changed.
     paths_dropped: Vec<AtomicBool>,
+    /// `guards[n]`, `paths_guards[n]`: a read of layer `n`'s file (its paths file) past an end
+    /// it was truncated to drops it ([`sigbus`]) instead of ending the process. Each points at
+    /// its flag in `dropped` (`paths_dropped`), so they go first (see `Drop`).
+    guards: Vec<Option<Guard>>,
+    paths_guards: Vec<Option<Guard>>,
+    /// The files whose change [`Tables::recheck`] has reported.
+    noticed: Mutex<Vec<(FileKind, usize)>>,
     /// Whether the layers' checksums are still to be checked ([`Tables::open_unverified`]).
     unverified: bool,
     problems: Mutex<Vec<String>>,
@@ -139,9 +148,81 @@ impl Tables {
             layers,
             paths_dropped: paths.iter().map(|_| AtomicBool::new(false)).collect(),
             paths,
+            guards: Vec::new(),
+            paths_guards: Vec::new(),
+            noticed: Mutex::new(Vec::new()),
             unverified: false,
             problems: Mutex::new(problems),
         }
+    }
+
+    /// These tables, with a read of a page that was cut off from a file under them dropping
+    /// that layer ([`sigbus`]) instead of ending the process: for the tables of play
+    /// ([`Tables::reopen`]), where a search can go on without a layer. The tools that compute
+    /// from the tables ([`Tables::open`]: `awari tables paths`, `solve`, ...) stay unguarded,
+    /// and stop with SIGBUS rather than carry on as if the layer had never been there.
+    fn guarded(mut self) -> Tables {
+        // The vectors are complete and never resized, so the flags stay where the guards
+        // point (moving `self` moves no element).
+        let guard = |layers: &[Option<Layer>], dropped: &[AtomicBool]| {
+            layers
+                .iter()
+                .zip(dropped)
+                // SAFETY: the layer's bytes are a read-only file mapping; the layer and the
+                // flag live in `self`, whose `Drop` ends the guards before either goes.
+                .map(|(layer, flag)| unsafe { sigbus::guard(layer.as_ref()?.bytes(), flag) })
+                .collect()
+        };
+        self.guards = guard(&self.layers, &self.dropped);
+        self.paths_guards = guard(&self.paths, &self.paths_dropped);
+        self
+    }
+
+    /// Drops every layer whose file was written or truncated in place since it was opened
+    /// ([`Layer::changed`]) or lost pages under a read (a SIGBUS its guard caught), and adds
+    /// each to [`Tables::problems`] once. Returns whether any was found now. One `fstat` per
+    /// file: for each search, not for each probe (a read of a page cut off during a search
+    /// drops its layer at once; this says so, and catches a change that did not fault).
+    pub fn recheck(&self) -> bool {
+        let mut noticed = self.noticed.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut found = Vec::new();
+        let files = [
+            (FileKind::Table, &self.layers, &self.dropped, &self.guards),
+            (
+                FileKind::Paths,
+                &self.paths,
+                &self.paths_dropped,
+                &self.paths_guards,
+            ),
+        ];
+        for (kind, layers, dropped, guards) in files {
+            for (n, layer) in layers.iter().enumerate() {
+                let Some(layer) = layer else { continue };
+                if noticed.contains(&(kind, n)) {
+                    continue;
+                }
+                let faulted = guards[n].as_ref().is_some_and(Guard::faulted);
+                let changed = layer.changed(&self.dir, self.variant, n).or_else(|| {
+                    faulted.then(|| {
+                        format!(
+                            "{}: a read failed while in use (SIGBUS)",
+                            kind.path(&self.dir, self.variant, n).display()
+                        )
+                    })
+                });
+                if let Some(problem) = changed {
+                    dropped[n].store(true, Ordering::Relaxed);
+                    noticed.push((kind, n));
+                    found.push(problem);
+                }
+            }
+        }
+        let any = !found.is_empty();
+        self.problems
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(found);
+        any
     }
 
     /// Checks the checksum and the value bytes of every layer that [`Tables::open_unverified`]
@@ -160,9 +241,15 @@ impl Tables {
         for (layers, dropped) in files {
             for (n, layer) in layers.iter().enumerate() {
                 let Some(layer) = layer else { continue };
+                // A layer dropped before or during its check (its file changed: see
+                // `recheck`) is reported as changed, not as corrupt.
+                if dropped[n].load(Ordering::Relaxed) {
+                    continue;
+                }
                 if let Err(e) = layer.verify(&self.dir, self.variant, n) {
-                    dropped[n].store(true, Ordering::Relaxed);
-                    failed.push(e.to_string());
+                    if !dropped[n].swap(true, Ordering::Relaxed) {
+                        failed.push(e.to_string());
+                    }
                 }
             }
         }
@@ -191,9 +278,11 @@ impl Tables {
     /// Opens the tables of `variant` in `dir` again, headers and sizes only, so that layers
     /// written since the last opening are seen, and shares them from now on in place of the
     /// old ones (which stay valid for whoever holds them). Their checksums are checked on a
-    /// thread of their own ([`Tables::verify`]); a layer that fails is dropped then.
+    /// thread of their own ([`Tables::verify`]); a layer that fails is dropped then. A layer
+    /// whose file is cut short under them is dropped too, when a read finds it (see
+    /// [`Tables::recheck`]).
     pub fn reopen(dir: &Path, variant: Variant) -> Arc<Tables> {
-        let tables = Arc::new(Tables::open_unverified(dir, variant));
+        let tables = Arc::new(Tables::open_unverified(dir, variant).guarded());
         OPENED
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -356,6 +445,14 @@ impl Tables {
     pub fn value(&self, n: usize, index: u64) -> Option<Value> {
         let layer = self.layer(n)?;
         Value::decode(*layer.entries().get(index as usize)?, n)
+    }
+}
+
+impl Drop for Tables {
+    fn drop(&mut self) {
+        // The guards point at the flags: they end before the flags and the mappings go.
+        self.guards.clear();
+        self.paths_guards.clear();
     }
 }
 

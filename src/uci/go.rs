@@ -25,6 +25,9 @@ pub(super) struct Search<'a> {
     pub(super) threads: usize,
     /// Where to keep what the search proves beyond the tables, for `d`.
     pub(super) proven: &'a Proven,
+    /// Says which layers of `tables` were dropped since the search began (a file cut short
+    /// under it); called after each iteration and before the answer.
+    pub(super) recheck: &'a mut dyn FnMut(),
 }
 
 /// Runs one search: its `info` lines, what the tables say, then its `bestmove` (a finished
@@ -39,6 +42,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
         path_values,
         threads,
         proven,
+        recheck,
     } = search;
     if let Some(outcome) = game.outcome() {
         out.line(&format!("info string game over: {outcome}"));
@@ -61,6 +65,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
     let mut last_exact: Option<String> = None;
     let mut bound_last = false;
     let found = search::search(game, setup, &mut |r| {
+        recheck();
         let line = info_line(r, game);
         out.line(&line);
         bound_last = r.bound.is_some();
@@ -72,6 +77,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
             flight.stop();
         }
     });
+    recheck();
     if let Some((unstarted, why)) = &found.unstarted {
         out.line(&format!(
             "info string warning: Threads {threads}: {unstarted} of the search threads could not \
@@ -216,6 +222,7 @@ mod tests {
                 path_values: false,
                 threads: 1,
                 proven: &proven,
+                recheck: &mut || {},
             };
             run_search(&game, search, &mut HashTable::new(1), &out);
             assert_eq!(*seen.lock().unwrap(), [true], "{}", game.board());

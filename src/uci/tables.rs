@@ -25,8 +25,8 @@ pub(super) type Reported = HashMap<(String, Variant), usize>;
 
 /// The tables of `path` for `variant`, as last opened (opened now if they never were); what
 /// is wrong with them, or that a named directory holds none, is said once per directory and
-/// rule set, and a layer dropped since (its checksum failed, see [`Tables::verify`]) when it
-/// is found.
+/// rule set, and a layer dropped since (its checksum failed, see [`Tables::verify`], or its
+/// file was changed in place, see [`Tables::recheck`]) when it is found.
 pub(super) fn open_tables(
     path: &str,
     default: Option<&Path>,
@@ -39,8 +39,35 @@ pub(super) fn open_tables(
     }
     let dir = tables_dir(path, default)?;
     let tables = Tables::shared(&dir, variant);
+    tables.recheck();
     report(path, &dir, &tables, reported, out);
     (tables.count() > 0).then_some(tables)
+}
+
+/// During or after a search in the tables of `path` for `variant`: says which layers have been
+/// dropped since [`open_tables`] because their file was cut short under the search (a SIGBUS
+/// caught, see [`crate::sys::sigbus`]) or changed. Costs one atomic load when nothing faulted
+/// since `seen`, which it updates.
+pub(super) fn recheck_tables(
+    path: &str,
+    default: Option<&Path>,
+    variant: Variant,
+    seen: &mut usize,
+    reported: &mut Reported,
+    out: &Out,
+) {
+    let faults = crate::sys::sigbus::faults();
+    if faults == *seen {
+        return;
+    }
+    *seen = faults;
+    let Some(dir) = tables_dir(path, default) else {
+        return;
+    };
+    if let Some(tables) = Tables::cached(&dir, variant) {
+        tables.recheck();
+        report(path, &dir, &tables, reported, out);
+    }
 }
 
 /// Opens the tables of `path` for `variant` again (headers and sizes: the checksums are
@@ -106,7 +133,7 @@ fn report(path: &str, dir: &Path, tables: &Tables, reported: &mut Reported, out:
                 )),
             }
         }
-        // Found since: a layer whose checksum failed, dropped.
+        // Found since: a layer whose checksum failed, or whose file changed, dropped.
         Some(said) if said < problems.len() => {
             reported.insert(key, problems.len());
             for problem in &problems[said..] {

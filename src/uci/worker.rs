@@ -9,7 +9,7 @@ use super::flight::Flight;
 use super::go::{run_classic, run_search, Search};
 use super::out::Out;
 use super::proven::Proven;
-use super::tables::{open_tables, reopen_tables, Reported};
+use super::tables::{open_tables, recheck_tables, reopen_tables, Reported};
 use crate::classic::player::{Classic, Player};
 use crate::rng::Rng;
 use crate::rules::{Game, Variant};
@@ -295,13 +295,14 @@ impl Worker {
                 }
                 let size = self.size;
                 let table = self.table.get_or_insert_with(|| HashTable::new(size));
-                let tables = open_tables(
-                    &tables_path,
-                    self.default_tables.as_deref(),
-                    game.board().variant(),
-                    &mut self.reported,
-                    out,
-                );
+                let default = self.default_tables.as_deref();
+                let variant = game.board().variant();
+                let tables = open_tables(&tables_path, default, variant, &mut self.reported, out);
+                let mut seen = crate::sys::sigbus::faults();
+                let reported = &mut self.reported;
+                let mut recheck = || {
+                    recheck_tables(&tables_path, default, variant, &mut seen, reported, out);
+                };
                 let search = Search {
                     limits: &limits,
                     flight,
@@ -311,6 +312,7 @@ impl Worker {
                     path_values,
                     threads,
                     proven: &proven,
+                    recheck: &mut recheck,
                 };
                 run_search(&game, search, table, out);
             }
