@@ -94,7 +94,10 @@ pub unsafe fn guard(region: &[u8], flag: &AtomicBool) -> Option<Guard> {
     Some(Guard { slot })
 }
 
+// A signal handler is one run of foreign calls whose safety is one argument, given once per
+// block; a block per call would only repeat it.
 #[cfg(target_os = "linux")]
+#[allow(clippy::multiple_unsafe_ops_per_block)]
 mod handler {
     use super::{CLAIMED, FAULTS, FILL, REGIONS};
     use nix::libc;
@@ -164,22 +167,28 @@ mod handler {
             }
             let flag = s.flag.load(Ordering::Relaxed);
             let base = (address & !(page - 1)) as *mut libc::c_void;
-            let mapped = libc::mmap(
-                base,
-                page,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
-                -1,
-                0,
-            );
-            if mapped == libc::MAP_FAILED {
-                return false;
+            // SAFETY: `base` is the start of a page of a guarded region, a read-only file
+            // mapping that outlives its guard: a private anonymous page mapped over it (then
+            // filled and made read-only) changes only what its readers read; `flag` outlives
+            // the guard too (see `guard`).
+            unsafe {
+                let mapped = libc::mmap(
+                    base,
+                    page,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                );
+                if mapped == libc::MAP_FAILED {
+                    return false;
+                }
+                std::ptr::write_bytes(mapped.cast::<u8>(), FILL, page);
+                libc::mprotect(mapped, page, libc::PROT_READ);
+                (*flag).store(true, Ordering::Relaxed);
+                s.faulted.store(true, Ordering::Relaxed);
+                FAULTS.fetch_add(1, Ordering::Relaxed);
             }
-            std::ptr::write_bytes(mapped.cast::<u8>(), FILL, page);
-            libc::mprotect(mapped, page, libc::PROT_READ);
-            (*flag).store(true, Ordering::Relaxed);
-            s.faulted.store(true, Ordering::Relaxed);
-            FAULTS.fetch_add(1, Ordering::Relaxed);
             return true;
         }
         false
@@ -189,27 +198,31 @@ mod handler {
     /// or, where there was none, the default action (the faulting read runs again on return
     /// and ends the process with SIGBUS, as without us).
     unsafe fn pass_on(signal: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
-        let previous = match PREVIOUS.get() {
-            Some(Some((previous, _))) => previous.sa_sigaction,
-            _ => libc::SIG_DFL,
-        };
-        if previous == libc::SIG_DFL || previous == libc::SIG_IGN {
-            let mut default: libc::sigaction = std::mem::zeroed();
-            default.sa_sigaction = libc::SIG_DFL;
-            libc::sigaction(signal, &default, std::ptr::null_mut());
-            return;
-        }
-        let siginfo = PREVIOUS
-            .get()
-            .and_then(|p| p.as_ref())
-            .is_some_and(|(p, _)| p.sa_flags & libc::SA_SIGINFO != 0);
-        if siginfo {
-            let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
-                std::mem::transmute(previous);
-            handler(signal, info, context);
-        } else {
-            let handler: extern "C" fn(libc::c_int) = std::mem::transmute(previous);
-            handler(signal);
+        // SAFETY: the previous action was read by `sigaction` itself, so its handler has the
+        // signature its flags say; resetting to the default action takes only a zeroed struct.
+        unsafe {
+            let previous = match PREVIOUS.get() {
+                Some(Some((previous, _))) => previous.sa_sigaction,
+                _ => libc::SIG_DFL,
+            };
+            if previous == libc::SIG_DFL || previous == libc::SIG_IGN {
+                let mut default: libc::sigaction = std::mem::zeroed();
+                default.sa_sigaction = libc::SIG_DFL;
+                libc::sigaction(signal, &default, std::ptr::null_mut());
+                return;
+            }
+            let siginfo = PREVIOUS
+                .get()
+                .and_then(|p| p.as_ref())
+                .is_some_and(|(p, _)| p.sa_flags & libc::SA_SIGINFO != 0);
+            if siginfo {
+                let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+                    std::mem::transmute(previous);
+                handler(signal, info, context);
+            } else {
+                let handler: extern "C" fn(libc::c_int) = std::mem::transmute(previous);
+                handler(signal);
+            }
         }
     }
 }
@@ -249,14 +262,14 @@ mod tests {
             .unwrap();
         // Volatile: the read must happen here, after the cut, not be taken from before it.
         // SAFETY: the pointer is into `map`, still mapped.
-        let read = unsafe { std::ptr::read_volatile(map.as_ptr().add(len - 1)) };
+        let read = unsafe { std::ptr::read_volatile(&map[len - 1]) };
         assert_eq!(read, FILL);
         assert!(flag.load(Ordering::Relaxed));
         assert!(guard.faulted());
         assert!(faults() > before);
         // Bytes before the cut are still the file's.
         // SAFETY: as above.
-        assert_eq!(unsafe { std::ptr::read_volatile(map.as_ptr().add(50)) }, 7);
+        assert_eq!(unsafe { std::ptr::read_volatile(&map[50]) }, 7);
         drop(guard);
         drop(map);
         let _ = std::fs::remove_file(&path);
