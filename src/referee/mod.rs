@@ -1,9 +1,9 @@
 //! The referee: engine processes ([`process`]) and what they say ([`reply`]), one game
 //! ([`game`]), a match ([`runner`]) and tournaments of matches ([`tournament`]), the records
-//! ([`records`]), each checked against its moves ([`verify`]), and resuming from them
-//! ([`resume`]), the statistics ([`stats`]) and the text
-//! that shows them ([`figures`]), the HTML report page ([`report`]), the compliance test
-//! ([`check`]) and the command line ([`cli`]).
+//! ([`records`]), each checked against its moves ([`verify`]), resuming from them
+//! ([`resume`]), a sharded match's directory ([`outdir`]) and its shards merged ([`merge`]),
+//! the statistics ([`stats`]) and the text that shows them ([`figures`]), the HTML report page
+//! ([`report`]), the compliance test ([`check`]) and the command line ([`cli`]).
 
 pub mod check;
 pub mod cli;
