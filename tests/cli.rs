@@ -253,21 +253,6 @@ fn referee_usage_errors_and_the_built_in_match() {
     assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 2);
 }
 
-/// Error outputs whose writes fail: the full device (ENOSPC), and a pipe whose reader is gone
-/// (EPIPE).
-fn broken_stderrs() -> [(&'static str, std::process::Stdio); 2] {
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .expect("/dev/full");
-    let (read, write) = nix::unistd::pipe().expect("a pipe");
-    drop(read);
-    [
-        ("2>/dev/full", full.into()),
-        ("stderr a closed pipe", write.into()),
-    ]
-}
-
 #[test]
 fn a_failed_write_to_stderr_ends_nothing() {
     // `eprintln!` panics when its write fails: `awari book build ... 2>/dev/full` died with
@@ -373,7 +358,7 @@ fn a_failed_write_to_stderr_ends_nothing() {
         (&["--no-such-flag"], "", 2, ""),
     ];
     for (args, input, status, expected) in rows {
-        for (how, stderr) in broken_stderrs() {
+        for (how, stderr) in common::broken_stderrs() {
             let _ = std::fs::remove_dir_all(&built);
             let mut child = common::hermetic(common::AWARI)
                 .args(args)

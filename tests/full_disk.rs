@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{awari, referee, scratch, skipped, text, AWARI};
+use common::{awari, referee, scratch, skipped, text};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -61,27 +61,12 @@ fn temporaries(dir: &Path) -> Vec<String> {
     found
 }
 
-fn engines() -> Vec<String> {
-    ["A", "B"]
-        .iter()
-        .zip(["1", "2"])
-        .flat_map(|(name, depth)| {
-            [
-                "--engine".to_string(),
-                format!("cmd={AWARI}"),
-                format!("name={name}"),
-                format!("depth={depth}"),
-            ]
-        })
-        .collect()
-}
-
 #[test]
 fn merge_and_report_on_a_full_disk_leave_no_temporary_file() {
     let tmp = scratch("full-disk", "referee");
     let played = tmp.join("played");
     let out = referee()
-        .args(engines())
+        .args(common::two_engines())
         .args(["--games", "4", "--out-dir"])
         .arg(&played)
         .output()

@@ -900,21 +900,6 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
     );
 }
 
-/// Error outputs whose writes fail: the full device (ENOSPC), and a pipe whose reader is gone
-/// (EPIPE).
-fn broken_stderrs() -> [(&'static str, Stdio); 2] {
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .expect("/dev/full");
-    let (read, write) = nix::unistd::pipe().expect("a pipe");
-    drop(read);
-    [
-        ("2>/dev/full", full.into()),
-        ("stderr a closed pipe", write.into()),
-    ]
-}
-
 #[test]
 fn a_failed_write_to_stderr_ends_nothing() {
     // `eprintln!` panics when its write fails: a referee run with `2>/dev/full` died with
@@ -958,10 +943,10 @@ fn a_failed_write_to_stderr_ends_nothing() {
             "",
         ),
     ];
-    for i in 0..broken_stderrs().len() {
+    for i in 0..common::broken_stderrs().len() {
         for (args, status, stdout) in &rows {
             std::fs::write(&json, "{damaged\n").unwrap();
-            let (label, stderr) = broken_stderrs().into_iter().nth(i).unwrap();
+            let (label, stderr) = common::broken_stderrs().into_iter().nth(i).unwrap();
             let out = referee()
                 .args(args)
                 .stdin(Stdio::null())

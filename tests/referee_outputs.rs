@@ -9,22 +9,6 @@ use common::{referee, scratch, text, AWARI};
 use std::path::Path;
 use std::process::Output;
 
-/// Two engines: A at depth 1, B at depth 2.
-fn two_engines() -> Vec<String> {
-    ["A", "B"]
-        .iter()
-        .zip(["1", "2"])
-        .flat_map(|(name, depth)| {
-            [
-                "--engine".to_string(),
-                format!("cmd={AWARI}"),
-                format!("name={name}"),
-                format!("depth={depth}"),
-            ]
-        })
-        .collect()
-}
-
 fn engine(name: &str) -> Vec<String> {
     vec![
         "--engine".to_string(),
@@ -74,7 +58,7 @@ fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn no_output_is_written_over_a_record_of_an_out_dir() {
     let tmp = scratch("outputs", "outdir");
     let od = tmp.join("od");
-    let mut play = two_engines();
+    let mut play = common::two_engines();
     play.extend(args(&["--games", "2", "--out-dir", &path(&od)]));
     let out = run(&play);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -105,7 +89,7 @@ fn no_output_is_written_over_a_record_of_an_out_dir() {
         (args(&["report", &od_s, "--html", &link]), "link.html"),
         (
             [
-                two_engines(),
+                common::two_engines(),
                 args(&["--games", "4", "--out-dir", &od_s, "--html", &pgn]),
             ]
             .concat(),
@@ -113,7 +97,7 @@ fn no_output_is_written_over_a_record_of_an_out_dir() {
         ),
         (
             [
-                two_engines(),
+                common::two_engines(),
                 args(&[
                     "--games",
                     "2",
@@ -167,7 +151,7 @@ fn a_match_refuses_outputs_that_are_one_file_or_its_openings() {
         ),
     ];
     for (flags, names) in cases {
-        let mut case = two_engines();
+        let mut case = common::two_engines();
         case.extend(args(&["--games", "2"]));
         case.extend(flags);
         let out = run(&case);

@@ -383,3 +383,34 @@ pub fn address_space_limited(mut command: Command, bytes: u64) -> Command {
     }
     command
 }
+
+/// Error outputs whose writes fail: the full device (ENOSPC), and a pipe whose reader is gone
+/// (EPIPE).
+pub fn broken_stderrs() -> [(&'static str, std::process::Stdio); 2] {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let (read, write) = nix::unistd::pipe().expect("a pipe");
+    drop(read);
+    [
+        ("2>/dev/full", full.into()),
+        ("stderr a closed pipe", write.into()),
+    ]
+}
+
+/// `--engine` arguments of two engines: A (`awari` at depth 1) and B (at depth 2).
+pub fn two_engines() -> Vec<String> {
+    ["A", "B"]
+        .iter()
+        .zip(["1", "2"])
+        .flat_map(|(name, depth)| {
+            [
+                "--engine".to_string(),
+                format!("cmd={AWARI}"),
+                format!("name={name}"),
+                format!("depth={depth}"),
+            ]
+        })
+        .collect()
+}
