@@ -540,7 +540,7 @@ fn interrupting_a_hundred_games_at_once_leaves_no_engine() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
     assert!(
         text(&out.stderr).contains(
-            "--concurrency 100: 200 engines at once need about 1064 open files; \
+            "--concurrency 100: 200 engines at once need about 1264 open files; \
              this system allows 300"
         ),
         "{}",
@@ -826,8 +826,8 @@ fn output_closed_early_does_not_stop_the_match_or_lose_records() {
     assert_eq!(records(&json).len(), 4);
 }
 
-/// An engine that closes its input is noticed at once (the writer's broken
-/// pipe ends the wait), a stall names the whole `--timeout`, and a match in which no game could
+/// An engine that closes its input is noticed at once, whether a write then fails or every
+/// line was already in the pipe (the closer that waits first), a stall names the whole `--timeout`, and a match in which no game could
 /// be played exits with status 1.
 #[test]
 fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
@@ -838,6 +838,13 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
         "#!/bin/sh\nread l; echo uciok; exec 0<&-; sleep 30\n",
     )
     .unwrap();
+    // It closes its input after the referee's next lines are surely in the pipe: no write fails.
+    let late_closer = dir.join("late_closer.sh");
+    std::fs::write(
+        &late_closer,
+        "#!/bin/sh\nread l; echo uciok; sleep 1; exec 0<&-; sleep 30\n",
+    )
+    .unwrap();
     let mute = dir.join("mute.sh");
     std::fs::write(
         &mute,
@@ -846,8 +853,9 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
     .unwrap();
     let json = dir.join("games.jsonl");
     // (the second engine, the timeout, what every game's termination says)
-    let rows: [(&Path, &str, &str); 2] = [
+    let rows: [(&Path, &str, &str); 3] = [
         (&closer, "10000", "its input is closed"),
+        (&late_closer, "10000", "its input is closed"),
         (&mute, "1000", "no answer within 1000 ms"),
     ];
     for (engine, timeout, says) in rows {

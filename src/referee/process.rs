@@ -11,7 +11,9 @@
 //! has exited (`waitid` with `WNOWAIT`: it stays unreaped, so that its process id, which is
 //! also its group's, cannot be reused before [`Process::end`] reaps it). Once it has, what it
 //! left running is killed, so that its output ends after the lines it wrote before it exited,
-//! which are still read in order. The waiting thread looks itself because it acts on the exit
+//! which are still read in order. The same look notices an engine that has closed its input
+//! (its end of the pipe is gone: `POLLERR` on ours), even when every line sent to it was
+//! already in the pipe, so that no write is left to fail. The waiting thread looks itself because it acts on the exit
 //! and owns the process: a watcher thread per engine blocked in `waitid`, or a SIGCHLD
 //! handler, would only pass the news on to it; and the look costs nothing while lines come.
 //!
@@ -23,6 +25,7 @@
 use super::reply::{Expect, Reply};
 use crate::sys::lines::{read_line, Line};
 use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::waitpid;
 use nix::unistd::{getpgrp, getpid, Pid};
@@ -30,6 +33,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -145,8 +149,13 @@ type StderrTarget = Arc<Mutex<Option<File>>>;
 /// A running engine.
 pub struct Process {
     child: Child,
-    /// Lines for the writer thread, which alone touches the engine's stdin.
+    /// Lines for the writer thread, which alone writes to the engine's stdin.
     input: Option<Sender<String>>,
+    /// A second descriptor of the engine's stdin, only polled, to see its reading end closed.
+    /// Dropped with `input`, so that the engine reads the end of its input after `quit`.
+    input_end: Option<OwnedFd>,
+    /// When the engine was seen to have closed its input.
+    input_closed: Option<Instant>,
     events: Receiver<Event>,
     /// The protocol exchange, when logging (`> ` sent, `< ` received).
     log: Option<File>,
@@ -203,6 +212,7 @@ impl Process {
         };
         let stdout = child.stdout.take().expect("stdout is piped");
         let stdin = child.stdin.take().expect("stdin is piped");
+        let input_end = stdin.as_fd().try_clone_to_owned().ok();
         // A small bound: an engine that writes faster than the referee reads waits on the
         // pipe instead of filling the referee's memory.
         let (tx, events) = bounded(256);
@@ -248,6 +258,8 @@ impl Process {
         let mut process = Process {
             child,
             input: Some(input),
+            input_end,
+            input_closed: None,
             events,
             log,
             stderr: target,
@@ -314,6 +326,12 @@ impl Process {
                         if late || seen.elapsed() >= SETTLE {
                             return Err(Failure::Exited(Some(exit)));
                         }
+                    } else if let Some(seen) = self.input_closed() {
+                        // An exiting engine closes its input a moment before its exit can
+                        // be seen: the exit, if it comes, is the better account.
+                        if late || seen.elapsed() >= SETTLE {
+                            return Err(Failure::Write("its input is closed".to_string()));
+                        }
                     }
                     if late {
                         return Err(Failure::Timeout(left));
@@ -321,6 +339,23 @@ impl Process {
                 }
             }
         }
+    }
+
+    /// When the engine was first seen to have closed its input (the reading end of its stdin
+    /// pipe is gone), looked for now if not yet seen.
+    fn input_closed(&mut self) -> Option<Instant> {
+        if self.input_closed.is_none() {
+            let fd = self.input_end.as_ref()?;
+            let mut fds = [PollFd::new(fd.as_fd(), PollFlags::empty())];
+            let closed = matches!(poll(&mut fds, PollTimeout::ZERO), Ok(1))
+                && fds[0]
+                    .revents()
+                    .is_some_and(|r| r.contains(PollFlags::POLLERR));
+            if closed {
+                self.input_closed = Some(Instant::now());
+            }
+        }
+        self.input_closed
     }
 
     /// The engine's exit and when it was seen, looked for now if not yet seen. Once seen,
@@ -443,6 +478,7 @@ impl Process {
         let _ = self.send("quit");
         // The writer thread ends with the queue: end of input after `quit`.
         self.input = None;
+        self.input_end = None;
         let deadline = Instant::now() + grace;
         let mut by_itself = false;
         loop {
@@ -474,6 +510,7 @@ impl Process {
         registry().engines.remove(&pid);
         sweep();
         self.input = None;
+        self.input_end = None;
         self.ended = true;
     }
 }
@@ -617,9 +654,9 @@ pub fn become_subreaper() {
     let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
-/// File descriptors the referee holds per engine at most: its input and output pipes, its
-/// stderr pipe and two log files.
-pub const FILES_PER_ENGINE: u64 = 5;
+/// File descriptors the referee holds per engine at most: its input pipe (twice: written and
+/// watched), its output and stderr pipes and two log files.
+pub const FILES_PER_ENGINE: u64 = 6;
 
 /// Makes room for `engines` engines at once: raises the soft limit on open files as far as
 /// the hard limit allows; an error says how many are needed and what the limit is.
