@@ -157,6 +157,15 @@ fn tune_and_book_flags_are_checked() {
     let dir = scratch("jobs", "flags");
     let empty = dir.display().to_string();
     let missing = path(&dir, "none");
+    // A book build's settings file, and another name of a shard's part, in the directory.
+    let build = dir.join("build");
+    std::fs::create_dir(&build).unwrap();
+    let settings = path(&build, "book.json");
+    std::fs::write(&settings, "{}").unwrap();
+    std::fs::write(path(&build, "book-games-0-of-1.json"), "[]").unwrap();
+    let linked = path(&dir, "linked.txt");
+    std::fs::hard_link(path(&build, "book-games-0-of-1.json"), &linked).unwrap();
+    let build = build.display().to_string();
     fn tune<'a>(args: &[&'a str]) -> Vec<&'a str> {
         [TUNE, args].concat()
     }
@@ -205,11 +214,26 @@ fn tune_and_book_flags_are_checked() {
             book(&["--shard", "5/3", "--out-dir", &empty]),
             "numbered from 0 to 2",
         ),
+        (
+            vec!["book", "build", "--from", &build, "--out", &settings],
+            "is a file of --from",
+        ),
+        (
+            vec!["book", "build", "--from", &build, "--out", &linked],
+            "is a file of --from",
+        ),
+        (
+            vec!["book", "build", "--threads", "257", "--out", "b.txt"],
+            "257 is not in 1..=256",
+        ),
+        (vec!["tune", "--threads", "1000"], "1000 is not in 1..=256"),
     ];
     for (args, expected) in &rows {
         refused(args, expected);
     }
     assert!(!Path::new("b.txt").exists(), "nothing was built");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}");
+    assert_eq!(std::fs::read_to_string(&linked).unwrap(), "[]");
     for command in [&["tune", "--help"][..], &["book", "build", "--help"]] {
         let help = ok(command);
         for flag in ["--shard", "--out-dir", "--from", "auto/N", "E.g."] {

@@ -218,3 +218,61 @@ fn engines_of_one_name_are_refused_and_a_directory_name_collision_is_named() {
     let out = run(&apart);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+#[test]
+fn an_evolutions_outputs_are_refused_when_one_is_another_or_a_file_of_its_out_dir() {
+    let tmp = scratch("outputs", "evolve");
+    let od = tmp.join("od");
+    std::fs::create_dir_all(od.join("generation-0001")).unwrap();
+    let settings = od.join("evolve.json");
+    let part = od.join("generation-0001").join("shard-0-of-1.json");
+    std::fs::write(&settings, "{}").unwrap();
+    std::fs::write(&part, "{}").unwrap();
+    let w = path(&tmp.join("w.txt"));
+    let same_w = format!("{}/./od/../w.txt", path(&tmp));
+    let linked = tmp.join("linked.json");
+    std::fs::hard_link(&part, &linked).unwrap();
+    let o = path(&od);
+    // (the flags after `evolve`, what the refusal names)
+    let cases: Vec<(Vec<String>, Vec<&str>)> = vec![
+        (
+            args(&["--out", &w, "--log", &same_w]),
+            vec!["--out", "--log"],
+        ),
+        (
+            args(&["--out", &path(&settings), "--out-dir", &o]),
+            vec!["--out", "evolve.json", "--out-dir"],
+        ),
+        (
+            args(&["--log", &path(&part), "--out-dir", &o]),
+            vec!["--log", "shard-0-of-1.json"],
+        ),
+        (
+            args(&["--out", &path(&linked), "--out-dir", &o]),
+            vec!["--out", "shard-0-of-1.json"],
+        ),
+        (
+            args(&[
+                "--out",
+                &format!("{o}/generation-0002/shard-1-of-2.json"),
+                "--out-dir",
+                &o,
+            ]),
+            vec!["--out", "--out-dir"],
+        ),
+    ];
+    let before = contents(&tmp);
+    for (flags, names) in cases {
+        let mut case = args(&["evolve", "--population", "2", "--survivors", "1"]);
+        case.extend(args(&["--generations", "1", "--depth", "1"]));
+        case.extend(flags);
+        let out = run(&case);
+        assert_refused(&out, &case.join(" "), &names);
+        assert_eq!(
+            contents(&tmp),
+            before,
+            "{}: nothing written",
+            case.join(" ")
+        );
+    }
+}

@@ -7,6 +7,7 @@ use super::say;
 use super::sharded::{given, shard_of};
 use crate::rules::Variant;
 use crate::sys::stderr;
+use crate::uci::options::MAX_THREADS;
 use clap::{ArgMatches, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -43,8 +44,8 @@ pub(super) struct BookArgs {
     /// Seed of the games' random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    /// Threads 1 to 256 (default: every core, at most 256).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     threads: Option<u16>,
     /// The file to write (the book; with --from, the merged book).
     #[arg(long, required_unless_present = "out_dir", conflicts_with = "out_dir")]
@@ -76,7 +77,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
     use crate::tools::book::BuildOptions;
     use crate::tools::jobs::{book_manifest, book_merge, book_shard, BOOK_MANIFEST};
     let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS as usize)),
         usize::from,
     );
     let shard = shard_of(args.shard.as_deref(), args.out_dir.as_deref())?;
@@ -88,6 +89,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
     };
     if let Some(dir) = &args.from {
         let out = args.out.as_deref().ok_or("--from needs --out FILE")?;
+        refuse_a_part(out, dir)?;
         let manifest = book_manifest(dir)?;
         let settings = [
             ("variant", args.variant.to_string()),
@@ -143,6 +145,38 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         threads,
     )?;
     write_book(&book, &options, out, started)
+}
+
+/// Refuses an `--out` that is one of the files of the build's directory `dir` (its settings
+/// or a shard's part, by name or as another name of one): the merge would destroy what it
+/// reads.
+fn refuse_a_part(out: &Path, dir: &Path) -> Result<(), String> {
+    use crate::sys::files::{resolve, same_file};
+    let is_part = |name: &str| {
+        name == crate::tools::jobs::BOOK_MANIFEST
+            || (name.starts_with("book-") && name.ends_with(".json"))
+    };
+    let resolved = resolve(out);
+    let named = resolved.parent() == Some(resolve(dir).as_path())
+        && resolved
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(is_part);
+    let linked = || {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.file_name().to_str().is_some_and(is_part) && same_file(&e.path(), out))
+    };
+    if named || linked() {
+        return Err(format!(
+            "--out {} is a file of --from {}: name another file",
+            out.display(),
+            dir.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `book` to `out` whole ([`crate::sys::write::replace`]) and says so.

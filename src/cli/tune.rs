@@ -6,6 +6,7 @@
 use super::say;
 use super::sharded::{given, shard_of};
 use crate::rules::Variant;
+use crate::uci::options::MAX_THREADS;
 use clap::ArgMatches;
 use std::path::{Path, PathBuf};
 
@@ -26,8 +27,8 @@ pub(super) struct TuneArgs {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads playing games (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    /// Threads playing games 1 to 256 (default: every core, at most 256).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     threads: Option<u16>,
     /// Steps of gradient descent.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -66,7 +67,7 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
         return run_from(args, matches, dir);
     }
     let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS as usize)),
         usize::from,
     );
     let options = TuneOptions {

@@ -17,8 +17,9 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 pub const FILL: u8 = 0x3F;
 
 /// Regions that can be guarded at once: the layer files of a few openings of the tables (two
-/// files per layer, 32 layers at most per opening). A region beyond them is mapped unguarded.
-const SLOTS: usize = 512;
+/// files per layer, 32 layers at most per opening). A region beyond them is mapped unguarded,
+/// and the tables say so among their problems.
+pub const SLOTS: usize = 512;
 
 /// One guarded region, read by the signal handler without locks: `start` is 0 while free and
 /// [`CLAIMED`] while being filled in, so the handler never reads a half-written slot.

@@ -175,6 +175,25 @@ impl Tables {
         };
         self.guards = guard(&self.layers, &self.dropped);
         self.paths_guards = guard(&self.paths, &self.paths_dropped);
+        let unguarded = |layers: &[Option<Layer>], guards: &[Option<Guard>]| {
+            layers
+                .iter()
+                .zip(guards)
+                .filter(|(layer, guard)| layer.is_some() && guard.is_none())
+                .count()
+        };
+        let unguarded =
+            unguarded(&self.layers, &self.guards) + unguarded(&self.paths, &self.paths_guards);
+        if cfg!(target_os = "linux") && unguarded > 0 {
+            self.problems
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(format!(
+                    "{unguarded} files are read unguarded (more than {} table files are open \
+                     in this process): one cut short under the engine ends it",
+                    sigbus::SLOTS
+                ));
+        }
         self
     }
 

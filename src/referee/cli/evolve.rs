@@ -34,6 +34,18 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
             |n| n as usize,
         ),
     };
+    let mut files = super::outputs::Files::default();
+    files.writes("--out", &args.out);
+    if let Some(path) = &args.log {
+        files.writes("--log", path);
+    }
+    if let Some(dir) = &args.out_dir {
+        files.evolve_dir(dir);
+    }
+    if let Err(e) = files.check() {
+        crate::sys::stderr::line(format_args!("error: {e}"));
+        return ExitCode::from(2);
+    }
     let mut log = match &args.log {
         Some(path) => match crate::referee::process::open_log(path) {
             Ok(f) => Some(f),

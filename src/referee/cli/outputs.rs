@@ -38,6 +38,11 @@ fn is_log(name: &str) -> bool {
     name.starts_with("game-") && (name.ends_with(".log") || name.ends_with(".stderr"))
 }
 
+/// An evolution's `--out-dir` file: its settings or a shard's results of a generation.
+fn is_evolve_part(name: &str) -> bool {
+    name == "evolve.json" || (name.starts_with("shard-") && name.ends_with(".json"))
+}
+
 impl Files {
     /// A file the command reads.
     pub fn reads(&mut self, what: impl Into<String>, path: &Path) {
@@ -60,6 +65,11 @@ impl Files {
     /// A match's or tournament's `--out-dir` (read only by `report`).
     pub fn out_dir(&mut self, what: impl Into<String>, path: &Path, writes: bool) {
         self.dir(what.into(), path, writes, crate::referee::outdir::is_own);
+    }
+
+    /// An evolution's `--out-dir` (`evolve.json`, `generation-N/shard-K-of-N.json`).
+    pub fn evolve_dir(&mut self, path: &Path) {
+        self.dir("--out-dir".to_string(), path, true, is_evolve_part);
     }
 
     /// A `--log-dir`.
