@@ -152,7 +152,10 @@ fn every_link_and_anchor_resolves() {
                 dir.join(file)
             };
             if !resolved.exists() {
-                broken.push(format!("{}: link to {target}: no such file", page.display()));
+                broken.push(format!(
+                    "{}: link to {target}: no such file",
+                    page.display()
+                ));
                 continue;
             }
             if let Some(anchor) = anchor {
@@ -166,7 +169,10 @@ fn every_link_and_anchor_resolves() {
             }
         }
     }
-    assert!(checked > 50, "only {checked} links found: the scan is broken");
+    assert!(
+        checked > 50,
+        "only {checked} links found: the scan is broken"
+    );
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
@@ -203,7 +209,10 @@ fn every_file_the_docs_name_exists() {
             }
         }
     }
-    assert!(checked > 30, "only {checked} paths found: the scan is broken");
+    assert!(
+        checked > 30,
+        "only {checked} paths found: the scan is broken"
+    );
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
@@ -243,7 +252,13 @@ fn shell_words(line: &str) -> Option<Vec<String>> {
     Some(
         words
             .into_iter()
-            .map(|w| if w.contains('$') { "/tmp/x".to_string() } else { w })
+            .map(|w| {
+                if w.contains('$') {
+                    "/tmp/x".to_string()
+                } else {
+                    w
+                }
+            })
             .collect(),
     )
 }
@@ -273,7 +288,11 @@ fn command_lines(block: &Block) -> Vec<String> {
             Some(at) => &line[..at],
             None => line,
         };
-        for part in line.split("&&").flat_map(|p| p.split(';')).flat_map(|p| p.split('|')) {
+        for part in line
+            .split("&&")
+            .flat_map(|p| p.split(';'))
+            .flat_map(|p| p.split('|'))
+        {
             let part = match part.find('>') {
                 Some(at) => &part[..at],
                 None => part,
@@ -340,7 +359,10 @@ fn every_command_line_in_the_docs_parses() {
             }
         }
     }
-    assert!(checked > 40, "only {checked} command lines found: the scan is broken");
+    assert!(
+        checked > 40,
+        "only {checked} command lines found: the scan is broken"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -526,7 +548,10 @@ fn the_commands_page_is_the_binaries_help() {
     }
     let mut page = COMMANDS_HEAD.to_string();
     for (command, help) in &sections {
-        page.push_str(&format!("\n## {command}\n\n```text\n{}\n```\n", help.trim_end()));
+        page.push_str(&format!(
+            "\n## {command}\n\n```text\n{}\n```\n",
+            help.trim_end()
+        ));
     }
     let path = Path::new(ROOT).join("doc/commands.md");
     if std::env::var_os("AWARI_BLESS").is_some() {
