@@ -250,7 +250,60 @@ fn referee_usage_errors_and_the_built_in_match() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("awari vs evolved: 2 games"), "{stdout}");
+    // One pair plays one opening of the 36 two-ply ones.
+    assert!(
+        stdout.starts_with("awari vs evolved, oware, 2 games, 1 of 36 openings\n"),
+        "{stdout}"
+    );
     assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 2);
+}
+
+#[test]
+fn version_completions_and_manual_pages() {
+    for (binary, name) in [(common::AWARI, "awari"), (common::REFEREE, "referee")] {
+        let out = run(binary, &["--version"]);
+        assert!(out.status.success());
+        let version = text(&out.stdout);
+        // `awari 0.1.0 (c3b0725)`: the commit, or `unknown` outside a git checkout.
+        let commit = version
+            .trim()
+            .strip_prefix(&format!("{name} {} (", env!("CARGO_PKG_VERSION")))
+            .and_then(|rest| rest.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("{version}"));
+        assert!(
+            commit == "unknown"
+                || (commit.len() >= 7 && commit.bytes().all(|b| b.is_ascii_hexdigit())),
+            "{version}"
+        );
+        for shell in ["bash", "zsh", "fish"] {
+            let out = run(binary, &["completions", shell]);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            let script = text(&out.stdout);
+            assert!(
+                script.contains(name) && script.contains("completions"),
+                "{shell}"
+            );
+        }
+        assert!(!run(binary, &["completions", "tcsh"]).status.success());
+        let dir = common::scratch("man", name);
+        let out = run(binary, &["man", dir.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let page = std::fs::read_to_string(dir.join(format!("{name}.1"))).unwrap();
+        assert!(page.starts_with(".ie") || page.contains(".TH"), "{page}");
+        let listed = text(&out.stdout);
+        assert_eq!(
+            listed.lines().count(),
+            std::fs::read_dir(&*dir).unwrap().count()
+        );
+        let missing = dir.join("nowhere");
+        let out = run(binary, &["man", missing.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(text(&out.stderr).contains("not a directory"));
+    }
+    let dir = common::scratch("man", "sub");
+    run(common::AWARI, &["man", dir.to_str().unwrap()]);
+    let page = std::fs::read_to_string(dir.join("awari-tables-build.1")).unwrap();
+    assert!(page.contains("\\-\\-seeds"), "{page}");
 }
 
 #[test]

@@ -188,7 +188,7 @@ fn finished_game_answers_0000_with_the_reason() {
 
 #[test]
 fn perft_through_the_protocol_in_every_variant() {
-    // Depth 4 counts of protocol.md.
+    // Depth 4 counts of doc/rules.md.
     let rows = [
         ("oware", 1014),
         ("awari", 1014),

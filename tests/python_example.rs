@@ -1,6 +1,6 @@
-//! The README's Python example, run as written against the built engine. Where `python3`
-//! does not run, the test says that it skipped and why (`common::skipped`), so that a passing
-//! run does not pass for one that checked the example.
+//! The Python example of doc/pipes.md (examples/drive.py), run as written against the built
+//! engine. Where `python3` does not run, the test says that it skipped and why
+//! (`common::skipped`), so that a passing run does not pass for one that checked the example.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! Rule cases, one named row each: a position (notation or moves from the start), what to play,
-//! and what must come of it. The expected boards are worked out by hand from protocol.md.
+//! and what must come of it. The expected boards are worked out by hand from doc/rules.md.
 
 use awari::rules::{relay_sow, Board, EndReason, Game, IllegalReason, Move, Side, Status, Variant};
 
@@ -513,7 +513,7 @@ fn relay_sowing_matches_sowing_seed_by_seed() {
     assert!(endless > 0 && laps > 0, "endless {endless}, laps {laps}");
 }
 
-/// Kalah's sowing place by place, as protocol.md states it, written out independently of the
+/// Kalah's sowing place by place, as doc/rules.md states it, written out independently of the
 /// rules core: the houses, the stores and the side to move after `house` is played, and
 /// whether it captured.
 fn kalah_place_by_place(board: &Board, house: usize) -> ([u8; 12], [u8; 2], Side, bool) {

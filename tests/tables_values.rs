@@ -3,7 +3,7 @@
 //! themselves.
 //!
 //! Oware: an entry `lo..hi` bounds the seeds of those on the board that the side to move ends
-//! with (protocol.md, section 8). A capture leaves the layer: the game goes on from a fresh
+//! with (doc/tables.md). A capture leaves the layer: the game goes on from a fresh
 //! position (empty history) whose value each search proves in its own way, recursively. Two
 //! independent proofs of both bounds ("the side to move gets `lo`", "the opponent gets
 //! `n - hi`"), so that `lo == hi` proves the exact value:

@@ -27,12 +27,12 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(
     name = "awari",
-    version,
+    version = crate::sys::conventions::VERSION,
     about = "An Awari engine: oware, awari, ahl, kalah and ayoayo",
     after_help = "With no command, awari is the engine: it speaks the UCI-like line protocol of\n\
-                  protocol.md on stdin/stdout, e.g.\n  \
+                  doc/protocol.md on stdin/stdout, e.g.\n  \
                   printf 'position startpos moves FfEa\\ngo depth 12\\n' | awari\n\
-                  Positions use the notation of protocol.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
+                  Positions use the notation of doc/rules.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
                   Examples: awari play; awari bench; awari bench --threads 2;\n  \
                   awari perft --variant oware --depth 11;\n  \
                   awari solve --variant kalah --seeds 3 (prove a position's exact value);\n  \
@@ -41,7 +41,7 @@ use std::process::ExitCode;
                   add --tables DIR to end the games with the endgame tables' results);\n  \
                   awari book build --plies 3 --depth 22 --games 4000 --out book.txt;\n  \
                   on a cluster, each task of a job array: awari tune ... --shard auto --out-dir\n  \
-                  /shared/tune, then once: awari tune --from /shared/tune (README)"
+                  /shared/tune, then once: awari tune --from /shared/tune (doc/cluster.md)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -79,6 +79,17 @@ enum Command {
     /// Prove a kalah or ahl position's exact value (the final seed margin with best play);
     /// prints it with a line of best play, nodes and time. Ctrl-C stops with the bounds proven.
     Solve(solve::SolveArgs),
+    /// Print a shell completion script: awari completions bash|zsh|fish.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: crate::sys::conventions::Shell,
+    },
+    /// Write the manual pages (awari.1 and one per subcommand) into DIR.
+    Man {
+        /// An existing directory, e.g. ~/.local/share/man/man1.
+        dir: PathBuf,
+    },
 }
 
 /// The `awari` command: parses the command line (a usage error exits with clap's status 2),
@@ -101,6 +112,17 @@ pub fn main() -> ExitCode {
             report(book::run(&args, matches))
         }
         Some(Command::Tables(command)) => report(tables::run(command)),
+        Some(Command::Completions { shell }) => {
+            crate::sys::conventions::print_completions(Cli::command(), shell);
+            ExitCode::SUCCESS
+        }
+        Some(Command::Man { dir }) => report(
+            crate::sys::conventions::write_man_pages(Cli::command(), &dir).map(|pages| {
+                for page in pages {
+                    say(page.display().to_string());
+                }
+            }),
+        ),
         Some(Command::Solve(args)) => match solve::run(&args) {
             Ok(code) => code,
             Err(message) => report(Err(message)),
@@ -150,7 +172,7 @@ fn report(result: Result<(), String>) -> ExitCode {
 /// The position a command starts from: `--fen`, `--seeds` and `--moves` (perft and solve).
 #[derive(clap::Args)]
 struct Start {
-    /// Start from this position instead of the variant's start (notation of protocol.md).
+    /// Start from this position instead of the variant's start (notation of doc/rules.md).
     #[arg(long)]
     fen: Option<String>,
     /// Moves to play first, concatenated (FfEa) or spaced ("F f E a").

@@ -25,7 +25,7 @@ pub(super) struct PlayArgs {
     /// Seed for greedy's random choice between equal moves.
     #[arg(long)]
     seed: Option<u64>,
-    /// Start every game from this position (notation of protocol.md) instead of the start.
+    /// Start every game from this position (notation of doc/rules.md) instead of the start.
     #[arg(long)]
     fen: Option<String>,
 }

@@ -75,7 +75,7 @@ pub(super) enum TablesCommand {
         /// Directory of the layer files (default: as for build).
         #[arg(long)]
         dir: Option<PathBuf>,
-        /// The position (notation of protocol.md).
+        /// The position (notation of doc/rules.md).
         #[arg(long)]
         fen: String,
         /// Moves to play first, concatenated (FfEa) or spaced ("F f E a").

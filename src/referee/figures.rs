@@ -6,9 +6,6 @@
 use super::runner::Totals;
 use super::stats::{self, Sprt, Verdict};
 
-/// What stands for an Elo that is not finite.
-const NOT_FINITE: &str = "not finite (one engine scored every point)";
-
 /// A match's figures from engine A's side, formatted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figures {
@@ -20,9 +17,9 @@ pub struct Figures {
     pub record: String,
     /// A's score: `54.2%`.
     pub score: String,
-    /// With games counted: the Elo and its 95% margin (`+12.3 +/- 4.5`), `None` when it is
-    /// not finite.
-    pub elo: Option<Option<String>>,
+    /// With games counted: the Elo and its 95% margin (`+12.3 +/- 4.5`), or, when one engine
+    /// scored every point, the bound the games prove at 95% (`> +316.6`, `< -316.6`).
+    pub elo: Option<String>,
     /// With games counted: the likelihood that A is the stronger, `71.3%`.
     pub los: Option<String>,
     /// With complete pairs: their counts by A's score in them, `[0, 1, 3, 1, 0]`.
@@ -65,7 +62,18 @@ impl Figures {
             games: n,
             record: format!("+{} ={} -{}", t.wins, t.draws, t.losses),
             score: format!("{score:.1}%"),
-            elo: (n > 0).then(|| stats::finite_elo(&trinomial).map(|e| e.to_string())),
+            elo: (n > 0).then(|| match stats::finite_elo(&trinomial) {
+                Some(e) => e.to_string(),
+                None => {
+                    // What the winner is at least, and so the loser at most.
+                    let bound = stats::one_sided_bound(n).unwrap_or(0.0);
+                    if t.wins == n {
+                        format!("> {bound:+.1}")
+                    } else {
+                        format!("< {:+.1}", -bound)
+                    }
+                }
+            }),
             los: (n > 0).then(|| format!("{:.1}%", 100.0 * stats::los(t.wins, t.losses))),
             pairs: (pairs > 0).then(|| format!("{:?}", t.pairs)),
             pair_elo: stats::finite_elo(&t.pairs)
@@ -99,15 +107,14 @@ impl Figures {
             self.games, self.record, self.score
         )];
         if let (Some(elo), Some(los)) = (&self.elo, &self.los) {
-            lines.push(match elo {
-                Some(elo) => format!("Elo {elo} (95%), LOS {los}"),
-                None => format!("Elo: {NOT_FINITE}, LOS {los}"),
-            });
+            lines.push(format!("Elo {elo} (95%), LOS {los}"));
         }
-        if let (Some(pairs), Some([elo, nelo])) = (&self.pairs, &self.pair_elo) {
-            lines.push(format!(
+        match (&self.pairs, &self.pair_elo) {
+            (Some(pairs), Some([elo, nelo])) => lines.push(format!(
                 "pairs (0, 1/2, 1, 3/2, 2 points): {pairs}; Elo {elo}, normalized Elo {nelo}"
-            ));
+            )),
+            (Some(pairs), None) => lines.push(format!("pairs (0, 1/2, 1, 3/2, 2 points): {pairs}")),
+            (None, _) => {}
         }
         if let Some(s) = &self.sprt {
             let verdict = match s.verdict {
@@ -136,8 +143,7 @@ impl Figures {
             ("score".to_string(), self.score.clone()),
         ];
         if let (Some(elo), Some(los)) = (&self.elo, &self.los) {
-            let elo = elo.as_deref().unwrap_or(NOT_FINITE);
-            rows.push(("Elo (95%)".to_string(), elo.to_string()));
+            rows.push(("Elo (95%)".to_string(), elo.clone()));
             rows.push(("LOS".to_string(), los.clone()));
         }
         if let Some(pairs) = &self.pairs {
@@ -230,28 +236,37 @@ mod tests {
             ..Totals::default()
         };
         let f = Figures::of(&totals, ["a", "b"], None);
-        let elo = f.elo.clone().flatten().unwrap();
+        let elo = f.elo.clone().unwrap();
         assert!(elo.starts_with("0.0 +/- "), "{elo}");
         assert!(f.lines()[1].starts_with("Elo 0.0 +/- "), "{:?}", f.lines());
         assert!(!f.lines().concat().contains("-0.0"), "{:?}", f.lines());
     }
 
     #[test]
-    fn one_sided_matches_have_no_finite_elo_in_either_layout() {
+    fn one_sided_matches_show_the_bound_they_prove_in_either_layout() {
         let totals = Totals {
             wins: 4,
             pairs: [0, 0, 0, 0, 2],
             ..Totals::default()
         };
         let f = Figures::of(&totals, ["a", "b"], Some(sprt()));
+        // 0.05^(1/4) = 0.4729: four wins prove little.
+        assert_eq!(f.lines()[1], "Elo > -18.9 (95%), LOS 97.7%");
         assert_eq!(
-            f.lines()[1],
-            "Elo: not finite (one engine scored every point), LOS 97.7%"
+            f.lines()[2],
+            "pairs (0, 1/2, 1, 3/2, 2 points): [0, 0, 0, 0, 2]"
         );
         let rows = f.rows();
-        assert!(rows.contains(&("Elo (95%)".to_string(), NOT_FINITE.to_string())));
+        assert!(rows.contains(&("Elo (95%)".to_string(), "> -18.9".to_string())));
         assert!(!rows.iter().any(|r| r.0 == "pair Elo"), "{rows:?}");
         assert_eq!(f.pair_elo, None);
+        let lost = Totals {
+            losses: 20,
+            pairs: [10, 0, 0, 0, 0],
+            ..Totals::default()
+        };
+        let f = Figures::of(&lost, ["a", "b"], None);
+        assert_eq!(f.lines()[1], "Elo < -316.6 (95%), LOS 0.0%");
     }
 
     #[test]
@@ -267,7 +282,7 @@ mod tests {
         };
         let f = Figures::of(&totals, ["a", "b"], Some(sprt10));
         assert_eq!(f.sprt.as_ref().unwrap().verdict, Verdict::AcceptH1);
-        assert!(f.lines()[1].contains("not finite"), "{:?}", f.lines());
+        assert!(f.lines()[1].starts_with("Elo > +"), "{:?}", f.lines());
         assert!(f.lines().last().unwrap().ends_with(") H1 accepted"));
         assert!(f.rows().last().unwrap().1.ends_with(") H1 accepted"));
         let even = Totals {

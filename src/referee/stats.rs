@@ -271,6 +271,16 @@ pub fn finite_elo(counts: &[u64]) -> Option<Estimate> {
     (e.elo.is_finite() && e.margin.is_finite()).then_some(e)
 }
 
+/// The Elo difference that `games` games, every one won by the same engine, prove at 95%
+/// (one-sided): the winner is at least this much stronger (the loser at most its negative).
+/// A game's score lies in [0, 1], so with an expected score `s` a game is won with probability
+/// at most `s` (Markov's inequality) and `games` independent games are all won with
+/// probability at most `s^games`, draws or not; every `s` below `0.05^(1/games)` makes the
+/// result less likely than 5%. `None` without games.
+pub fn one_sided_bound(games: u64) -> Option<f64> {
+    (games > 0).then(|| elo_of_score(0.05f64.powf(1.0 / games as f64)))
+}
+
 /// Normalized Elo from `counts`, with its 95% half-interval.
 pub fn normalized_elo(counts: &[u64]) -> Estimate {
     let pdf = Pdf::of(counts);
@@ -535,5 +545,22 @@ mod tests {
         assert_eq!(finite_elo(&[0, 0, 4]), None, "all wins");
         assert_eq!(finite_elo(&[0, 0, 0]), None, "nothing counted");
         assert!(finite_elo(&[1, 0, 4]).is_some());
+    }
+
+    /// 20 games all won: a win chance of 0.8609 or more (0.8609^20 = 5%), +316.6 Elo (the
+    /// figures worked out by hand); more games prove more, and a score at the bound makes
+    /// the all-won result exactly 5% likely when no game can be drawn.
+    #[test]
+    fn a_clean_sweep_proves_a_one_sided_bound() {
+        assert_eq!(one_sided_bound(0), None);
+        let twenty = one_sided_bound(20).unwrap();
+        assert!(close(twenty, 316.64, 0.01), "{twenty}");
+        assert!(close(one_sided_bound(100).unwrap(), 606.79, 0.01));
+        assert!(one_sided_bound(1).unwrap() < 0.0, "one game proves little");
+        for n in [1, 2, 20, 1000] {
+            let s = score_of_elo(one_sided_bound(n).unwrap());
+            assert!(close(s.powi(n as i32), 0.05, 1e-9), "{n} games: {s}");
+            assert!(one_sided_bound(n + 1).unwrap() > one_sided_bound(n).unwrap());
+        }
     }
 }

@@ -1,11 +1,14 @@
 //! What the operating system and the processor give, wrapped once for the whole crate:
-//! [`files`] (opening the files a user names without blocking on them), [`lines`] (reading
+//! [`conventions`] (what a Unix command offers: `--version` with the commit, manual pages,
+//! shell completions), [`files`] (opening the files a user names without blocking on them),
+//! [`lines`] (reading
 //! lines from a pipe without trusting it: the engine's input, the referee's engines),
 //! [`prefetch`] (a cache-line hint for the searches and table probes), [`sigbus`] (mapped
 //! files truncated under the process: a dropped layer, not a dead engine), [`stderr`] (lines
 //! to the error output that never panic) and [`write`](mod@write) (writing a file whole, so no
 //! reader ever finds a part of one).
 
+pub mod conventions;
 pub mod files;
 pub mod lines;
 pub mod prefetch;

@@ -76,7 +76,7 @@ pub enum Order {
 #[derive(Parser)]
 #[command(
     name = "referee",
-    version,
+    version = crate::sys::conventions::VERSION,
     about = "Engine-vs-engine matches for awari engines",
     after_help = EXAMPLES,
     args_conflicts_with_subcommands = true
@@ -90,7 +90,7 @@ struct Cli {
     /// Rule set: oware, awari, ahl, kalah or ayoayo.
     #[arg(long, default_value = "oware")]
     variant: Variant,
-    /// Games to play (rounded up to whole pairs).
+    /// Games to play, rounded up to whole pairs [default: 100; 20 in the built-in match].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     games: Option<u64>,
     /// Clock: [moves/]seconds[+increment], e.g. 10+0.1.
@@ -211,6 +211,17 @@ enum Sub {
         #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
         sprt: Option<Vec<String>>,
     },
+    /// Print a shell completion script: referee completions bash|zsh|fish.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: crate::sys::conventions::Shell,
+    },
+    /// Write the manual pages (referee.1 and one per subcommand) into DIR.
+    Man {
+        /// An existing directory, e.g. ~/.local/share/man/man1.
+        dir: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
@@ -271,6 +282,24 @@ pub fn main() -> ExitCode {
             html,
             sprt,
         }) => return report::report(records, html, sprt.as_deref()),
+        Some(Sub::Completions { shell }) => {
+            crate::sys::conventions::print_completions(Cli::command(), *shell);
+            return ExitCode::SUCCESS;
+        }
+        Some(Sub::Man { dir }) => {
+            return match crate::sys::conventions::write_man_pages(Cli::command(), dir) {
+                Ok(pages) => {
+                    for page in pages {
+                        say!("{}", page.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    crate::sys::stderr::line(format_args!("error: {e}"));
+                    ExitCode::from(2)
+                }
+            };
+        }
         None => {}
     }
     let engines: Vec<Vec<String>> = matches

@@ -78,6 +78,20 @@ fn read_openings(path: &Path) -> Result<String, String> {
     Ok(text)
 }
 
+/// The openings a match plays, as its first line says them: each opening serves one pair, so a
+/// match of fewer pairs than its suite has openings plays only the first (`10 of 36 openings`).
+fn openings_used(config: &Config) -> String {
+    let suite = config.openings.len().max(1) as u64;
+    let pairs = config.total_games() / 2;
+    if pairs < suite {
+        format!("{pairs} of {suite} openings")
+    } else if suite == 1 {
+        "1 opening".to_string()
+    } else {
+        format!("{suite} openings")
+    }
+}
+
 /// Shuffles `openings` (Fisher-Yates with the project's seeded generator: the same seed, the
 /// same order).
 pub fn shuffle(openings: &mut [Opening], seed: u64) {
@@ -369,12 +383,12 @@ fn play_match(
     }
     let mine = config.shard.games_of(config.total_games());
     say!(
-        "{} vs {}, {}, {} games, {} openings{}{}",
+        "{} vs {}, {}, {} games, {}{}{}",
         names[0],
         names[1],
         config.variant,
         config.total_games(),
-        config.openings.len(),
+        openings_used(config),
         if config.shard == Shard::WHOLE {
             String::new()
         } else {
