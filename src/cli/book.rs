@@ -44,7 +44,7 @@ pub(super) struct BookArgs {
     /// Seed of the games' random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads 1 to 256 (default: every core, at most 256).
+    /// Threads, 1 to 256 (default: every core, at most 256).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     threads: Option<u16>,
     /// The file to write (the book; with --from, the merged book).

@@ -27,7 +27,7 @@ pub(super) struct TuneArgs {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads playing games 1 to 256 (default: every core, at most 256).
+    /// Threads playing games, 1 to 256 (default: every core, at most 256).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     threads: Option<u16>,
     /// Steps of gradient descent.
