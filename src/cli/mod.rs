@@ -8,6 +8,7 @@
 mod book;
 mod perft;
 mod play;
+mod serve;
 mod sharded;
 mod solve;
 mod tables;
@@ -79,6 +80,8 @@ enum Command {
     /// Prove a kalah or ahl position's exact value (the final seed margin with best play);
     /// prints it with a line of best play, nodes and time. Ctrl-C stops with the bounds proven.
     Solve(solve::SolveArgs),
+    /// Play, watch and analyse in a web browser: a local server for one page (README).
+    Serve(serve::ServeArgs),
 }
 
 /// The `awari` command: parses the command line (a usage error exits with clap's status 2),
@@ -105,6 +108,9 @@ pub fn main() -> ExitCode {
             Ok(code) => code,
             Err(message) => report(Err(message)),
         },
+        Some(Command::Serve(args)) => {
+            report(serve::run(&args, matches.subcommand_matches("serve")))
+        }
         Some(Command::Bench {
             depth,
             tables,
