@@ -80,7 +80,7 @@ enum Command {
     /// Prove a kalah or ahl position's exact value (the final seed margin with best play);
     /// prints it with a line of best play, nodes and time. Ctrl-C stops with the bounds proven.
     Solve(solve::SolveArgs),
-    /// Play, watch and analyse in a web browser: a local server for one page (README).
+    /// Play, watch and analyse in a web browser: a local server for one page (doc/serve.md).
     Serve(serve::ServeArgs),
 }
 
