@@ -516,6 +516,8 @@ fn whole_games_against_greedy_in_every_rule_set() {
             server.url()
         ));
         let first = settled(&b);
+        let ms = b.eval("return document.documentElement.getAttribute('data-first-board-ms')");
+        eprintln!("{variant}: first board drawn {ms} ms after the page's start");
         // The first moves are sown seed by seed; the rest are shown at once.
         let start = Board::start(variant).to_string();
         check_board(&first, &game_of(variant, &start, &first), "start");
@@ -758,4 +760,136 @@ fn fifty_games_at_once_through_the_api() {
         Some(&json!({ "variant": "chess", "south": "human", "north": "greedy" })),
     );
     assert_eq!(code, 400);
+}
+
+#[test]
+fn analysis_hint_review_and_records() {
+    let (browser, driver) = match tools() {
+        Ok(t) => t,
+        Err(reason) => return common::skipped(reason),
+    };
+    let server = Server::start(&[]);
+    let b = Browser::start(&browser, &driver, "analysis");
+    b.go(&format!(
+        "{}?variant=kalah&south=human&north=greedy",
+        server.url()
+    ));
+    settled(&b);
+    no_animation(&b);
+    let kalah = Board::start(Variant::Kalah).to_string();
+
+    // Analysis: lines come as the engine searches; each line's variation is legal, and
+    // hovering it draws its end, the rules' position after it.
+    b.click("#analyse");
+    let mut lines = Value::Null;
+    wait_until(Duration::from_secs(30), "analysis lines", || {
+        lines = b.eval(
+            r##"return [...document.querySelectorAll("#lines tbody tr")].map((tr) =>
+                 [...tr.children].map((td) => td.textContent));"##,
+        );
+        lines.as_array().is_some_and(|l| {
+            l.first()
+                .is_some_and(|r| r[1].as_str().unwrap().parse::<u32>().unwrap() >= 4)
+        })
+    });
+    // Read and hovered in one script, so that no new line comes between.
+    let hovered = b.eval(
+        r##"const td = document.querySelector("#lines td.pv");
+           td.dispatchEvent(new MouseEvent("mouseenter"));
+           return { pv: td.textContent, houses: [...Array(12).keys()].map((i) =>
+             +document.querySelector(`[data-house="${i}"]`).textContent) };"##,
+    );
+    let pv = hovered["pv"].as_str().unwrap().to_string();
+    let hovered = &hovered["houses"];
+    let mut after = Game::new(Board::from_notation(Variant::Kalah, &kalah).unwrap());
+    after.play_text(&pv).expect("a legal variation");
+    let expected: Vec<u8> = after.board().houses().to_vec();
+    assert_eq!(*hovered, json!(expected), "the end of {pv}");
+    assert!(b
+        .eval(r##"return document.getElementById("evalfill").style.width"##)
+        .as_str()
+        .unwrap()
+        .ends_with('%'));
+    b.click("#analyse");
+
+    // A hint: one of the legal houses, marked on the board.
+    b.eval(r##"document.querySelector("#lines td.pv").dispatchEvent(new MouseEvent("mouseleave")); return 0;"##);
+    b.click("#hint");
+    let mut hint = Value::Null;
+    wait_until(Duration::from_secs(20), "a hint", || {
+        hint = b.eval(r##"const c = document.querySelector("#board .hint"); return c ? c.getAttribute("data-legal") : null;"##);
+        hint.is_string()
+    });
+    assert!(settled(&b)["legal"]
+        .as_str()
+        .unwrap()
+        .contains(hint.as_str().unwrap()));
+
+    // A whole game, then its review: a score for every position, and each marked move a
+    // different move from the engine's best.
+    let end = play_out(&b, Variant::Kalah, &kalah, "kalah", usize::MAX);
+    let plies = end["moves"].as_str().unwrap().len();
+    b.eval(r##"document.getElementById("review-ms").value = "100"; return 0;"##);
+    b.click("#review");
+    wait_until(Duration::from_secs(120), "the review", || {
+        b.eval(r##"return document.body.getAttribute("data-review")"##) == "done"
+    });
+    let points = b
+        .eval(r##"return +document.querySelector("#graph polyline").getAttribute("data-points")"##);
+    assert_eq!(points, json!(plies + 1));
+    let judged = b.eval(
+        r##"return [...document.querySelectorAll("#judged li")].map((li) => li.textContent)"##,
+    );
+    for line in judged.as_array().unwrap() {
+        let line = line.as_str().unwrap();
+        let played = line.chars().next().unwrap();
+        let better = line.rsplit("better: ").next().unwrap();
+        assert_ne!(better, played.to_string(), "{line}");
+    }
+    b.screenshot("review");
+
+    // The record: the referee's JSON line, and its PGN.
+    let id = b.eval(r##"return document.body.getAttribute("data-session")"##);
+    let id = id.as_str().unwrap();
+    let (code, line) = http(
+        &server.addr,
+        "GET",
+        &format!("/api/record?id={id}&format=json"),
+        None,
+    );
+    assert_eq!(code, 200);
+    let record = awari::referee::records::GameRecord::from_json(line.trim().as_bytes()).unwrap();
+    assert_eq!(record.moves, end["moves"].as_str().unwrap());
+    assert_eq!(record.variant, "kalah");
+    assert_ne!(record.result.tag(), "*");
+    let (code, pgn) = http(
+        &server.addr,
+        "GET",
+        &format!("/api/record?id={id}&format=pgn"),
+        None,
+    );
+    assert_eq!(code, 200);
+    assert!(
+        pgn.contains("[Variant \"kalah\"]") || pgn.contains("kalah"),
+        "{pgn}"
+    );
+
+    // Loaded again, and stepped through: each position is the rules' one.
+    b.type_into("#record-in", line.trim());
+    b.click("#load");
+    wait_until(Duration::from_secs(10), "the record loaded", || {
+        b.eval(READ)["moves"] == record.moves.as_str()
+    });
+    b.click("#ply-first");
+    for ply in 0..4usize {
+        wait_until(Duration::from_secs(10), "the step", || {
+            b.eval(r##"return document.body.getAttribute("data-view")"##) == ply.to_string()
+        });
+        let page = b.eval(READ);
+        let mut game = Game::new(Board::from_notation(Variant::Kalah, &record.start).unwrap());
+        game.play_text(&record.moves[..ply]).unwrap();
+        let houses: Vec<u8> = game.board().houses().to_vec();
+        assert_eq!(page["houses"], json!(houses), "ply {ply}");
+        b.click("#ply-next");
+    }
 }

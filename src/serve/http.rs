@@ -178,6 +178,14 @@ fn json(status: u16, value: String) -> Response<std::io::Cursor<Vec<u8>>> {
     answer(status, "application/json", value.into_bytes())
 }
 
+/// A file to save.
+fn download(body: String, content_type: &str, name: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    answer(200, content_type, body.into_bytes()).with_header(header(
+        "Content-Disposition",
+        &format!("attachment; filename=\"{name}\""),
+    ))
+}
+
 fn error(status: u16, message: &str) -> Response<std::io::Cursor<Vec<u8>>> {
     json(status, serde_json::json!({ "error": message }).to_string())
 }
@@ -225,6 +233,34 @@ fn handle(shared: &Shared, mut request: Request) {
             stream(session, request, after);
             return;
         }
+        (Method::Get, "/api/record") => match query(&url, "id").and_then(|id| find(shared, id)) {
+            Some(session) => {
+                let record = session.lock().record(&shared.kinds);
+                match query(&url, "format") {
+                    Some("pgn") => download(record.pgn(), "application/x-chess-pgn", "awari.pgn"),
+                    Some("json") => {
+                        download(record.json() + "\n", "application/json", "awari.json")
+                    }
+                    _ => error(400, "format: pgn or json"),
+                }
+            }
+            None => error(404, "no such session"),
+        },
+        (Method::Get, "/api/ply") => match query(&url, "id").and_then(|id| find(shared, id)) {
+            Some(session) => {
+                let st = session.lock();
+                let ply = query(&url, "ply").and_then(|p| p.parse::<usize>().ok());
+                match ply.and_then(|p| st.game.positions().get(p)) {
+                    Some(board) => json(
+                        200,
+                        serde_json::to_string(&super::view::BoardView::of(board))
+                            .unwrap_or_default(),
+                    ),
+                    None => error(400, "ply: a whole number from 0 to the game's length"),
+                }
+            }
+            None => error(404, "no such session"),
+        },
         (Method::Get, "/api/state") => match query(&url, "id").and_then(|id| find(shared, id)) {
             Some(session) => json(200, session.lock().json(&shared.kinds)),
             None => error(404, "no such session"),
@@ -307,6 +343,9 @@ struct GameRequest {
     fen: Option<String>,
     #[serde(default)]
     moves: Option<String>,
+    /// A game record's JSON line (the referee's): its rule set, start and moves.
+    #[serde(default)]
+    record: Option<String>,
 }
 
 /// An action on a session.
@@ -318,6 +357,8 @@ struct Action {
     mv: Option<String>,
     #[serde(default)]
     on: Option<bool>,
+    #[serde(default)]
+    ms: Option<u64>,
 }
 
 fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
@@ -333,6 +374,20 @@ fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
 }
 
 fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), String> {
+    if let Some(line) = r.record.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
+        let record = crate::referee::records::GameRecord::from_json(line.as_bytes())
+            .map_err(|e| format!("the record: {e}"))?;
+        let from = GameRequest {
+            id: None,
+            variant: record.variant,
+            south: r.south.clone(),
+            north: r.north.clone(),
+            fen: Some(record.start),
+            moves: Some(record.opening + &record.moves),
+            record: None,
+        };
+        return new_game(shared, &from);
+    }
     let variant: Variant = r
         .variant
         .parse()
@@ -452,6 +507,13 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response<std::io::Cursor<Ve
             st.lines.clear();
             Ok(())
         }
+        "/api/review" => match action.ms {
+            Some(ms @ 20..=10_000) => {
+                st.ask_review(ms);
+                Ok(())
+            }
+            _ => Err("ms: the time per position, 20 to 10000".to_string()),
+        },
         "/api/hint" => {
             st.hint = Some(st.generation);
             Ok(())

@@ -5,7 +5,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const board = $("board");
-  const page = { id: null, config: null, state: null, flip: false, lines: [], hint: null, anim: null, why: "" };
+  const page = { id: null, config: null, state: null, flip: false, lines: [], hint: null, anim: null, why: "", view: null };
 
   function el(tag, attrs, parent, text) {
     const node = document.createElement(tag);
@@ -36,6 +36,9 @@
   function render() {
     const s = page.state;
     if (!s) return;
+    if (page.view !== null && page.view.ply < s.moves.length) return renderPly();
+    page.view = null;
+    $("ply-at").textContent = `ply ${s.moves.length} (the game)`;
     const last = s.last ? houseIndex(s.last.mv) : null;
     AwariBoard.draw(board, s.variant, drawn(s.board, { last }), s.players,
       s.over ? s.over.text : null, { flip: page.flip });
@@ -75,7 +78,36 @@
     document.body.setAttribute("data-fen", s.board.fen);
     document.body.setAttribute("data-over", s.over ? s.over.reason : "");
     document.body.setAttribute("data-busy", "0");
+    if (!document.documentElement.hasAttribute("data-first-board-ms")) {
+      document.documentElement.setAttribute("data-first-board-ms", performance.now().toFixed(0));
+    }
   }
+
+  // A past position, read-only: the game goes on from the last one.
+  function renderPly() {
+    const s = page.state, v = page.view;
+    const last = v.ply > 0 ? houseIndex(s.moves[v.ply - 1]) : null;
+    AwariBoard.draw(board, s.variant, drawn(v.board, { last }), s.players, null, { flip: page.flip });
+    $("banner").className = "";
+    $("banner").textContent = `Viewing ply ${v.ply} of ${s.moves.length}: \u00bb goes back to the game.`;
+    $("ply-at").textContent = `ply ${v.ply} of ${s.moves.length}`;
+    moves();
+    document.body.setAttribute("data-view", String(v.ply));
+    document.body.setAttribute("data-busy", "0");
+  }
+
+  async function step(to) {
+    const s = page.state;
+    if (!s) return;
+    const ply = Math.max(0, Math.min(to, s.moves.length));
+    skip();
+    if (ply === s.moves.length) { page.view = null; document.body.removeAttribute("data-view"); render(); return; }
+    const response = await fetch(`/api/ply?id=${encodeURIComponent(page.id)}&ply=${ply}`);
+    if (!response.ok) return;
+    page.view = { ply, board: await response.json() };
+    render();
+  }
+  const viewing = () => (page.view ? page.view.ply : page.state ? page.state.moves.length : 0);
 
   function cell(i) { return board.querySelector(`[data-house-cell="${i}"]`); }
 
@@ -107,11 +139,53 @@
     let side = s.start.endsWith("N") ? "N" : "S";
     // The sides of the moves come from the positions the server sent: a move's letter says
     // whose house it was.
+    const at = viewing();
     [...s.moves].forEach((m, i) => {
       el("span", { class: "n" }, box, String(i + 1));
       side = m === m.toUpperCase() ? "S" : "N";
-      el("span", { class: side }, box, m);
+      const span = el("span", { class: `m ${side}${i + 1 === at ? " now" : ""}`, "data-ply": i + 1 }, box, m);
+      span.addEventListener("click", () => step(i + 1));
     });
+  }
+
+  // ---- the review ----
+  function drawReview() {
+    const s = page.state, r = s && s.review;
+    const graph = $("graph"), list = $("judged");
+    graph.textContent = "";
+    list.textContent = "";
+    if (!r) { $("review-at").textContent = ""; return; }
+    const n = Math.max(1, s.moves.length), W = 600, H = 170, mid = 85, scale = 3.5;
+    const y = (v) => mid - Math.max(-22, Math.min(22, v)) * scale;
+    const x = (i) => 30 + (i * (W - 40)) / n;
+    AwariBoard.svg("line", { x1: 30, x2: W - 10, y1: mid, y2: mid, class: "axis" }, graph);
+    AwariBoard.svg("text", { x: 2, y: 12 }, graph, "South");
+    AwariBoard.svg("text", { x: 2, y: H - 4 }, graph, "North");
+    const points = r.evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    AwariBoard.svg("polyline", { points, class: "line", "data-points": r.evals.length }, graph);
+    for (const j of r.moves) {
+      if (!j.mark) continue;
+      const c = AwariBoard.svg("circle", { cx: x(j.ply), cy: y(r.evals[j.ply]), r: 5, class: j.mark, "data-ply": j.ply }, graph);
+      AwariBoard.svg("title", {}, c, `${j.ply}. ${j.mv}: ${j.mark}`);
+      c.addEventListener("click", () => step(j.ply - 1));
+      const side = j.mv === j.mv.toUpperCase() ? "South" : "North";
+      const li = el("li", { class: j.mark, value: j.ply, "data-mark": j.mark }, list,
+        `${j.mv} (${side}): ${j.mark}, ${j.loss.toFixed(2)} seeds lost; better: ${j.best || "?"}`);
+      li.addEventListener("click", () => step(j.ply - 1));
+    }
+    $("review-at").textContent = r.done ? `done: ${r.moves.filter((j) => j.mark).length} moves marked` : `${r.evals.length} of ${s.moves.length + 1} positions`;
+    document.body.setAttribute("data-review", r.done ? "done" : "running");
+  }
+
+  function onReview(data) {
+    const s = page.state;
+    if (!s || !s.review || data.generation !== s.generation) return;
+    if (s.review.evals.length === data.ply) {
+      s.review.evals.push(data.eval);
+      if (data.judged) s.review.moves.push(data.judged);
+      s.review.done = data.done;
+    }
+    drawReview();
   }
 
   // ---- the sowing, seed by seed ----
@@ -156,6 +230,7 @@
     if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, render);
     else render();
     $("analyse").checked = s.analyse;
+    drawReview();
   }
 
   async function move(letter) {
@@ -232,7 +307,15 @@
     try {
       page.hint = null;
       const answer = await api(page.id ? "/api/new" : "/api/session", Object.assign(page.id ? { id: page.id } : {}, settings()));
-      if (!page.id) { page.id = answer.id; listen(); }
+      if (!page.id) {
+        page.id = answer.id;
+        document.body.setAttribute("data-session", page.id);
+        listen();
+        const q = encodeURIComponent(page.id);
+        $("pgn").setAttribute("href", `/api/record?id=${q}&format=pgn`);
+        $("jsonl").setAttribute("href", `/api/record?id=${q}&format=json`);
+      }
+      page.view = null;
       say("");
     } catch (e) {
       say(`Not started: ${e.message}`);
@@ -248,6 +331,7 @@
       if (!page.anim) render();
       say(`Hint: ${page.hint.move}`);
     });
+    source.addEventListener("review", (e) => onReview(JSON.parse(e.data)));
     source.addEventListener("notice", (e) => say(JSON.parse(e.data).text));
     source.addEventListener("open", () => { $("status").textContent = "connected"; });
     source.addEventListener("error", () => { $("status").textContent = "reconnecting..."; });
@@ -273,6 +357,25 @@
     $("analyse").addEventListener("change", (e) => api("/api/analyse", { id: page.id, on: e.target.checked }).catch((x) => say(x.message)));
     window.addEventListener("pagehide", () => {
       if (page.id) fetch("/api/close", { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: page.id }) });
+    });
+    $("review").addEventListener("click", () =>
+      api("/api/review", { id: page.id, ms: +$("review-ms").value }).catch((e) => say(e.message)));
+    $("load").addEventListener("click", async () => {
+      try {
+        await api("/api/new", Object.assign({ id: page.id }, settings(), { record: $("record-in").value.trim(), south: "human", north: "human" }));
+        $("south").value = "human"; $("north").value = "human";
+        page.view = null;
+        say("Loaded: step through it with the arrows, or review it.");
+      } catch (e) { say(`Not loaded: ${e.message}`); }
+    });
+    $("ply-first").addEventListener("click", () => step(0));
+    $("ply-prev").addEventListener("click", () => step(viewing() - 1));
+    $("ply-next").addEventListener("click", () => step(viewing() + 1));
+    $("ply-last").addEventListener("click", () => step(1e9));
+    document.addEventListener("keydown", (e) => {
+      if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+      const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -1e9, End: 1e9 };
+      if (e.key in moves) { e.preventDefault(); step(viewing() + moves[e.key]); }
     });
     await newGame();
   }

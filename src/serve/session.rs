@@ -40,6 +40,71 @@ pub struct LastMove {
     pub again: bool,
 }
 
+/// A review of the game: the engine's score of every position, and each move that lost seeds
+/// against the engine's best.
+#[derive(Clone, Debug, Serialize)]
+pub struct Review {
+    /// The generation reviewed.
+    pub generation: u64,
+    /// Milliseconds per position.
+    pub ms: u64,
+    /// The positions scored so far (South's view, seeds): one per ply, then the end.
+    pub evals: Vec<f64>,
+    /// The moves judged so far.
+    pub moves: Vec<Judged>,
+    /// Whether every position is scored.
+    pub done: bool,
+}
+
+/// One move of a review.
+#[derive(Clone, Debug, Serialize)]
+pub struct Judged {
+    /// Its ply, from 1.
+    pub ply: usize,
+    /// The move.
+    pub mv: char,
+    /// The engine's best move there.
+    pub best: Option<char>,
+    /// Seeds it lost against the best (its mover's view).
+    pub loss: f64,
+    /// `inaccuracy` (a seed or more), `mistake` (2), `blunder` (4), or none.
+    pub mark: Option<&'static str>,
+}
+
+/// A score in seeds from South's view; a forced win counts as 50 seeds.
+fn seeds(score: view::Score) -> f64 {
+    match score {
+        view::Score::Cp(n) => f64::from(n) / 100.0,
+        view::Score::Mate(n) => 50.0f64.copysign(f64::from(n)),
+    }
+}
+
+/// What a move lost: `before` and `after` are South's view; the mover's view decides.
+fn judge(ply: usize, mv: Move, best: Option<char>, before: f64, after: f64) -> Judged {
+    let sign = if mv.side() == Side::South { 1.0 } else { -1.0 };
+    let loss = if best == Some(mv.to_char()) {
+        0.0
+    } else {
+        ((before - after) * sign).max(0.0)
+    };
+    let mark = if loss >= 4.0 {
+        Some("blunder")
+    } else if loss >= 2.0 {
+        Some("mistake")
+    } else if loss >= 1.0 {
+        Some("inaccuracy")
+    } else {
+        None
+    };
+    Judged {
+        ply,
+        mv: mv.to_char(),
+        best,
+        loss: (loss * 100.0).round() / 100.0,
+        mark,
+    }
+}
+
 /// A session's state, behind its lock.
 pub struct State {
     /// The game.
@@ -62,6 +127,8 @@ pub struct State {
     pub hint: Option<u64>,
     /// The analysis lines of this generation, by `multipv`.
     pub lines: Vec<Line>,
+    /// The review of the game, asked for or done.
+    pub review: Option<Review>,
     /// Set when the session ends: its thread ends its engines and stops.
     pub closed: bool,
     /// The last request or open event stream.
@@ -106,6 +173,7 @@ impl Session {
                 analyse: false,
                 hint: None,
                 lines: Vec::new(),
+                review: None,
                 closed: false,
                 seen: Instant::now(),
                 streams: 0,
@@ -156,6 +224,7 @@ struct StateView<'a> {
     thinking: Option<char>,
     analyse: bool,
     can_take_back: bool,
+    review: Option<&'a Review>,
 }
 
 /// How the game ended.
@@ -253,6 +322,7 @@ impl State {
             thinking: self.thinking.map(Side::letter),
             analyse: self.analyse,
             can_take_back: !self.game.moves().is_empty(),
+            review: self.review.as_ref(),
         };
         serde_json::to_string(&view).unwrap_or_else(|_| "{}".to_string())
     }
@@ -304,6 +374,68 @@ impl State {
         self.changed_game();
     }
 
+    /// The game as the referee records one: its JSON line's record, from which its PGN is
+    /// made too. An unfinished game has the result `*`.
+    pub fn record(&self, kinds: &[Kind]) -> crate::referee::records::GameRecord {
+        use crate::referee::game::{Played, Record, Termination};
+        use crate::referee::records::{today, GameRecord, Meta};
+        let outcome = self.game.outcome();
+        let record = Record {
+            start: *self.game.start(),
+            opening: Vec::new(),
+            moves: self
+                .game
+                .moves()
+                .iter()
+                .map(|&mv| Played {
+                    mv,
+                    score: None,
+                    depth: None,
+                    time: Duration::ZERO,
+                })
+                .collect(),
+            winner: outcome.and_then(|o| o.winner),
+            stores: outcome.map_or(self.game.board().stores(), |o| o.stores),
+            termination: match outcome {
+                Some(o) => Termination::Rules(o.reason),
+                None => Termination::NoContest("unfinished".to_string()),
+            },
+        };
+        let name = |seat: &Seat| match seat {
+            Seat::Human => ("a person".to_string(), "-".to_string()),
+            Seat::Engine(k) => kinds
+                .get(*k)
+                .map_or(("engine".to_string(), "-".to_string()), |k| {
+                    (k.label.clone(), k.limit.tag())
+                }),
+        };
+        let (south, south_tc) = name(&self.seats[0]);
+        let (north, north_tc) = name(&self.seats[1]);
+        let date = today();
+        GameRecord::new(
+            &Meta {
+                event: "awari serve",
+                date: &date,
+                round: 1,
+                south: &south,
+                north: &north,
+                time_control: [south_tc, north_tc],
+            },
+            &record,
+        )
+    }
+
+    /// Asks for a review of the game, `ms` milliseconds a position.
+    pub fn ask_review(&mut self, ms: u64) {
+        self.review = Some(Review {
+            generation: self.generation,
+            ms,
+            evals: Vec::new(),
+            moves: Vec::new(),
+            done: false,
+        });
+    }
+
     /// Whether a person is to move (and may).
     pub fn human_to_move(&self) -> bool {
         self.seats[self.game.board().side_to_move().index()] == Seat::Human
@@ -312,6 +444,7 @@ impl State {
     fn changed_game(&mut self) {
         self.generation += 1;
         self.lines.clear();
+        self.review = None;
         self.thinking = None;
     }
 }
@@ -327,6 +460,8 @@ enum Job {
     Move(Side, usize, Game, u64, u64),
     /// The analyst searches this game's position until it changes (or a hint: for a second).
     Analyse(Game, u64, u64, bool),
+    /// The analyst scores every position of this game, this many ms each.
+    Review(Game, u64, u64, u64),
     /// The session is over.
     Quit,
 }
@@ -339,6 +474,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
     // The generations already analysed and hinted, so each is done once.
     let mut analysed = None;
     let mut hinted = None;
+    let mut reviewed = None;
     loop {
         let job = {
             let mut st = session.lock();
@@ -355,6 +491,12 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 if st.hint == Some(g) && hinted != Some(g) && st.game.outcome().is_none() {
                     hinted = Some(g);
                     break Job::Analyse(st.game.clone(), g, st.game_number, true);
+                }
+                if let Some(r) = st.review.as_ref().filter(|r| r.generation == g && !r.done) {
+                    if reviewed != Some(g) {
+                        reviewed = Some(g);
+                        break Job::Review(st.game.clone(), g, st.game_number, r.ms);
+                    }
                 }
                 if st.analyse && analysed != Some(g) && st.game.outcome().is_none() {
                     analysed = Some(g);
@@ -445,6 +587,9 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             st.closed
                                 || st.generation != generation
                                 || (!hint && !st.analyse)
+                                || (!hint
+                                    && st.hint == Some(generation)
+                                    && hinted != Some(generation))
                                 || (hint && st.hint != Some(generation))
                         };
                         let within = if hint {
@@ -457,6 +602,10 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             .map_err(|f| format!("the analysis engine {f}"))
                     });
                 let mut st = session.lock();
+                if !hint && st.generation == generation && st.analyse {
+                    // Stopped for a hint: it goes on after it.
+                    analysed = None;
+                }
                 match result {
                     Ok(Some(best)) if hint && st.generation == generation => {
                         let data = serde_json::json!({ "generation": generation, "move": best });
@@ -470,6 +619,22 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                     }
                 }
                 session.changed.notify_all();
+            }
+            Job::Review(game, generation, number, ms) => {
+                if let Err(e) = review(
+                    session,
+                    &mut analyst,
+                    analyst_kind,
+                    &game,
+                    generation,
+                    number,
+                    ms,
+                ) {
+                    analyst = None;
+                    let mut st = session.lock();
+                    st.push("notice", serde_json::json!({ "text": e }).to_string());
+                    session.changed.notify_all();
+                }
             }
         }
     }
@@ -529,4 +694,82 @@ fn publish_line(session: &Session, generation: u64, side: Side, line: Line, anal
     });
     st.push("info", data.to_string());
     session.changed.notify_all();
+}
+
+/// Reviews `game` with the analyst, `ms` a position, publishing each judged move.
+fn review(
+    session: &Session,
+    analyst: &mut Option<Engine>,
+    kind: &Kind,
+    game: &Game,
+    generation: u64,
+    number: u64,
+    ms: u64,
+) -> Result<(), String> {
+    let engine = ready(analyst, kind, number, variant(game))?;
+    if engine.multipv {
+        let _ = engine.set_option("MultiPV", "1");
+    }
+    let moves = game.moves().to_vec();
+    let mut position = Game::new(*game.start());
+    let mut before: Option<(f64, Option<char>)> = None;
+    for ply in 0..=moves.len() {
+        let stale = || {
+            let st = session.lock();
+            st.closed || st.generation != generation
+        };
+        if stale() {
+            return Ok(());
+        }
+        let eval = match position.outcome() {
+            Some(o) => (f64::from(o.stores[0]) - f64::from(o.stores[1]), None),
+            None => {
+                let mut last: Option<Line> = None;
+                let mut lines = |line: &str| {
+                    if let Some(l) = info::parse(line, &position) {
+                        if l.multipv == 1 {
+                            last = Some(l);
+                        }
+                    }
+                };
+                let best = engine
+                    .search(
+                        &position,
+                        &format!("go movetime {ms}"),
+                        Duration::from_millis(ms) + Duration::from_secs(5),
+                        &mut lines,
+                        &stale,
+                    )
+                    .map_err(|f| format!("the review's engine {f}"))?;
+                let Some(best) = best else { return Ok(()) };
+                let score = last.map_or(0.0, |l| seeds(l.score));
+                (score, best.chars().next())
+            }
+        };
+        let mut st = session.lock();
+        if st.generation != generation {
+            return Ok(());
+        }
+        let Some(review) = st.review.as_mut() else {
+            return Ok(());
+        };
+        review.evals.push(eval.0);
+        let judged = before.map(|(b, best)| judge(ply, moves[ply - 1], best, b, eval.0));
+        if let Some(j) = &judged {
+            review.moves.push(j.clone());
+        }
+        review.done = ply == moves.len();
+        let data = serde_json::json!({
+            "generation": generation, "ply": ply, "eval": eval.0, "judged": judged,
+            "done": review.done, "total": moves.len(),
+        });
+        st.push("review", data.to_string());
+        session.changed.notify_all();
+        drop(st);
+        before = Some(eval);
+        if let Some(&m) = moves.get(ply) {
+            position.play(m).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }
