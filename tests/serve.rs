@@ -596,8 +596,9 @@ fn take_back_set_up_a_position_and_two_tabs_at_once() {
     no_animation(&b);
     b.switch(&first);
     b.click("#new");
+    // The set-up position had no moves either: the new game is seen by its position.
     wait_until(Duration::from_secs(10), "the new game", || {
-        b.eval(READ)["moves"].as_str() == Some("")
+        b.eval("return document.body.getAttribute('data-fen')") == start.as_str()
     });
     let kalah = Board::start(Variant::Kalah).to_string();
     for plies in [2, 4, 6, 8] {
@@ -874,7 +875,11 @@ fn analysis_hint_review_and_records() {
         "{pgn}"
     );
 
-    // Loaded again, and stepped through: each position is the rules' one.
+    // Loaded again into a fresh game, and stepped through: each position is the rules' one.
+    b.click("#new");
+    wait_until(Duration::from_secs(10), "a fresh game", || {
+        b.eval(READ)["moves"] == ""
+    });
     b.type_into("#record-in", line.trim());
     b.click("#load");
     wait_until(Duration::from_secs(10), "the record loaded", || {
