@@ -887,8 +887,9 @@ fn analysis_hint_review_and_records() {
     });
     b.click("#ply-first");
     for ply in 0..4usize {
+        let want = ply.to_string();
         wait_until(Duration::from_secs(10), "the step", || {
-            b.eval(r##"return document.body.getAttribute("data-view")"##) == ply.to_string()
+            b.eval(r##"return document.body.getAttribute("data-view")"##) == want.as_str()
         });
         let page = b.eval(READ);
         let mut game = Game::new(Board::from_notation(Variant::Kalah, &record.start).unwrap());
