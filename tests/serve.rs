@@ -899,3 +899,63 @@ fn analysis_hint_review_and_records() {
         b.click("#ply-next");
     }
 }
+
+#[test]
+fn the_page_carries_its_policy_and_an_address_off_loopback_is_warned_of() {
+    let server = Server::start(&[]);
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        stream,
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    let (head, html) = text.split_once("\r\n\r\n").unwrap();
+    let policy = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Security-Policy: "))
+        .expect("a Content-Security-Policy");
+    assert!(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"));
+    // Every script is a file of its own: none inline, and none from elsewhere.
+    assert_eq!(html.matches("<script").count(), 2, "{html}");
+    assert_eq!(html.matches("<script src=\"/").count(), 2, "{html}");
+    assert!(!html.contains("http://") && !html.contains("https://"));
+    // Another site's name for this address is refused.
+    let (code, _) = {
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        write!(
+            s,
+            "GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut t = String::new();
+        s.read_to_string(&mut t).unwrap();
+        (t.split_whitespace().nth(1).unwrap_or("").to_string(), t)
+    };
+    assert_eq!(code, "421");
+
+    let mut child = common::hermetic(AWARI)
+        .args(["serve", "--bind", "0.0.0.0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut warning = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut warning)
+        .unwrap();
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut url)
+        .unwrap();
+    let _ = Command::new("kill").arg(child.id().to_string()).status();
+    let _ = child.wait();
+    assert!(
+        warning.starts_with("warning: listening on 0.0.0.0"),
+        "{warning}"
+    );
+    assert!(url.starts_with("http://0.0.0.0:"), "{url}");
+}
