@@ -25,6 +25,8 @@
 //!   terminal).
 //! - [`referee`]: engine processes, games and matches between them, their records and
 //!   statistics. It checks moves with [`rules`] and meets engines only as processes.
+//! - [`serve`]: `awari serve`, a local web page to play, watch and analyse games against
+//!   any engine, driven as processes with the referee's process code.
 //! - [`cli`]: the `awari` command line (the engine, `perft`, `bench`, `play`, `tune`, `book`,
 //!   `tables`, `solve`); `src/bin/awari.rs` only calls it. The referee's is [`referee::cli`].
 //!
@@ -38,6 +40,7 @@ pub mod referee;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod sys;
 pub mod tables;
 pub mod tools;

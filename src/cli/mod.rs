@@ -8,6 +8,7 @@
 mod book;
 mod perft;
 mod play;
+mod serve;
 mod sharded;
 mod solve;
 mod tables;
@@ -90,6 +91,8 @@ enum Command {
         /// An existing directory, e.g. ~/.local/share/man/man1.
         dir: PathBuf,
     },
+    /// Play, watch and analyse in a web browser: a local server for one page (doc/serve.md).
+    Serve(serve::ServeArgs),
 }
 
 /// The `awari` command: parses the command line (a usage error exits with clap's status 2),
@@ -127,6 +130,9 @@ pub fn main() -> ExitCode {
             Ok(code) => code,
             Err(message) => report(Err(message)),
         },
+        Some(Command::Serve(args)) => {
+            report(serve::run(&args, matches.subcommand_matches("serve")))
+        }
         Some(Command::Bench {
             depth,
             tables,

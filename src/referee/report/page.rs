@@ -1,6 +1,7 @@
 //! The page itself: [`data::Page`](super::data::Page) put into one self-contained HTML file by
-//! a `minijinja` template (`report.html`), with the style sheet (`report.css`) and the script
-//! (`report.js`) inline and the data as JSON in a `<script type="application/json">` element.
+//! a `minijinja` template (`report.html`), with the style sheets (`board.css`, `report.css`) and
+//! the scripts (`board.js`, shared with `awari serve`'s page, and `report.js`) inline and the
+//! data as JSON in a `<script type="application/json">` element.
 //! Nothing is fetched: the file opens from the disk, offline.
 //!
 //! The template draws what is fixed (the result tables, the text report, the standings and
@@ -14,6 +15,9 @@ use minijinja::{context, Environment, Value};
 const TEMPLATE: &str = include_str!("report.html");
 const CSS: &str = include_str!("report.css");
 const SCRIPT: &str = include_str!("report.js");
+/// The board drawing, shared with `awari serve`'s page.
+const BOARD: &str = include_str!("board.js");
+const BOARD_CSS: &str = include_str!("board.css");
 
 /// The page's HTML.
 pub fn render(page: &Page) -> Result<String, String> {
@@ -44,8 +48,8 @@ pub fn render(page: &Page) -> Result<String, String> {
             games,
             matches,
             tournament => Value::from(Serde(&page.tournament)),
-            css => Value::from_safe_string(CSS.to_string()),
-            js => Value::from_safe_string(SCRIPT.to_string()),
+            css => Value::from_safe_string(format!("{BOARD_CSS}{CSS}")),
+            js => Value::from_safe_string(format!("{BOARD}\n{SCRIPT}")),
             data => Value::from_safe_string(script_json(page)?),
         })
         .map_err(|e| format!("the report template: {e}"))

@@ -198,42 +198,9 @@
     };
   }
 
-  // Where house i is drawn: South's A-F left to right below, North's a-f right to left above,
-  // so that sowing runs counter-clockwise; North's store on the left, South's on the right.
-  function houseAt(i) {
-    return i < 6 ? { x: 150 + 100 * i, y: 172 } : { x: 150 + 100 * (11 - i), y: 88 };
-  }
-
-  // `over`: the game's last position, where nobody moves any more (the result says why).
+  // The board itself is drawn by board.js, shared with `awari serve`'s page.
   function drawBoard(variant, b, names, over) {
-    const root = document.getElementById("board");
-    root.textContent = "";
-    const onPath = variant === "ahl" || variant === "kalah";
-    svg("rect", { x: 4, y: 30, width: 792, height: 200, rx: 30, class: "wood" }, root);
-    [1, 0].forEach((side) => {
-      const x = side === 1 ? 12 : 712;
-      svg("rect", { x, y: 46, width: 76, height: 168, rx: 34, class: "store" + (onPath ? "" : " aside"), "data-store-cell": side }, root);
-      svg("text", { x: x + 38, y: 130, class: "count", "data-store": side }, root, String(b.stores[side]));
-      svg("text", { x: x + 38, y: 246, class: "label" }, root, (side ? "North" : "South") + (onPath ? " store" : " captured"));
-    });
-    for (let i = 0; i < 12; i++) {
-      const p = houseAt(i);
-      let cls = "house";
-      if (b.last === i) cls += " last";
-      if (b.end === i) cls += " end";
-      svg("circle", { cx: p.x, cy: p.y, r: 36, class: cls, "data-house-cell": i }, root);
-      svg("text", { x: p.x, y: p.y, class: "count", "data-house": i }, root, String(b.houses[i]));
-      const letter = i < 6 ? "ABCDEF"[i] : "abcdef"[i - 6];
-      svg("text", { x: p.x, y: i < 6 ? 224 : 46, class: "label" + ((i < 6) === (b.side === "S") ? " tomove" : "") }, root, letter);
-    }
-    const who = b.side === "S" ? "South" : "North";
-    const name = names[b.side === "S" ? 0 : 1];
-    svg("text", { x: 400, y: b.side === "S" ? 252 : 20, "text-anchor": "middle", class: "turn", "data-side": b.side },
-      root, over ? `game over: ${over}` : `${who} (${name}) to move${b.bonus ? ", bonus move" : ""}`);
-    const marks = [];
-    if (b.last !== null) marks.push("blue ring: the house the last move sowed from");
-    if (b.end !== null) marks.push("red dashes: where its relay ended");
-    svg("text", { x: 400, y: b.side === "S" ? 20 : 252, "text-anchor": "middle", class: "label" }, root, marks.join("; "));
+    window.AwariBoard.draw(document.getElementById("board"), variant, b, names, over);
   }
 
   function currentGame() {

@@ -1,0 +1,249 @@
+//! The engines a page can play: the kinds offered (this program at a few strengths, the
+//! classic opponents, the engines given with `--engine`), and one running engine, driven with
+//! the referee's [`Process`]. Every engine is a child process, this program's own included.
+
+use crate::referee::game::Limit;
+use crate::referee::process::{Failure, OutputLimits, Process, Spec};
+use crate::referee::reply::{Expect, Reply};
+use crate::rules::{format_move_list, Game, Variant};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Engines running at once, in all sessions together, at most.
+pub const MAX_ENGINES: usize = 160;
+
+/// Engines running now.
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// How long an engine may take to answer `uci` or `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// Time an engine may take beyond its move's own limit before it is seen as hung.
+const MARGIN: Duration = Duration::from_secs(5);
+
+/// An engine the page can choose.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    /// The identifier the page sends.
+    pub id: String,
+    /// The name shown.
+    pub label: String,
+    /// How to start it.
+    pub spec: Spec,
+    /// How long it thinks per move.
+    pub limit: Limit,
+}
+
+/// The kinds offered: this program at three strengths, the three classic opponents, then
+/// `extra` (the `--engine` ones), named `engine-1`, `engine-2`, ...
+pub fn kinds(exe: &Path, extra: Vec<(Spec, Limit)>, tables: Option<&Path>) -> Vec<Kind> {
+    let own = |id: &str, label: &str, options: &[(&str, &str)], limit: Limit| Kind {
+        id: id.to_string(),
+        label: label.to_string(),
+        spec: Spec {
+            name: label.to_string(),
+            command: exe.to_path_buf(),
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .chain(tables_option(tables))
+                .collect(),
+            ..Spec::default()
+        },
+        limit,
+    };
+    let ms = |n| Limit::MoveTime(Duration::from_millis(n));
+    let mut out = vec![
+        own("depth2", "awari, depth 2", &[], Limit::Depth(2)),
+        own("100ms", "awari, 100 ms a move", &[], ms(100)),
+        own("1s", "awari, 1 s a move", &[], ms(1000)),
+        own("greedy", "greedy", &[("Opponent", "greedy")], ms(100)),
+        own(
+            "basic",
+            "basic (1978, learns)",
+            &[("Opponent", "basic")],
+            ms(100),
+        ),
+        own("evolved", "evolved", &[("Opponent", "evolved")], ms(100)),
+    ];
+    for (i, (spec, limit)) in extra.into_iter().enumerate() {
+        out.push(Kind {
+            id: format!("engine-{}", i + 1),
+            label: spec.name.clone(),
+            spec,
+            limit,
+        });
+    }
+    out
+}
+
+/// `TablesPath` for the endgame tables of `tables`, if given.
+fn tables_option(tables: Option<&Path>) -> Option<(String, String)> {
+    tables.map(|dir| ("TablesPath".to_string(), dir.display().to_string()))
+}
+
+/// The kind that analyses and gives hints: this program, searching without a limit.
+pub fn analyst(exe: &Path, tables: Option<&Path>) -> Kind {
+    Kind {
+        id: "analyst".to_string(),
+        label: "awari".to_string(),
+        spec: Spec {
+            name: "awari".to_string(),
+            command: exe.to_path_buf(),
+            options: tables_option(tables).into_iter().collect(),
+            ..Spec::default()
+        },
+        limit: Limit::MoveTime(Duration::from_secs(1)),
+    }
+}
+
+/// The `go` command for `limit`, and how long its answer may take. A clock becomes a time
+/// per move (the period over 40 moves, or over its own move count, plus the increment): the
+/// page keeps no clocks.
+pub fn go(limit: &Limit) -> (String, Duration) {
+    match *limit {
+        Limit::MoveTime(d) => (format!("go movetime {}", d.as_millis()), d + MARGIN),
+        Limit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(120)),
+        Limit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(120)),
+        Limit::Clock { moves, base, inc } => {
+            let d = base / moves.unwrap_or(40).max(1) + inc;
+            (format!("go movetime {}", d.as_millis().max(1)), d + MARGIN)
+        }
+    }
+}
+
+/// A running engine.
+pub struct Engine {
+    process: Process,
+    /// The kind it was started as.
+    pub kind: String,
+    /// Whether its `uci` answer offers `MultiPV`.
+    pub multipv: bool,
+    /// The game it was last told of (`ucinewgame`): the session's game number.
+    pub game: Option<u64>,
+}
+
+impl Engine {
+    /// Starts `kind` and shakes hands (`uci`, its options, `isready`). Fails when
+    /// [`MAX_ENGINES`] are running.
+    pub fn start(kind: &Kind) -> Result<Engine, String> {
+        if RUNNING.fetch_add(1, Ordering::AcqRel) >= MAX_ENGINES {
+            RUNNING.fetch_sub(1, Ordering::AcqRel);
+            return Err(format!(
+                "{MAX_ENGINES} engines are running: close a tab or wait"
+            ));
+        }
+        // From here on, dropping the engine counts it out.
+        let process = match Process::start(&kind.spec, OutputLimits::default(), None, None) {
+            Ok(p) => p,
+            Err(e) => {
+                RUNNING.fetch_sub(1, Ordering::AcqRel);
+                return Err(format!("{}: {e}", kind.label));
+            }
+        };
+        let mut engine = Engine {
+            process,
+            kind: kind.id.clone(),
+            multipv: false,
+            game: None,
+        };
+        engine
+            .handshake(kind)
+            .map_err(|e| format!("{}: {e}", kind.label))?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, kind: &Kind) -> Result<(), Failure> {
+        self.process.send("uci")?;
+        let mut multipv = false;
+        self.process
+            .wait_for(Expect::UciOk, HANDSHAKE, &mut |line| {
+                let mut words = line.split_whitespace();
+                if words.next() == Some("option")
+                    && words.next() == Some("name")
+                    && words.next() == Some("MultiPV")
+                {
+                    multipv = true;
+                }
+            })?;
+        self.multipv = multipv;
+        for (name, value) in &kind.spec.options {
+            self.process
+                .send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.process.sync(HANDSHAKE)
+    }
+
+    /// Sends a `setoption`.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Failure> {
+        self.process
+            .send(&format!("setoption name {name} value {value}"))
+    }
+
+    /// Tells the engine of a new game (number `game`) of `variant`, unless it knows it.
+    pub fn new_game(&mut self, game: u64, variant: Variant) -> Result<(), Failure> {
+        if self.game == Some(game) {
+            return Ok(());
+        }
+        self.process
+            .send(&format!("setoption name UCI_Variant value {variant}"))?;
+        self.process.send("ucinewgame")?;
+        self.process.sync(HANDSHAKE)?;
+        self.game = Some(game);
+        Ok(())
+    }
+
+    /// Searches `game`'s position with `go` (its answer allowed `within`), passing each line
+    /// before `bestmove` to `info`; `stop` is asked between lines and every 50 ms, and when it
+    /// says so, the engine is told to stop. Returns the best move's text, or `None` when the
+    /// search was stopped.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        go: &str,
+        within: Duration,
+        info: &mut dyn FnMut(&str),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<String>, Failure> {
+        self.process.drain()?;
+        let mut position = format!("position fen {}", game.start());
+        if !game.moves().is_empty() {
+            position += &format!(" moves {}", format_move_list(game.moves()));
+        }
+        self.process.send(&position)?;
+        self.process.send(go)?;
+        let mut deadline = Instant::now() + within;
+        let mut stopped = false;
+        loop {
+            if !stopped && stop() {
+                self.process.send("stop")?;
+                stopped = true;
+                deadline = Instant::now() + MARGIN;
+            }
+            let slice = (Instant::now() + Duration::from_millis(50)).min(deadline);
+            match self.process.next_line(slice) {
+                Ok(line) => match Reply::parse(&line) {
+                    Reply::BestMove(m) => {
+                        return Ok((!stopped).then(|| m.to_string()));
+                    }
+                    _ => {
+                        if !stopped {
+                            info(&line)
+                        }
+                    }
+                },
+                Err(Failure::Timeout(_)) if Instant::now() < deadline => {}
+                Err(Failure::Timeout(_)) => return Err(Failure::Timeout(within)),
+                Err(f) => return Err(f),
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.process.end(Duration::from_millis(500));
+        RUNNING.fetch_sub(1, Ordering::AcqRel);
+    }
+}

@@ -1,0 +1,60 @@
+//! `awari serve`: a web page on a local server where a person plays, watches and analyses
+//! Awari against this engine, the classic opponents or any engine that speaks the protocol.
+//!
+//! - `http`: the server (`tiny_http`), its routes, the checks on every request and the
+//!   headers on every answer (a Content-Security-Policy that allows only the page's own
+//!   files).
+//! - `session`: one page's game, its seats and its event list, and the thread that runs the
+//!   session's engines (each ended with its session, or when the session has been idle for
+//!   [`IDLE`]).
+//! - `engine`: the engines offered and one running engine, a child process driven with the
+//!   referee's [`crate::referee::process::Process`]; this program itself is started like any
+//!   other engine.
+//! - `view`, `info`, `trace`: what the page is sent: boards, legal moves and why the other
+//!   houses are not, analysis lines checked against the rules, and each sowing's path for the
+//!   page to animate.
+//!
+//! The page (`page.html`, `serve.js`, `serve.css`, and the board drawing it shares with the
+//! referee's report, `board.js`) is compiled in; it decides nothing about the rules: the
+//! server sends the legal moves with every position.
+
+mod engine;
+mod http;
+mod info;
+mod session;
+mod trace;
+mod view;
+
+use crate::referee::game::Limit;
+use crate::referee::process::Spec;
+use std::net::IpAddr;
+use std::time::Duration;
+
+/// A session that no page has asked anything of for this long is ended, with its engines.
+pub const IDLE: Duration = Duration::from_secs(600);
+
+/// Sessions at once, at most.
+pub const MAX_SESSIONS: usize = 64;
+
+/// What `awari serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address to listen on (loopback unless the user says otherwise).
+    pub bind: IpAddr,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// Engines given with `--engine`, each with its time per move.
+    pub engines: Vec<(Spec, Limit)>,
+    /// The endgame tables' directory for this program's engines (else their default).
+    pub tables: Option<std::path::PathBuf>,
+    /// Open the page in the desktop's browser.
+    pub open: bool,
+}
+
+/// Serves until interrupted. The page's address goes to stdout as soon as the port is open.
+pub fn run(config: &Config) -> Result<(), String> {
+    crate::referee::process::become_subreaper();
+    crate::referee::process::install_interrupt_handler();
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    http::serve(config, &exe)
+}

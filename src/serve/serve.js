@@ -1,0 +1,384 @@
+// `awari serve`'s page: it draws what the server sends (positions, legal moves and why the
+// other houses are not, sowing paths, analysis lines) and sends clicks back. It knows no
+// rules. Everything it shows from the server goes in as text (textContent), never as markup.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const board = $("board");
+  const page = { id: null, config: null, state: null, flip: false, lines: [], hint: null, anim: null, why: "", view: null };
+
+  function el(tag, attrs, parent, text) {
+    const node = document.createElement(tag);
+    for (const k in attrs || {}) node.setAttribute(k, attrs[k]);
+    if (text !== undefined) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  async function api(path, body) {
+    const response = await fetch(path, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+    return data;
+  }
+
+  function say(text) { $("notice").textContent = text; }
+
+  // ---- the board ----
+  const houseIndex = (letter) => "ABCDEFabcdef".indexOf(letter);
+
+  function drawn(b, extra) {
+    return Object.assign({ houses: b.houses, stores: b.stores, side: b.side, bonus: b.bonus, last: null, end: null }, extra || {});
+  }
+
+  function render() {
+    const s = page.state;
+    if (!s) return;
+    if (page.view !== null && page.view.ply < s.moves.length) return renderPly();
+    page.view = null;
+    $("ply-at").textContent = `ply ${s.moves.length} (the game)`;
+    const last = s.last ? houseIndex(s.last.mv) : null;
+    AwariBoard.draw(board, s.variant, drawn(s.board, { last }), s.players,
+      s.over ? s.over.text : null, { flip: page.flip });
+    if (s.last && s.last.shown) {
+      for (const h of s.last.shown.captured) cell(h).classList.add("captured");
+    }
+    const legal = new Set(s.legal.split(""));
+    const mine = s.human[s.board.side === "S" ? 0 : 1] && !s.over && !s.error;
+    if (mine) {
+      for (const letter of legal) {
+        const c = cell(houseIndex(letter));
+        c.classList.add("legal");
+        c.setAttribute("data-legal", letter);
+        c.addEventListener("click", () => move(letter));
+      }
+      for (const ill of s.illegal) {
+        const c = cell(houseIndex(ill.house));
+        c.classList.add("illegal");
+        c.setAttribute("data-illegal", ill.reason);
+        AwariBoard.svg("title", {}, c, ill.text);
+        c.addEventListener("click", () => { $("why").textContent = `${ill.house}: ${ill.text}`; });
+      }
+    }
+    if (page.hint && page.hint.generation === s.generation) {
+      const h = houseIndex(page.hint.move);
+      if (h >= 0) cell(h).classList.add("hint");
+    }
+    banner();
+    moves();
+    $("takeback").disabled = !s.can_take_back;
+    $("hint").disabled = !mine;
+    const err = $("error");
+    err.hidden = !s.error;
+    err.textContent = s.error || "";
+    document.body.setAttribute("data-generation", String(s.generation));
+    document.body.setAttribute("data-moves", s.moves);
+    document.body.setAttribute("data-fen", s.board.fen);
+    document.body.setAttribute("data-over", s.over ? s.over.reason : "");
+    document.body.setAttribute("data-busy", "0");
+    if (!document.documentElement.hasAttribute("data-first-board-ms")) {
+      document.documentElement.setAttribute("data-first-board-ms", performance.now().toFixed(0));
+    }
+  }
+
+  // A past position, read-only: the game goes on from the last one.
+  function renderPly() {
+    const s = page.state, v = page.view;
+    const last = v.ply > 0 ? houseIndex(s.moves[v.ply - 1]) : null;
+    AwariBoard.draw(board, s.variant, drawn(v.board, { last }), s.players, null, { flip: page.flip });
+    $("banner").className = "";
+    $("banner").textContent = `Viewing ply ${v.ply} of ${s.moves.length}: \u00bb goes back to the game.`;
+    $("ply-at").textContent = `ply ${v.ply} of ${s.moves.length}`;
+    moves();
+    document.body.setAttribute("data-view", String(v.ply));
+    document.body.setAttribute("data-busy", "0");
+  }
+
+  async function step(to) {
+    const s = page.state;
+    if (!s) return;
+    const ply = Math.max(0, Math.min(to, s.moves.length));
+    skip();
+    if (ply === s.moves.length) { page.view = null; document.body.removeAttribute("data-view"); render(); return; }
+    const response = await fetch(`/api/ply?id=${encodeURIComponent(page.id)}&ply=${ply}`);
+    if (!response.ok) return;
+    page.view = { ply, board: await response.json() };
+    render();
+  }
+  const viewing = () => (page.view ? page.view.ply : page.state ? page.state.moves.length : 0);
+
+  function cell(i) { return board.querySelector(`[data-house-cell="${i}"]`); }
+
+  function banner() {
+    const s = page.state, b = $("banner");
+    b.className = "";
+    if (s.over) {
+      b.className = "over";
+      b.textContent = `Game over: ${s.over.text}. Final stores: South ${s.over.stores[0]}, North ${s.over.stores[1]}.`;
+    } else if (s.last && s.last.again) {
+      const who = s.last.side === "S" ? "South" : "North";
+      b.className = "again";
+      b.textContent = `AGAIN? ${who} moves again: the last seed fell in its own store.`;
+    } else if (s.thinking) {
+      b.textContent = `${s.thinking === "S" ? "South" : "North"} is thinking...`;
+    } else if (s.human[s.board.side === "S" ? 0 : 1]) {
+      b.textContent = "Your move: click a house.";
+    } else {
+      b.textContent = "";
+    }
+    if (s.last && s.last.shown && s.last.shown.captured.length > 0 && !s.over) {
+      b.textContent += ` ${s.last.mv} captured from ${s.last.shown.captured.map((h) => "ABCDEFabcdef"[h]).join(", ")}.`;
+    }
+  }
+
+  function moves() {
+    const s = page.state, box = $("moves");
+    box.textContent = "";
+    let side = s.start.endsWith("N") ? "N" : "S";
+    // The sides of the moves come from the positions the server sent: a move's letter says
+    // whose house it was.
+    const at = viewing();
+    [...s.moves].forEach((m, i) => {
+      el("span", { class: "n" }, box, String(i + 1));
+      side = m === m.toUpperCase() ? "S" : "N";
+      const span = el("span", { class: `m ${side}${i + 1 === at ? " now" : ""}`, "data-ply": i + 1 }, box, m);
+      span.addEventListener("click", () => step(i + 1));
+    });
+  }
+
+  // ---- the review ----
+  function drawReview() {
+    const s = page.state, r = s && s.review;
+    const graph = $("graph"), list = $("judged");
+    graph.textContent = "";
+    list.textContent = "";
+    if (!r) { $("review-at").textContent = ""; return; }
+    const n = Math.max(1, s.moves.length), W = 600, H = 170, mid = 85, scale = 3.5;
+    const y = (v) => mid - Math.max(-22, Math.min(22, v)) * scale;
+    const x = (i) => 30 + (i * (W - 40)) / n;
+    AwariBoard.svg("line", { x1: 30, x2: W - 10, y1: mid, y2: mid, class: "axis" }, graph);
+    AwariBoard.svg("text", { x: 2, y: 12 }, graph, "South");
+    AwariBoard.svg("text", { x: 2, y: H - 4 }, graph, "North");
+    const points = r.evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    AwariBoard.svg("polyline", { points, class: "line", "data-points": r.evals.length }, graph);
+    for (const j of r.moves) {
+      if (!j.mark) continue;
+      const c = AwariBoard.svg("circle", { cx: x(j.ply), cy: y(r.evals[j.ply]), r: 5, class: j.mark, "data-ply": j.ply }, graph);
+      AwariBoard.svg("title", {}, c, `${j.ply}. ${j.mv}: ${j.mark}`);
+      c.addEventListener("click", () => step(j.ply - 1));
+      const side = j.mv === j.mv.toUpperCase() ? "South" : "North";
+      const li = el("li", { class: j.mark, value: j.ply, "data-mark": j.mark }, list,
+        `${j.mv} (${side}): ${j.mark}, ${j.loss.toFixed(2)} seeds lost; better: ${j.best || "?"}`);
+      li.addEventListener("click", () => step(j.ply - 1));
+    }
+    $("review-at").textContent = r.done ? `done: ${r.moves.filter((j) => j.mark).length} moves marked` : `${r.evals.length} of ${s.moves.length + 1} positions`;
+    document.body.setAttribute("data-review", r.done ? "done" : "running");
+  }
+
+  function onReview(data) {
+    const s = page.state;
+    if (!s || !s.review || data.generation !== s.generation) return;
+    if (s.review.evals.length === data.ply) {
+      s.review.evals.push(data.eval);
+      if (data.judged) s.review.moves.push(data.judged);
+      s.review.done = data.done;
+    }
+    drawReview();
+  }
+
+  // ---- the sowing, seed by seed ----
+  function animate(s, done) {
+    const shown = s.last.shown;
+    const b = { houses: s.last.before.houses.slice(), stores: s.last.before.stores.slice() };
+    let k = 0, laps = 0;
+    const variant = s.variant;
+    document.body.setAttribute("data-busy", "1");
+    const tick = () => {
+      if (!page.anim) return;
+      const step = shown.steps[k++];
+      if (!step) { page.anim = null; done(); return; }
+      if (step.step === "lift") {
+        if (k > 1) laps++;
+        b.houses[step.place] = 0;
+      } else if (step.place < 12) b.houses[step.place]++;
+      else b.stores[step.place - 12]++;
+      AwariBoard.draw(board, variant, drawn({ houses: b.houses, stores: b.stores, side: s.last.side, bonus: false },
+        { last: houseIndex(s.last.mv) }), s.players, null, { flip: page.flip });
+      if (step.place < 12) cell(step.place).classList.add("sowing");
+      $("banner").textContent = `${s.last.side === "S" ? "South" : "North"} sows ${s.last.mv}` + (laps > 0 ? `: relay lap ${laps}` : "");
+      page.anim = setTimeout(tick, step.step === "lift" ? 220 : 110);
+    };
+    page.anim = setTimeout(tick, 0);
+  }
+
+  function skip() {
+    if (page.anim) { clearTimeout(page.anim); page.anim = null; render(); }
+  }
+
+  function onState(s) {
+    const before = page.state;
+    page.state = s;
+    if (before && before.generation !== s.generation) {
+      page.lines = [];
+      drawLines();
+      $("why").textContent = "";
+    }
+    const newMove = s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
+    if (page.anim) { clearTimeout(page.anim); page.anim = null; }
+    if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, render);
+    else render();
+    $("analyse").checked = s.analyse;
+    drawReview();
+  }
+
+  async function move(letter) {
+    try {
+      document.body.setAttribute("data-busy", "1");
+      await api("/api/move", { id: page.id, move: letter });
+    } catch (e) {
+      $("why").textContent = e.message;
+      document.body.setAttribute("data-busy", "0");
+    }
+  }
+
+  // ---- analysis ----
+  function scoreText(score) {
+    if (!score) return "";
+    if (score.mate !== undefined) return score.mate > 0 ? `South wins in ${score.mate}` : `North wins in ${-score.mate}`;
+    const v = score.cp / 100;
+    return (v > 0 ? "+" : "") + v.toFixed(2);
+  }
+
+  function drawLines() {
+    const body = $("lines").querySelector("tbody");
+    body.textContent = "";
+    for (const l of page.lines) {
+      const tr = el("tr", { "data-multipv": l.multipv }, body);
+      el("td", {}, tr, String(l.multipv));
+      el("td", {}, tr, String(l.depth));
+      el("td", {}, tr, scoreText(l.score));
+      const pv = el("td", { class: "pv" }, tr, l.pv);
+      pv.addEventListener("mouseenter", () => {
+        if (page.anim || !page.state) return;
+        AwariBoard.draw(board, page.state.variant, drawn(l.end), page.state.players,
+          `after ${l.pv} (the line's end)`, { flip: page.flip });
+      });
+      pv.addEventListener("mouseleave", () => { if (!page.anim) render(); });
+    }
+    const best = page.lines[0];
+    let share = 0.5;
+    if (best) {
+      share = best.score.mate !== undefined ? (best.score.mate > 0 ? 1 : 0) : 1 / (1 + Math.exp(-best.score.cp / 400));
+    }
+    $("evalfill").style.width = `${(100 * share).toFixed(1)}%`;
+    $("evaltext").textContent = best ? `South ${scoreText(best.score)}` : "";
+  }
+
+  function onInfo(data) {
+    if (!page.state || data.generation !== page.state.generation) return;
+    const l = data.line;
+    if (data.analysis) {
+      const i = page.lines.findIndex((x) => x.multipv === l.multipv);
+      if (i >= 0) page.lines[i] = l; else page.lines.push(l);
+      page.lines.sort((a, b) => a.multipv - b.multipv);
+      drawLines();
+    } else {
+      $("thinking").textContent = `${data.side === "S" ? "South" : "North"}: depth ${l.depth}, ${scoreText(l.score)} (South's view), ${l.pv}`;
+    }
+  }
+
+  // ---- setup ----
+  function seatOptions(select, chosen) {
+    el("option", { value: "human" }, select, "a person");
+    for (const e of page.config.engines) el("option", { value: e.id }, select, `${e.label} (${e.limit})`);
+    select.value = chosen;
+  }
+
+  function settings() {
+    return {
+      variant: $("variant").value, south: $("south").value, north: $("north").value,
+      fen: $("fen").value.trim(), moves: $("moves-in").value.trim(),
+    };
+  }
+
+  async function newGame() {
+    try {
+      page.hint = null;
+      const answer = await api(page.id ? "/api/new" : "/api/session", Object.assign(page.id ? { id: page.id } : {}, settings()));
+      if (!page.id) {
+        page.id = answer.id;
+        document.body.setAttribute("data-session", page.id);
+        listen();
+        const q = encodeURIComponent(page.id);
+        $("pgn").setAttribute("href", `/api/record?id=${q}&format=pgn`);
+        $("jsonl").setAttribute("href", `/api/record?id=${q}&format=json`);
+      }
+      page.view = null;
+      say("");
+    } catch (e) {
+      say(`Not started: ${e.message}`);
+    }
+  }
+
+  function listen() {
+    const source = new EventSource(`/api/events?id=${encodeURIComponent(page.id)}`);
+    source.addEventListener("state", (e) => onState(JSON.parse(e.data)));
+    source.addEventListener("info", (e) => onInfo(JSON.parse(e.data)));
+    source.addEventListener("hint", (e) => {
+      page.hint = JSON.parse(e.data);
+      if (!page.anim) render();
+      say(`Hint: ${page.hint.move}`);
+    });
+    source.addEventListener("review", (e) => onReview(JSON.parse(e.data)));
+    source.addEventListener("notice", (e) => say(JSON.parse(e.data).text));
+    source.addEventListener("open", () => { $("status").textContent = "connected"; });
+    source.addEventListener("error", () => { $("status").textContent = "reconnecting..."; });
+  }
+
+  async function start() {
+    const response = await fetch("/api/config");
+    page.config = await response.json();
+    for (const v of page.config.variants) el("option", { value: v.name }, $("variant"), v.name);
+    seatOptions($("south"), "human");
+    seatOptions($("north"), "greedy");
+    const params = new URLSearchParams(location.search);
+    for (const key of ["variant", "south", "north", "fen"]) {
+      if (params.has(key)) $(key).value = params.get(key);
+    }
+    if (params.has("moves")) $("moves-in").value = params.get("moves");
+    $("new").addEventListener("click", newGame);
+    $("takeback").addEventListener("click", () => api("/api/takeback", { id: page.id }).catch((e) => say(e.message)));
+    $("flip").addEventListener("click", () => { page.flip = !page.flip; if (!page.anim) render(); });
+    $("skip").addEventListener("click", skip);
+    board.addEventListener("dblclick", skip);
+    $("hint").addEventListener("click", () => { say("Thinking of a hint..."); api("/api/hint", { id: page.id }).catch((e) => say(e.message)); });
+    $("analyse").addEventListener("change", (e) => api("/api/analyse", { id: page.id, on: e.target.checked }).catch((x) => say(x.message)));
+    window.addEventListener("pagehide", () => {
+      if (page.id) fetch("/api/close", { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: page.id }) });
+    });
+    $("review").addEventListener("click", () =>
+      api("/api/review", { id: page.id, ms: +$("review-ms").value }).catch((e) => say(e.message)));
+    $("load").addEventListener("click", async () => {
+      try {
+        await api("/api/new", Object.assign({ id: page.id }, settings(), { record: $("record-in").value.trim(), south: "human", north: "human" }));
+        $("south").value = "human"; $("north").value = "human";
+        page.view = null;
+        say("Loaded: step through it with the arrows, or review it.");
+      } catch (e) { say(`Not loaded: ${e.message}`); }
+    });
+    $("ply-first").addEventListener("click", () => step(0));
+    $("ply-prev").addEventListener("click", () => step(viewing() - 1));
+    $("ply-next").addEventListener("click", () => step(viewing() + 1));
+    $("ply-last").addEventListener("click", () => step(1e9));
+    document.addEventListener("keydown", (e) => {
+      if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+      const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -1e9, End: 1e9 };
+      if (e.key in moves) { e.preventDefault(); step(viewing() + moves[e.key]); }
+    });
+    await newGame();
+  }
+
+  start().catch((e) => { $("status").textContent = `error: ${e.message}`; });
+})();
