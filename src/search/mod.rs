@@ -358,8 +358,9 @@ fn main_search(
             };
             let pv = searcher.pv_line();
             if searcher.aborted {
-                // A root move that beat the last iteration's best was searched in full: take it.
-                if k == 0 && searcher.root_improved {
+                // A root move that beat the last iteration's best was searched in full: take it
+                // (with several lines, the move stays that of the line 1 reported last).
+                if k == 0 && !multi && searcher.root_improved {
                     if let Some(&m) = pv.first() {
                         found.best = Some(m);
                         found.ponder = pv.get(1).copied();
