@@ -514,3 +514,26 @@ fn multipv_is_listed_and_checked() {
         WAIT,
     );
 }
+
+/// At a root within the endgame tables' reach, where they choose the move alone: the lines
+/// are their choices in turn, line 1 their move, each with what it guarantees; with
+/// `searchmoves`, their choices among the moves listed.
+#[test]
+fn lines_at_a_root_the_tables_decide() {
+    let dir = common::scratch("multipv", "tables");
+    common::build_tables(&dir, Variant::Oware, 4);
+    let setup = [
+        &format!("setoption name TablesPath value {}", dir.display()),
+        "setoption name MultiPV value 3",
+        "position fen 1-1-1-0-0-0-0-0-0-0-0-1-22-22-S",
+    ];
+    let game = game_of(&setup);
+    let all: Vec<Move> = game.legal_moves().into_iter().collect();
+    assert_eq!(all.len(), 3);
+    let (infos, best) = search(&setup, "go depth 5");
+    // The tables' value is exact: no search, one iteration of three lines.
+    assert!(infos.iter().all(|i| i.depth == 1), "{infos:?}");
+    check_lines("tables", &game, &infos, &best, 3, &all, true);
+    let (infos, best) = search(&setup, "go depth 5 searchmoves BC");
+    check_lines("tables, B and C", &game, &infos, &best, 3, &all[1..], true);
+}

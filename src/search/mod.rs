@@ -236,6 +236,7 @@ pub fn analyse(
 ) -> Found {
     setup.tt.new_search();
     let pool = Pool::default();
+    let multipv = analysis.multipv.max(1);
     let legal = match analysis.searchmoves {
         Some(only) => MoveList::from_bits(game.legal_moves().bits() & only.bits()),
         None => game.legal_moves(),
@@ -244,9 +245,8 @@ pub fn analyse(
         .tables
         .filter(|_| !legal.is_empty())
         .and_then(|t| table_root::plan(t, game, legal));
-    let multi = analysis.multipv > 1;
     if let Some(root) = root.filter(Root::settled) {
-        return settled(root, game, &setup, multi, report);
+        return settled(root, game, &setup, legal, multipv, report);
     }
     let shared = Shared {
         tt: setup.tt,
@@ -263,7 +263,7 @@ pub fn analyse(
     let (mut found, unstarted) = pool.run(
         setup.threads,
         |id| helper(game, shared, id),
-        || main_search(game, shared, root, analysis.multipv, report),
+        || main_search(game, shared, root, multipv, report),
     );
     found.unstarted = unstarted;
     found.table_root = root;
@@ -442,27 +442,39 @@ fn main_search(
     found
 }
 
-/// A root the tables decide alone: their move at once, with no search.
+/// A root the tables decide alone: their move at once, with no search. With `multipv` above
+/// 1, the lines are the tables' next choices among `moves`, each with what it guarantees.
 fn settled(
     root: Root,
     game: &Game,
     setup: &Setup<'_>,
-    multi: bool,
+    moves: MoveList,
+    multipv: usize,
     report: &mut dyn FnMut(&Report),
 ) -> Found {
     let tbhits = game.legal_moves().len() as u64;
-    report(&Report {
-        depth: 1,
-        seldepth: 0,
-        score: root.score,
-        bound: None,
-        multipv: multi.then_some(1),
-        nodes: 1,
-        time: setup.control.asked.elapsed(),
-        hashfull: setup.tt.hashfull(),
-        tbhits,
-        pv: vec![root.conversion],
-    });
+    let lines = match multipv {
+        1 => None,
+        _ => setup
+            .tables
+            .and_then(|t| table_root::ranked(t, game, moves))
+            .filter(|ranked| ranked.first() == Some(&(root.conversion, root.score))),
+    };
+    let lines = lines.unwrap_or_else(|| vec![(root.conversion, root.score)]);
+    for (k, &(m, score)) in lines.iter().take(multipv).enumerate() {
+        report(&Report {
+            depth: 1,
+            seldepth: 0,
+            score,
+            bound: None,
+            multipv: (multipv > 1).then_some(k + 1),
+            nodes: 1,
+            time: setup.control.asked.elapsed(),
+            hashfull: setup.tt.hashfull(),
+            tbhits,
+            pv: vec![m],
+        });
+    }
     Found {
         best: Some(root.conversion),
         ponder: None,
