@@ -72,12 +72,18 @@ fn search(setup: &[&str], go: &str) -> (Vec<Info>, String) {
         .next()
         .unwrap()
         .to_string();
-    let infos = lines
+    let mut texts: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info depth "))
-        .map(|l| info(l))
         .collect();
-    (infos, best)
+    // A search stopped inside a widened window repeats its last exact line (protocol.md):
+    // the same line, not another.
+    if let Some((last, before)) = texts.split_last() {
+        if before.contains(last) {
+            texts.pop();
+        }
+    }
+    (texts.iter().map(|l| info(l)).collect(), best)
 }
 
 /// The position `setup` leads to, read as the engine reads it (`UCI_Variant`, `position`).
@@ -444,6 +450,16 @@ fn a_searchmoves_move_that_cannot_be_searched_is_answered() {
     assert_eq!(e.drain(Duration::from_millis(300)), ["readyok"]);
     e.send("stop");
     e.expect("bestmove 0000", WAIT);
+    // Perft answers no `bestmove`: a `searchmoves` there is an error alone.
+    e.send("go perft 3 searchmoves A");
+    e.send("isready");
+    assert_eq!(
+        e.until("readyok", WAIT),
+        [
+            "info string error: go: searchmoves: perft counts every move",
+            "readyok"
+        ]
+    );
 }
 
 /// With `MultiPV` 1 (set, or set back after 3) the output is the plain search's, word for word

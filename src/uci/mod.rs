@@ -395,6 +395,10 @@ impl Engine {
         let limits = go.limits;
         let flight = Flight::new(limits.ponder);
         if let Some(depth) = go.perft {
+            if go.searchmoves.is_some() {
+                // Perft answers no `bestmove`: refused like any other bad line.
+                return self.error("go: searchmoves: perft counts every move");
+            }
             let game = self.game.clone();
             return self.hand_over(Task::Perft { game, depth }, flight, false);
         }
