@@ -560,3 +560,27 @@ fn lines_at_a_root_the_tables_decide() {
     let (infos, best) = search(&setup, "go depth 5 searchmoves BC");
     check_lines("tables, B and C", &game, &infos, &best, 3, &all[1..], true);
 }
+
+/// The opening book answers a plain `go` at once, but knows one move only: not asked for
+/// several lines, nor for some of the moves.
+#[test]
+fn the_book_is_not_asked_for_several_lines_or_some_moves() {
+    // (MultiPV, go, whether the book answers)
+    let rows = [
+        (1, "go depth 3", true),
+        (2, "go depth 3", false),
+        (1, "go depth 3 searchmoves AB", false),
+    ];
+    for (multipv, go, book) in rows {
+        let mut e = Engine::start();
+        e.send("setoption name OwnBook value true");
+        e.send(&format!("setoption name MultiPV value {multipv}"));
+        e.send("position startpos");
+        e.send(go);
+        let lines = e.until("bestmove", WAIT);
+        let answered = lines.iter().any(|l| l.starts_with("info string book: "));
+        assert_eq!(answered, book, "{multipv} {go}: {lines:?}");
+        let searched = lines.iter().any(|l| l.starts_with("info depth 3 "));
+        assert_eq!(searched, !book, "{multipv} {go}: {lines:?}");
+    }
+}
