@@ -179,9 +179,10 @@ fn conversion(tables: &Tables, game: &Game, moves: MoveList) -> Option<(Move, i3
 }
 
 /// Every one of `moves` (at least one) with its score, in the order of the tables' preference
-/// ([`conversion`]'s move first), or `None` when a move's value is not in the tables. The score
-/// is what the move guarantees (its `lo` as a table score), or the finished game's. For the
-/// lines of `MultiPV` at a root the tables decide.
+/// (their own move, [`Root::conversion`], first: the greatest `lo`, then leaving the layer,
+/// then the least rank), or `None` when a move's value is not in the tables. The score is what
+/// the move guarantees (its `lo` as a table score), or the finished game's. For the lines of
+/// `MultiPV` at a root the tables decide.
 pub fn ranked(tables: &Tables, game: &Game, moves: MoveList) -> Option<Vec<(Move, i32)>> {
     let board = game.board();
     // Greatest first: the least score, leaving the layer, the least rank, the most score.
@@ -205,7 +206,7 @@ pub fn ranked(tables: &Tables, game: &Game, moves: MoveList) -> Option<Vec<(Move
         return None;
     }
     // Stable, from the greatest: among equals the first in sowing order, as before.
-    all.sort_by(|a, b| b.0.cmp(&a.0));
+    all.sort_by_key(|&(preference, ..)| std::cmp::Reverse(preference));
     Some(all.into_iter().map(|(_, m, score)| (m, score)).collect())
 }
 
