@@ -139,6 +139,20 @@ fn good_lines() {
         ("go depth 3 depth 5", go(|g| g.limits.depth = Some(5))),
         ("go perft 6", go(|g| g.perft = Some(6))),
         (
+            "go searchmoves A  c\tEF depth 4",
+            go(|g| {
+                g.searchmoves = Some("A c EF".to_string());
+                g.limits.depth = Some(4);
+            }),
+        ),
+        (
+            "go infinite searchmoves X e2e4",
+            go(|g| {
+                g.limits.infinite = true;
+                g.searchmoves = Some("X e2e4".to_string());
+            }),
+        ),
+        (
             "go nodes 18446744073709551615",
             go(|g| g.limits.nodes = Some(u64::MAX)),
         ),
@@ -173,6 +187,12 @@ fn unknown_words_are_skipped() {
         ),
         ("UCI uci", Command::Uci, vec!["UCI"]),
         ("go fast", go(|_| {}), vec!["fast"]),
+        // `mate` (not supported) ends the moves of `searchmoves`; a repeated one takes the last.
+        (
+            "go searchmoves A searchmoves B mate 3",
+            go(|g| g.searchmoves = Some("B".to_string())),
+            vec!["mate", "3"],
+        ),
         (
             "go fast depth 5 soon",
             go(|g| g.limits.depth = Some(5)),
@@ -239,7 +259,16 @@ fn bad_lines() {
         ("hello world", "hello", "unknown command"),
         ("joho debug", "debug", "'on' or 'off'"),
         ("go fast depth x", "go", "'depth' needs a number"),
-        ("go searchmoves A", "go", "'searchmoves' is not supported"),
+        (
+            "go searchmoves",
+            "go",
+            "'searchmoves' needs at least one move",
+        ),
+        (
+            "go searchmoves depth 3",
+            "go",
+            "'searchmoves' needs at least one move",
+        ),
     ];
     for (line, command, message) in rows {
         match parse(line) {

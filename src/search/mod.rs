@@ -117,6 +117,9 @@ pub struct Report {
     pub score: i32,
     /// `Some` when the score is only a bound (an aspiration window failed).
     pub bound: Option<Bound>,
+    /// Which of several lines this is, from 1 (the best), when `MultiPV` asks for more than
+    /// one; `None` for the plain search's one line.
+    pub multipv: Option<usize>,
     /// Nodes searched so far.
     pub nodes: u64,
     /// Time since the search started.
@@ -184,23 +187,66 @@ struct Shared<'a> {
     tables: Option<&'a Tables>,
     path_values: bool,
     pool: &'a Pool,
-    /// The root moves the search may choose from: all, unless the tables restrict them.
+    /// The root moves the search may choose from: all, unless `searchmoves` or the tables
+    /// restrict them.
     root_moves: MoveList,
+    /// Whether the root's result may be stored in the table: not under `searchmoves`.
+    root_store: bool,
+}
+
+/// What an analysis asks of the root beyond the move to play: how many of the best moves to
+/// report, each with its own score and line (`MultiPV`), and which root moves to search at all
+/// (`go searchmoves`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Lines to report per iteration, best first: 1 is the plain search. Fewer when fewer
+    /// moves are searched.
+    pub multipv: usize,
+    /// The root moves to search, `None` for every legal move. Moves that are not legal are
+    /// never searched: the caller refuses them first.
+    pub searchmoves: Option<MoveList>,
+}
+
+impl Default for Analysis {
+    fn default() -> Analysis {
+        Analysis {
+            multipv: 1,
+            searchmoves: None,
+        }
+    }
 }
 
 /// Searches `game`'s position and returns the move to play, calling `report` after every
 /// iteration (and every failed aspiration window). With `threads` above 1, helper threads
 /// search beside the main one for as long as it does.
 pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) -> Found {
+    analyse(game, setup, Analysis::default(), report)
+}
+
+/// [`search`], for the lines and among the root moves `analysis` asks for. With `multipv`
+/// above 1, each iteration searches the best move, then the best of the others, and so on
+/// (each line's root without the moves of the lines before it), and reports them together
+/// when the iteration is over, best first, each marked with its [`Report::multipv`]; no
+/// failed aspiration window is reported then. The move to play is line 1's.
+pub fn analyse(
+    game: &Game,
+    setup: Setup<'_>,
+    analysis: Analysis,
+    report: &mut dyn FnMut(&Report),
+) -> Found {
     setup.tt.new_search();
     let pool = Pool::default();
-    let legal = game.legal_moves();
+    let multipv = analysis.multipv.max(1);
+    let legal = match analysis.searchmoves {
+        Some(only) => MoveList::from_bits(game.legal_moves().bits() & only.bits()),
+        None => game.legal_moves(),
+    };
     let root = setup
         .tables
         .filter(|_| !legal.is_empty())
         .and_then(|t| table_root::plan(t, game, legal));
     if let Some(root) = root.filter(Root::settled) {
-        return settled(root, game, &setup, report);
+        return settled(root, game, &setup, legal, multipv, report);
     }
     let shared = Shared {
         tt: setup.tt,
@@ -212,11 +258,12 @@ pub fn search(game: &Game, setup: Setup<'_>, report: &mut dyn FnMut(&Report)) ->
         path_values: setup.path_values,
         pool: &pool,
         root_moves: root.map_or(legal, |r| r.allowed),
+        root_store: analysis.searchmoves.is_none(),
     };
     let (mut found, unstarted) = pool.run(
         setup.threads,
         |id| helper(game, shared, id),
-        || main_search(game, shared, root, report),
+        || main_search(game, shared, root, multipv, report),
     );
     found.unstarted = unstarted;
     found.table_root = root;
@@ -237,6 +284,7 @@ fn helper(game: &Game, shared: Shared<'_>, id: usize) {
         return;
     }
     let mut searcher = Searcher::new(game, shared, true);
+    searcher.root_store = shared.root_store;
     let max_depth = shared.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut last = 0;
     for depth in (1 + id as u32 % 2)..=max_depth {
@@ -248,11 +296,18 @@ fn helper(game: &Game, shared: Shared<'_>, id: usize) {
     searcher.flush();
 }
 
-/// The main thread's search: iterations, reports, time, the move.
+/// One root line of an iteration: its score as searched and its report.
+struct Line {
+    score: i32,
+    report: Report,
+}
+
+/// The main thread's search: iterations of `multipv` lines each, reports, time, the move.
 fn main_search(
     game: &Game,
     shared: Shared<'_>,
     root: Option<Root>,
+    multipv: usize,
     report: &mut dyn FnMut(&Report),
 ) -> Found {
     let board = *game.board();
@@ -280,26 +335,76 @@ fn main_search(
         found.score = root.score;
         searcher.floor = root.bounds.0;
     }
+    let multi = multipv > 1;
+    let count = multipv.clamp(1, moves.len());
+    // The last complete iteration's lines, best first.
+    let mut lines: Vec<Line> = Vec::new();
     let mut stable = 0;
     let mut previous: Option<Move> = None;
     for depth in 1..=max_depth {
-        let score = searcher.aspiration(&board, depth as i32, found.score, report);
-        let pv = searcher.pv_line();
-        if searcher.aborted {
-            // A root move that beat the last iteration's best was searched in full: take it.
-            if searcher.root_improved {
-                if let Some(&m) = pv.first() {
-                    found.best = Some(m);
-                    found.ponder = pv.get(1).copied();
+        let mut this: Vec<Line> = Vec::with_capacity(count);
+        let mut left = moves;
+        for k in 0..count {
+            searcher.root_moves = left;
+            // Line 1 searches every move: its result is the position's, and is kept.
+            searcher.root_store = shared.root_store && k == 0;
+            let last = match k {
+                0 => found.score,
+                _ => lines.get(k).map_or(found.score, |l| l.score),
+            };
+            let score = match multi {
+                true => searcher.aspiration(&board, depth as i32, last, &mut |_| {}),
+                false => searcher.aspiration(&board, depth as i32, last, report),
+            };
+            let pv = searcher.pv_line();
+            if searcher.aborted {
+                // A root move that beat the last iteration's best was searched in full: take it
+                // (with several lines, the move stays that of the line 1 reported last).
+                if k == 0 && !multi && searcher.root_improved {
+                    if let Some(&m) = pv.first() {
+                        found.best = Some(m);
+                        found.ponder = pv.get(1).copied();
+                    }
                 }
+                break;
             }
+            let first = pv.first().copied();
+            this.push(Line {
+                score,
+                report: searcher.report(depth, score, None, pv),
+            });
+            match first {
+                Some(m) => left.remove(m),
+                // No line to leave out: the next one would be the same search.
+                None => break,
+            }
+        }
+        if this.is_empty() {
             break;
         }
-        found.best = pv.first().copied().or(found.best);
-        found.ponder = pv.get(1).copied();
-        found.score = score;
+        // Each line is searched without the moves of those before it, so their scores fall
+        // in turn; where the search's instability has one beat an earlier one, it goes first.
+        this.sort_by_key(|l| std::cmp::Reverse(l.score));
+        let now = multi.then(|| searcher.report(depth, 0, None, Vec::new()));
+        for (k, line) in this.iter_mut().enumerate() {
+            if let Some(now) = &now {
+                // Shown together, at the iteration's end: the counts as they are now.
+                let r = &mut line.report;
+                r.multipv = Some(k + 1);
+                (r.nodes, r.time, r.hashfull, r.tbhits) =
+                    (now.nodes, now.time, now.hashfull, now.tbhits);
+            }
+            report(&line.report);
+        }
+        let best = &this[0];
+        found.best = best.report.pv.first().copied().or(found.best);
+        found.ponder = best.report.pv.get(1).copied();
+        found.score = best.score;
+        if searcher.aborted {
+            // Stopped after line 1 was complete: its move is the deepest result.
+            break;
+        }
         found.depth = depth;
-        report(&searcher.report(depth, score, None, pv));
         stable = if found.best == previous {
             stable + 1
         } else {
@@ -308,10 +413,14 @@ fn main_search(
         previous = found.best;
         searcher.poll();
         if !searcher.thinking() {
+            lines = this;
             continue;
         }
-        // A proven result needs no deeper search; nor does a clock game with one legal move.
-        let proven = score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32;
+        // A proven result needs no deeper search (every line's, with several); nor does a
+        // clock game with one move to search.
+        let proven = this
+            .iter()
+            .all(|l| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) <= depth as i32);
         if proven || (has_clock && moves.len() == 1) {
             break;
         }
@@ -325,6 +434,7 @@ fn main_search(
                 break;
             }
         }
+        lines = this;
     }
     found.score = found.score.max(searcher.floor);
     found.nodes = searcher.nodes;
@@ -332,20 +442,39 @@ fn main_search(
     found
 }
 
-/// A root the tables decide alone: their move at once, with no search.
-fn settled(root: Root, game: &Game, setup: &Setup<'_>, report: &mut dyn FnMut(&Report)) -> Found {
+/// A root the tables decide alone: their move at once, with no search. With `multipv` above
+/// 1, the lines are the tables' next choices among `moves`, each with what it guarantees.
+fn settled(
+    root: Root,
+    game: &Game,
+    setup: &Setup<'_>,
+    moves: MoveList,
+    multipv: usize,
+    report: &mut dyn FnMut(&Report),
+) -> Found {
     let tbhits = game.legal_moves().len() as u64;
-    report(&Report {
-        depth: 1,
-        seldepth: 0,
-        score: root.score,
-        bound: None,
-        nodes: 1,
-        time: setup.control.asked.elapsed(),
-        hashfull: setup.tt.hashfull(),
-        tbhits,
-        pv: vec![root.conversion],
-    });
+    let lines = match multipv {
+        1 => None,
+        _ => setup
+            .tables
+            .and_then(|t| table_root::ranked(t, game, moves))
+            .filter(|ranked| ranked.first() == Some(&(root.conversion, root.score))),
+    };
+    let lines = lines.unwrap_or_else(|| vec![(root.conversion, root.score)]);
+    for (k, &(m, score)) in lines.iter().take(multipv).enumerate() {
+        report(&Report {
+            depth: 1,
+            seldepth: 0,
+            score,
+            bound: None,
+            multipv: (multipv > 1).then_some(k + 1),
+            nodes: 1,
+            time: setup.control.asked.elapsed(),
+            hashfull: setup.tt.hashfull(),
+            tbhits,
+            pv: vec![m],
+        });
+    }
     Found {
         best: Some(root.conversion),
         ponder: None,

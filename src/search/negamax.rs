@@ -120,7 +120,11 @@ pub(super) struct Searcher<'a> {
     /// Whether, in the current iteration, a root move raised alpha.
     pub(super) root_improved: bool,
     /// The root moves to choose from.
-    root_moves: MoveList,
+    pub(super) root_moves: MoveList,
+    /// Whether the root's result is stored in the table: not when its moves are restricted
+    /// (`searchmoves`, the lines after the first of `MultiPV`), whose score is not the
+    /// position's, and would mislead a later search that reaches it below its root.
+    pub(super) root_store: bool,
     /// The least score the root can be worth (what the tables guarantee at a bounded root):
     /// reports and the result never say less.
     pub(super) floor: i32,
@@ -169,6 +173,7 @@ impl<'a> Searcher<'a> {
             tbhits: 0,
             root_improved: false,
             root_moves: shared.root_moves,
+            root_store: true,
             floor: -INF,
             classes: {
                 let mut classes = Box::new([0; 512]);
@@ -214,6 +219,7 @@ impl<'a> Searcher<'a> {
                 None => score.max(self.floor),
             },
             bound,
+            multipv: None,
             nodes: self.nodes + self.pool.nodes(),
             time: self.clock.elapsed(),
             hashfull: self.tt.hashfull(),
@@ -390,8 +396,10 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, node.depth, to_table(best, node.ply), bound);
+        if node.ply > 0 || self.root_store {
+            self.tt
+                .store(key, best_move, node.depth, to_table(best, node.ply), bound);
+        }
         best
     }
 

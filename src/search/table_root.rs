@@ -175,28 +175,39 @@ fn progress(tables: &Tables, x: &Board, lo: u8) -> Option<u16> {
 /// it is compared with the others by its final margin in seeds, so that it is played when it
 /// ends the game at least as well as the tables guarantee, and it scores as a finished game.
 fn conversion(tables: &Tables, game: &Game, moves: MoveList) -> Option<(Move, i32)> {
+    ranked(tables, game, moves).map(|ranked| ranked[0])
+}
+
+/// Every one of `moves` (at least one) with its score, in the order of the tables' preference
+/// (their own move, [`Root::conversion`], first: the greatest `lo`, then leaving the layer,
+/// then the least rank), or `None` when a move's value is not in the tables. The score is what
+/// the move guarantees (its `lo` as a table score), or the finished game's. For the lines of
+/// `MultiPV` at a root the tables decide.
+pub fn ranked(tables: &Tables, game: &Game, moves: MoveList) -> Option<Vec<(Move, i32)>> {
     let board = game.board();
     // Greatest first: the least score, leaving the layer, the least rank, the most score.
     type Preference = (i32, bool, std::cmp::Reverse<u8>, i32);
-    let mut best: Option<(Preference, Move, Option<i32>)> = None;
+    let mut all: Vec<(Preference, Move, i32)> = Vec::with_capacity(moves.len());
     for m in moves {
         let child = board.play_unchecked(m);
-        let (key, finished) = if ends_by_repetition(game, m) {
+        if ends_by_repetition(game, m) {
             let score = repetition_score(board, m);
             let finished = -finished(&child, EndReason::Repetition, 1);
-            ((score, true, std::cmp::Reverse(0), score), Some(finished))
+            all.push(((score, true, std::cmp::Reverse(0), score), m, finished));
         } else {
             let v = after_move(tables, board, m)?;
             let (lower, upper) = table_scores(board, v);
             let stays = stays(board, &child);
             let rank = if stays { tables.rank(&child)? } else { 0 };
-            ((lower, !stays, std::cmp::Reverse(rank), upper), None)
-        };
-        if best.as_ref().is_none_or(|(k, ..)| key > *k) {
-            best = Some((key, m, finished));
+            all.push(((lower, !stays, std::cmp::Reverse(rank), upper), m, lower));
         }
     }
-    best.map(|((lower, ..), m, finished)| (m, finished.unwrap_or(lower)))
+    if all.is_empty() {
+        return None;
+    }
+    // Stable, from the greatest: among equals the first in sowing order, as before.
+    all.sort_by_key(|&(preference, ..)| std::cmp::Reverse(preference));
+    Some(all.into_iter().map(|(_, m, score)| (m, score)).collect())
 }
 
 /// The final margin of the game that `m` ends by repetition, as a table score for the side

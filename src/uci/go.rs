@@ -10,7 +10,7 @@ use crate::rules::Game;
 use crate::search::eval::Weights;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
-use crate::search::{self, Score, Setup};
+use crate::search::{self, Analysis, Score, Setup};
 use crate::tables::Tables;
 use std::time::Duration;
 
@@ -23,6 +23,8 @@ pub(super) struct Search<'a> {
     pub(super) tables: Option<&'a Tables>,
     pub(super) path_values: bool,
     pub(super) threads: usize,
+    /// `MultiPV` and `go searchmoves`.
+    pub(super) analysis: Analysis,
     /// Where to keep what the search proves beyond the tables, for `d`.
     pub(super) proven: &'a Proven,
     /// Says which layers of `tables` were dropped since the search began (a file cut short
@@ -41,6 +43,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
         tables,
         path_values,
         threads,
+        analysis,
         proven,
         recheck,
     } = search;
@@ -64,7 +67,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
     // was printed after it.
     let mut last_exact: Option<String> = None;
     let mut bound_last = false;
-    let found = search::search(game, setup, &mut |r| {
+    let found = search::analyse(game, setup, analysis, &mut |r| {
         recheck();
         let line = info_line(r, game);
         out.line(&line);
@@ -221,6 +224,7 @@ mod tests {
                 tables: None,
                 path_values: false,
                 threads: 1,
+                analysis: Analysis::default(),
                 proven: &proven,
                 recheck: &mut || {},
             };

@@ -41,7 +41,8 @@ pub use text::info_line;
 use self::diagram::diagram;
 use self::options::{Effect, Opponent, Settings, OPTIONS};
 use self::protocol::{parse, Command, Go, Start};
-use crate::rules::{Board, Game};
+use crate::rules::{parse_move_list, Board, Game, MoveList};
+use crate::search::Analysis;
 use crate::sys::lines::{read_line, Line};
 use crate::tables::probe::{default_dir, supported};
 use crate::tables::Tables;
@@ -394,12 +395,26 @@ impl Engine {
         let limits = go.limits;
         let flight = Flight::new(limits.ponder);
         if let Some(depth) = go.perft {
+            if go.searchmoves.is_some() {
+                // Perft answers no `bestmove`: refused like any other bad line.
+                return self.error("go: searchmoves: perft counts every move");
+            }
             let game = self.game.clone();
             return self.hand_over(Task::Perft { game, depth }, flight, false);
         }
         let needs_stop = !limits.ends_by_itself();
+        let searchmoves = match go.searchmoves.as_deref().map(|t| self.searchmoves(t)) {
+            None => None,
+            Some(Ok(moves)) => Some(moves),
+            Some(Err(error)) => {
+                // Refused, but answered: a GUI waiting for `bestmove` gets one.
+                let task = Task::Refused { error, limits };
+                return self.hand_over(task, flight, needs_stop);
+            }
+        };
         let game = self.game.clone();
         let overhead = self.settings.move_overhead;
+        let multipv = self.settings.multipv;
         let task = match self.settings.opponent.classic() {
             Some(kind) => Task::Classic {
                 game,
@@ -416,11 +431,42 @@ impl Engine {
                 tables_path: self.settings.tables_path.clone(),
                 path_values: self.settings.path_values,
                 threads: self.settings.threads,
-                book: self.settings.own_book.then_some(self.settings.book_margin),
+                // The book knows one move for any root: not for several lines, nor for some
+                // of the moves.
+                book: (self.settings.own_book && multipv == 1 && searchmoves.is_none())
+                    .then_some(self.settings.book_margin),
+                analysis: Analysis {
+                    multipv,
+                    searchmoves,
+                },
                 proven: self.proven.clone(),
             },
         };
         self.hand_over(task, flight, needs_stop);
+    }
+
+    /// The root moves of `go searchmoves`, `text` as typed: every one a legal move of the
+    /// position, for the engine's search.
+    fn searchmoves(&self, text: &str) -> Result<MoveList, String> {
+        let error = |e: String| format!("go: searchmoves: {e}");
+        if let Some(kind) = self.settings.opponent.classic() {
+            return Err(error(format!(
+                "Opponent {} chooses among every move; only the engine's search takes searchmoves",
+                kind.name()
+            )));
+        }
+        let legal = self.game.legal_moves();
+        let mut moves = MoveList::EMPTY;
+        for m in parse_move_list(text).map_err(|e| error(e.to_string()))? {
+            if !legal.contains(m) {
+                return Err(error(match legal.is_empty() {
+                    true => format!("{m} is not legal: the game is over"),
+                    false => format!("{m} is not legal here (legal moves: {legal})"),
+                }));
+            }
+            moves.insert(m);
+        }
+        Ok(moves)
     }
 
     /// Hands `task` to the worker as the work in flight; `needs_stop`: only `stop` ends it.

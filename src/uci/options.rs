@@ -17,6 +17,8 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Search threads (`Threads`).
     pub threads: usize,
+    /// Lines the search reports, best first (`MultiPV`).
+    pub multipv: usize,
     /// Milliseconds kept back from the clock for pipes and the GUI (`MoveOverhead`).
     pub move_overhead: u64,
     /// Whether the opening book chooses the moves it knows (`OwnBook`).
@@ -56,6 +58,9 @@ pub const DEFAULT_TABLES: &str = "<default>";
 /// `awari tables`: beyond a machine's cores more threads only take turns, and a count far
 /// beyond them (100,000) stalls the machine while they start.
 pub const MAX_THREADS: i64 = 256;
+
+/// The most lines `MultiPV` allows: a side has six houses, so no position has more moves.
+pub const MAX_MULTIPV: i64 = 6;
 
 /// Who chooses the engine's moves: the search, or one of the classic opponents. Also
 /// `awari play --opponent`.
@@ -120,6 +125,7 @@ impl Default for Settings {
             seeds: 0,
             hash_mb: 0,
             threads: 0,
+            multipv: 0,
             move_overhead: 0,
             own_book: false,
             book_margin: 0,
@@ -336,6 +342,19 @@ pub const OPTIONS: &[Spec] = &[
         help: "search threads, sharing the hash table (lazy SMP)",
         apply: |s, v| {
             s.threads = int(v) as usize;
+            Effect::None
+        },
+    },
+    Spec {
+        name: "MultiPV",
+        kind: OptionType::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+        help: "lines the search reports, best first, each with its score (1 = the best move's alone)",
+        apply: |s, v| {
+            s.multipv = int(v) as usize;
             Effect::None
         },
     },
@@ -678,6 +697,7 @@ mod tests {
         assert_eq!(s.variant, Variant::Oware);
         assert_eq!(s.hash_mb, 16);
         assert_eq!(s.move_overhead, 10);
+        assert_eq!(s.multipv, 1);
         assert_eq!(s.weights(), Weights::OWARE);
     }
 
@@ -716,6 +736,12 @@ mod tests {
                 "Threads",
                 Some("0"),
                 Err("option Threads: '0' is not an integer from 1 to 256"),
+            ),
+            ("MultiPV", Some("6"), Ok(Effect::None)),
+            (
+                "multipv",
+                Some("7"),
+                Err("option MultiPV: '7' is not an integer from 1 to 6"),
             ),
         ];
         for (name, value, expected) in rows {

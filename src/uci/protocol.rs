@@ -79,6 +79,9 @@ pub struct Go {
     pub limits: Limits,
     /// `go perft D`: count the tree instead of searching.
     pub perft: Option<u32>,
+    /// `go searchmoves M...`: the root moves to search, as typed (words joined by a space),
+    /// to be read and checked against the position.
+    pub searchmoves: Option<String>,
 }
 
 /// A line read as UCI reads it: its command, and the unknown words skipped on the way.
@@ -296,9 +299,29 @@ fn position(args: &str) -> Result<Command<'_>, String> {
     }
 }
 
+/// The keywords of UCI's `go`, those this engine knows and `mate`, which it skips: each ends
+/// the move list of a `searchmoves` before it.
+const GO_KEYWORDS: [&str; 13] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
+
 /// `go` with its arguments in any order; a repeated one takes the last value. Unknown words
-/// are skipped (and returned); `searchmoves` is refused, since ignoring it would search moves
-/// the GUI excluded.
+/// are skipped (and returned). `searchmoves` takes every word up to the next keyword as its
+/// moves (none is an error), never skipping one: a word that is not a move refuses the `go`
+/// once it is checked against the position, since ignoring it would search moves the GUI
+/// excluded.
 fn go(mut args: &str) -> Result<(Command<'static>, Vec<&str>), String> {
     let mut go = Go::default();
     let mut skipped = Vec::new();
@@ -351,11 +374,20 @@ fn go(mut args: &str) -> Result<(Command<'static>, Vec<&str>), String> {
                 r
             }
             "searchmoves" => {
-                return Err(
-                    "'searchmoves' is not supported: the search would play moves it \
-                            excludes"
-                        .to_string(),
-                )
+                let mut words = Vec::new();
+                let mut r = after;
+                while let Ok((next, w)) = preceded(ws, word)(r) {
+                    if GO_KEYWORDS.contains(&w) {
+                        break;
+                    }
+                    words.push(w);
+                    r = next;
+                }
+                if words.is_empty() {
+                    return Err("'searchmoves' needs at least one move".to_string());
+                }
+                go.searchmoves = Some(words.join(" "));
+                r
             }
             _ => {
                 skipped.push(key);

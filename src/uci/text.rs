@@ -31,8 +31,10 @@ pub fn info_line(r: &Report, game: &Game) -> String {
     } else {
         format!(" pv {}", format_move_list(&r.pv))
     };
+    // Only with `MultiPV` above 1, as UCI has it: the plain line stays as Aualé reads it.
+    let multipv = r.multipv.map_or(String::new(), |k| format!(" multipv {k}"));
     format!(
-        "info depth {} seldepth {} score {score}{bound} nodes {} nps {nps} time {ms} hashfull {} tbhits {}{pv}",
+        "info depth {} seldepth {}{multipv} score {score}{bound} nodes {} nps {nps} time {ms} hashfull {} tbhits {}{pv}",
         r.depth, r.seldepth, r.nodes, r.hashfull, r.tbhits
     )
 }
@@ -168,7 +170,7 @@ pub(super) fn help_lines() -> Vec<String> {
         "  setoption name <name> [value <value>]",
         "  position startpos|fen <notation> [moves <list>]    e.g. position startpos moves FfEa",
         "  go [depth D] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]",
-        "     [movestogo N] [infinite] [ponder]  |  go perft D",
+        "     [movestogo N] [infinite] [ponder] [searchmoves <moves>]  |  go perft D",
         "  d (board) | eval (evaluation terms) | bench [depth] | help",
     ]
     .iter()

@@ -16,6 +16,7 @@ use crate::rules::{Game, Variant};
 use crate::search::eval::Weights;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
+use crate::search::Analysis;
 use crate::tools::bench::{bench, perft_lines};
 use crate::tools::book::Book;
 use crossbeam_channel::{unbounded, Receiver, SendError, Sender};
@@ -145,6 +146,8 @@ pub(super) enum Task {
         threads: usize,
         /// `OwnBook` on: the book's margin (`BookMargin`).
         book: Option<i32>,
+        /// `MultiPV` and `go searchmoves`.
+        analysis: Analysis,
         /// Where to keep what the search proves beyond the tables.
         proven: Proven,
     },
@@ -162,6 +165,12 @@ pub(super) enum Task {
     },
     Bench {
         depth: Option<u32>,
+    },
+    /// A `go` refused once read against the position (a `searchmoves` move that is not
+    /// legal): its error, then `bestmove 0000`, held as a search's would be.
+    Refused {
+        error: String,
+        limits: Limits,
     },
 }
 
@@ -286,6 +295,7 @@ impl Worker {
                 path_values,
                 threads,
                 book,
+                analysis,
                 proven,
             } => {
                 if let Some(margin) = book {
@@ -311,6 +321,7 @@ impl Worker {
                     tables: tables.as_deref(),
                     path_values,
                     threads,
+                    analysis,
                     proven: &proven,
                     recheck: &mut recheck,
                 };
@@ -332,6 +343,11 @@ impl Worker {
             }
             Task::Bench { depth } => {
                 bench(depth, None, 1, &flight.control, &mut |l| out.line(&l));
+            }
+            Task::Refused { error, limits } => {
+                out.error(error);
+                flight.hold(&limits);
+                flight.answer(out, "bestmove 0000");
             }
         }
     }
