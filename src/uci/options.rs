@@ -525,7 +525,7 @@ pub const OPTIONS: &[Spec] = &[
         kind: OptionType::Check {
             default: switches::QUIESCENCE_DEFAULT,
         },
-        help: "search captures (kalah, ahl: and extra moves) on at the horizon until the position is quiet (tournament/README.md)",
+        help: "search captures (kalah, ahl: and extra moves) on at the horizon until the position is quiet (off: its SPRT leant to a loss, tournament/README.md)",
         apply: |_, v| {
             switches::set_quiescence(*v == Value::Bool(true));
             Effect::None
@@ -536,7 +536,7 @@ pub const OPTIONS: &[Spec] = &[
         kind: OptionType::Check {
             default: switches::FUTILITY_DEFAULT,
         },
-        help: "near the horizon, cut off nodes far above beta and leave out quiet moves far below alpha (tournament/README.md)",
+        help: "near the horizon, cut off nodes far above beta and leave out quiet moves far below alpha (on: +56 Elo in its SPRT, tournament/README.md)",
         apply: |_, v| {
             switches::set_futility(*v == Value::Bool(true));
             Effect::None
