@@ -40,6 +40,7 @@ pub mod eval;
 mod negamax;
 mod ordering;
 pub mod score;
+pub mod switches;
 pub mod table_root;
 mod threads;
 pub mod time;

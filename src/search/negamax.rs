@@ -1,12 +1,15 @@
 //! The node search of one thread: principal variation search inside an aspiration window,
 //! with the transposition table, the endgame tables, move ordering, late move reductions and
-//! repetition. [`search`](super::search) drives it, one iteration at a time, on every thread.
+//! repetition, and, each behind its switch ([`Switches`]), quiescence search at the horizon
+//! and futility pruning near it. [`search`](super::search) drives it, one iteration at a time,
+//! on every thread.
 
 use super::eval::{evaluate_in, Weights};
 use super::ordering::{Child, Heuristics, Picker};
 use super::score::{
     finished, point_score, possible_bound, table_scores, INF, MATE_BOUND, MAX_PLY, TB_BOUND,
 };
+use super::switches::Switches;
 use super::threads::{Flushed, Pool};
 use super::time::{Clock, Limits};
 use super::tt::{Bound, HashTable};
@@ -139,6 +142,8 @@ pub(super) struct Searcher<'a> {
     /// Triangular principal-variation table, houses.
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// The optional features this search uses, read once when it starts.
+    switches: Switches,
 }
 
 impl<'a> Searcher<'a> {
@@ -187,6 +192,7 @@ impl<'a> Searcher<'a> {
             heuristics: Heuristics::new(),
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
+            switches: Switches::current(),
         }
     }
 
@@ -383,8 +389,15 @@ impl<'a> Searcher<'a> {
                 self.prefetch(b, node.depth)
             });
         }
+        let futile = match self.switches.futility {
+            true => match self.futility::<V>(board, node, window, known) {
+                ControlFlow::Break(score) => return score,
+                ControlFlow::Continue(futile) => futile,
+            },
+            false => false,
+        };
         picker.put_first(tt_move);
-        let (best, best_move) = self.search_moves::<V>(board, &mut picker, node, window);
+        let (best, best_move) = self.search_moves::<V>(board, &mut picker, node, window, futile);
         if self.aborted {
             return 0;
         }
@@ -552,16 +565,42 @@ impl<'a> Searcher<'a> {
         ControlFlow::Continue(hit.mv.filter(|&m| moves.contains(m)))
     }
 
+    /// Futility (`Futility`) at a node near the horizon and off the principal variation:
+    /// `Break` with its evaluation when that is so far above beta that the node is taken to
+    /// fail high; otherwise whether its quiet moves after the first may be left out, its
+    /// evaluation being so far below alpha that only a capture is expected to raise it.
+    fn futility<const V: u8>(
+        &self,
+        board: &Board,
+        node: Node,
+        window: Window,
+        known: (i32, i32),
+    ) -> ControlFlow<i32, bool> {
+        if window.is_open() || node.ply == 0 || node.depth > REVERSE_FUTILITY_DEPTH {
+            return ControlFlow::Continue(false);
+        }
+        let eval = evaluate_in(variant::<V>(), board, &self.weights)
+            .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+            .clamp(known.0, known.1);
+        match futile(eval, window, node.depth) {
+            Futile::FailHigh => ControlFlow::Break(eval),
+            Futile::QuietMoves => ControlFlow::Continue(true),
+            Futile::No => ControlFlow::Continue(false),
+        }
+    }
+
     /// Searches the moves of `board` that `picker` hands over, in its order, until one scores
     /// `window.beta` or more; returns the best score and the best move if one raised alpha. A
-    /// refuting quiet move is remembered for the ordering. When the search is aborted the
-    /// result means nothing.
+    /// refuting quiet move is remembered for the ordering. `futile`: quiet moves after the
+    /// first are left out (futility pruning). When the search is aborted the result means
+    /// nothing.
     fn search_moves<const V: u8>(
         &mut self,
         board: &Board,
         picker: &mut Picker,
         node: Node,
         mut window: Window,
+        futile: bool,
     ) -> (i32, Option<Move>) {
         let me = board.side_to_move();
         let mut best = -INF;
@@ -571,6 +610,10 @@ impl<'a> Searcher<'a> {
         let mut i = 0;
         while let Some(child) = picker.next(&self.heuristics, node.ply) {
             let same = child.board.side_to_move() == me;
+            if futile && i > 0 && !same && child.is_quiet() {
+                i += 1;
+                continue;
+            }
             // A capture starts a new repetition window.
             let since = if child.board.stores() == board.stores() {
                 node.since
@@ -646,7 +689,9 @@ impl<'a> Searcher<'a> {
         window: Window,
     ) -> i32 {
         let window = if same_side { window } else { window.negated() };
-        let score = if node.depth <= 0 {
+        let score = if node.depth <= 0 && self.switches.quiescence {
+            self.quiesce::<V>(board, node, window, 0)
+        } else if node.depth <= 0 {
             self.leaf::<V>(board, node, window)
         } else {
             self.negamax::<V>(board, node, window)
@@ -656,6 +701,78 @@ impl<'a> Searcher<'a> {
         } else {
             -score
         }
+    }
+
+    /// Quiescence search (`Quiescence`): the score of `board`, `qply` plies beyond the horizon,
+    /// in `window`. The side to move may stand pat on its evaluation or play on with a
+    /// tactical move (a capture; in kalah and ahl an extra move too), until the position is
+    /// quiet or [`QUIESCENCE_PLIES`] deep. A capture that cannot raise alpha even with
+    /// [`DELTA`] to spare is not searched (delta pruning). Nothing is stored in the
+    /// transposition table.
+    fn quiesce<const V: u8>(
+        &mut self,
+        board: &Board,
+        node: Node,
+        window: Window,
+        qply: i32,
+    ) -> i32 {
+        self.visit(node.ply);
+        if self.aborted {
+            return 0;
+        }
+        let variant = variant::<V>();
+        let moves = match board.moves_or_end_in(variant) {
+            Ok(moves) => moves,
+            Err(reason) => return finished(board, reason, node.ply),
+        };
+        // Past the horizon's own node every position follows a capture or an extra move
+        // (kalah, ahl: no repetition rule): none can repeat.
+        if qply == 0 && variant.has_repetition() && self.repeats(board.key(), node.since) {
+            return finished(board, EndReason::Repetition, node.ply);
+        }
+        let known = match self.probe_tables(board, node.ply, window, true) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(known) => known,
+        };
+        let stand = evaluate_in(variant, board, &self.weights)
+            .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+            .clamp(known.0, known.1);
+        if stand >= window.beta || qply >= QUIESCENCE_PLIES || node.ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        let mut best = stand;
+        let mut window = Window {
+            alpha: window.alpha.max(stand),
+            ..window
+        };
+        let me = board.side_to_move();
+        let least = least_capture(variant);
+        let mut picker = Picker::new();
+        picker.play(variant, board, moves, |_| {});
+        let next = node.child(node.since);
+        while let Some(child) = picker.next(&self.heuristics, node.ply) {
+            let same = child.board.side_to_move() == me;
+            let gain = child.gain();
+            if !same && (gain < least || stand + 100 * gain + DELTA <= window.alpha) {
+                continue;
+            }
+            let score = if same {
+                self.quiesce::<V>(child.board, next, window, qply + 1)
+            } else {
+                -self.quiesce::<V>(child.board, next, window.negated(), qply + 1)
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score >= window.beta {
+                    break;
+                }
+                window.alpha = window.alpha.max(score);
+            }
+        }
+        best.clamp(known.0, known.1)
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -688,6 +805,64 @@ const _: () = {
         i += 1;
     }
 };
+
+/// How far beyond the horizon quiescence search goes, in plies.
+const QUIESCENCE_PLIES: i32 = 8;
+
+/// Delta pruning's margin: a capture is searched in quiescence only if the evaluation plus the
+/// seeds it wins (100 a seed) plus this reaches above alpha.
+const DELTA: i32 = 200;
+
+/// The fewest seeds a move must add to the mover's store to be a capture: in kalah and ahl a
+/// sowing through the own store adds one, and a capture takes at least two (the last seed and
+/// at least one facing it).
+const fn least_capture(variant: Variant) -> i32 {
+    match variant {
+        Variant::Kalah | Variant::Ahl => 2,
+        Variant::Oware | Variant::Awari | Variant::Ayoayo => 1,
+    }
+}
+
+/// The deepest node (plies to the horizon) that reverse futility may cut off.
+const REVERSE_FUTILITY_DEPTH: i32 = 3;
+/// Reverse futility's margin per ply of depth: an evaluation this far above beta (times the
+/// depth) is taken to fail high. 100 is a seed.
+const REVERSE_FUTILITY_MARGIN: i32 = 150;
+/// The deepest node whose quiet moves futility pruning may leave out.
+const FUTILITY_DEPTH: i32 = 2;
+/// Futility's margin per ply of depth: an evaluation this far below alpha (times the depth)
+/// leaves the quiet moves out.
+const FUTILITY_MARGIN: i32 = 200;
+
+/// What futility makes of a node off the principal variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Futile {
+    /// Cut off at once with its evaluation (reverse futility).
+    FailHigh,
+    /// Only its first move and its captures and extra moves are searched.
+    QuietMoves,
+    /// Searched in full.
+    No,
+}
+
+/// Futility's verdict on a node of evaluation `eval` searched to `depth` in `window`. Only
+/// where the whole window lies among evaluations: a window that reaches a table result or a
+/// finished game (a proven win or loss in sight) is always searched in full, since there the
+/// evaluation says nothing of the score.
+fn futile(eval: i32, window: Window, depth: i32) -> Futile {
+    let evaluations = -TB_BOUND < window.alpha && window.beta < TB_BOUND;
+    if !evaluations || depth <= 0 {
+        Futile::No
+    } else if depth <= REVERSE_FUTILITY_DEPTH
+        && eval - REVERSE_FUTILITY_MARGIN * depth >= window.beta
+    {
+        Futile::FailHigh
+    } else if depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= window.alpha {
+        Futile::QuietMoves
+    } else {
+        Futile::No
+    }
+}
 
 /// The class of a position's key in [`Searcher::repeats`]'s count.
 #[inline]
@@ -724,5 +899,42 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::{MATE, TB_WIN};
+
+    #[test]
+    fn futility_only_within_the_evaluations() {
+        let window = |alpha: i32| Window::null(alpha);
+        // (eval, alpha of a null window, depth, verdict)
+        let rows = [
+            (1_000, 0, 1, Futile::FailHigh),
+            (1_000, 0, 3, Futile::FailHigh),
+            (1_000, 0, 4, Futile::No),
+            (100, 0, 1, Futile::No),
+            (-500, 0, 1, Futile::QuietMoves),
+            (-500, 0, 2, Futile::QuietMoves),
+            (-500, 0, 3, Futile::No),
+            (-150, 0, 1, Futile::No),
+            // Proven losses and wins in the window: never pruned, however far the evaluation.
+            (-(TB_BOUND - 1), -TB_BOUND, 1, Futile::No),
+            (-(TB_BOUND - 1), -(TB_WIN + 100), 1, Futile::No),
+            (-(TB_BOUND - 1), -(MATE - 5), 2, Futile::No),
+            (TB_BOUND - 1, TB_BOUND - 1, 1, Futile::No),
+            (TB_BOUND - 1, MATE - 5, 3, Futile::No),
+            (0, 0, 0, Futile::No),
+        ];
+        for (eval, alpha, depth, verdict) in rows {
+            assert_eq!(
+                futile(eval, window(alpha), depth),
+                verdict,
+                "{eval} {alpha} {depth}"
+            );
+        }
+        assert_eq!(futile(3_000, Window::FULL, 1), Futile::No);
     }
 }

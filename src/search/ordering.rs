@@ -40,6 +40,12 @@ impl Child<'_> {
         self.gain == 0
     }
 
+    /// Seeds the move adds to the mover's store (a capture, or a sowing through the store).
+    #[inline]
+    pub(super) fn gain(&self) -> i32 {
+        self.gain
+    }
+
     /// Whether the move is neither a capture nor a killer: the moves that late move reduction
     /// may search shallower, being unlikely to refute.
     #[inline]

@@ -4,6 +4,7 @@
 use crate::classic::player::Classic;
 use crate::rules::Variant;
 use crate::search::eval::{Weights, WEIGHTS};
+use crate::search::switches;
 use std::fmt;
 
 /// Everything the options set.
@@ -535,6 +536,28 @@ pub const OPTIONS: &[Spec] = &[
         help: "search with the paths files of awari tables paths: their bounds in the tree, their point values at the horizon (off: SPRT matches found no gain, tournament/README.md)",
         apply: |s, v| {
             s.path_values = *v == Value::Bool(true);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "Quiescence",
+        kind: OptionType::Check {
+            default: switches::QUIESCENCE_DEFAULT,
+        },
+        help: "search captures (kalah, ahl: and extra moves) on at the horizon until the position is quiet (off: its SPRT leant to a loss, tournament/README.md)",
+        apply: |_, v| {
+            switches::set_quiescence(*v == Value::Bool(true));
+            Effect::None
+        },
+    },
+    Spec {
+        name: "Futility",
+        kind: OptionType::Check {
+            default: switches::FUTILITY_DEFAULT,
+        },
+        help: "near the horizon, cut off nodes far above beta and leave out quiet moves far below alpha (on: +56 Elo in its SPRT, tournament/README.md)",
+        apply: |_, v| {
+            switches::set_futility(*v == Value::Bool(true));
             Effect::None
         },
     },
