@@ -6,6 +6,7 @@
 //! the parsing and the runners are library code, as the referee's are ([`crate::referee::cli`]).
 
 mod book;
+mod datagen;
 mod perft;
 mod play;
 mod sharded;
@@ -73,6 +74,8 @@ enum Command {
     /// The opening book: build it.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Self-play positions for training the evaluation's network (doc/network.md).
+    Datagen(datagen::DatagenArgs),
     /// Endgame tables: build them, or look a position up.
     #[command(subcommand)]
     Tables(tables::TablesCommand),
@@ -94,6 +97,7 @@ pub fn main() -> ExitCode {
         Some(Command::Perft(args)) => report(perft::run(&args)),
         Some(Command::Tune(args)) => report(tune::run(&args, matches.subcommand_matches("tune"))),
         Some(Command::Play(args)) => report(play::run(&args)),
+        Some(Command::Datagen(args)) => report(datagen::run(&args)),
         Some(Command::Book(book::BookCommand::Build(args))) => {
             let matches = matches
                 .subcommand_matches("book")

@@ -6,6 +6,7 @@
 //! thread pools). They use the search as any user would; the search knows nothing of them.
 
 pub mod bench;
+pub mod datagen;
 pub mod book;
 pub mod fixed;
 pub mod jobs;
