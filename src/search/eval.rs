@@ -12,6 +12,7 @@
 //! weight is also an engine option, which overrides it in every rule set.
 
 use crate::rules::exposed::exposed;
+use super::network::Network;
 use crate::rules::{row, Board, Side, Variant};
 
 /// The evaluation weights, in score units (100 = one seed). Each is an engine option
@@ -49,6 +50,9 @@ pub struct Weights {
     /// Per own move ending in the own store (which moves again) minus the opponent's (kalah,
     /// ahl).
     pub free: i32,
+    /// The network that evaluates oware positions instead of the terms (`UseNetwork`,
+    /// `EvalFile`); `None`: the terms. The other rule sets always use their terms.
+    pub network: Option<&'static Network>,
 }
 
 /// One weight: its option name, its field, and its term.
@@ -143,6 +147,7 @@ const ZERO: Weights = Weights {
     capture: 0,
     threat: 0,
     free: 0,
+    network: None,
 };
 
 impl Weights {
@@ -314,6 +319,11 @@ pub fn evaluate(board: &Board, w: &Weights) -> i32 {
 #[inline(always)]
 pub fn evaluate_in(variant: Variant, board: &Board, w: &Weights) -> i32 {
     debug_assert_eq!(variant, board.variant(), "the board's own variant");
+    if variant == Variant::Oware {
+        if let Some(network) = w.network {
+            return network.evaluate(board);
+        }
+    }
     let me = board.side_to_move();
     let you = me.opponent();
     let stores = board.stores();
@@ -546,6 +556,7 @@ mod tests {
             capture: 29,
             threat: 31,
             free: 37,
+            network: None,
         };
         for variant in Variant::ALL {
             for _ in 0..50 {

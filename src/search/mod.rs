@@ -37,6 +37,7 @@
 //! within the endgame tables' reach.
 
 pub mod eval;
+pub mod network;
 mod negamax;
 mod ordering;
 pub mod score;

@@ -157,6 +157,20 @@ pub(super) fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
         "",
         t.score(w)
     ));
+    if board.variant() == crate::rules::Variant::Oware {
+        use crate::search::network::Network;
+        let (network, role) = match w.network {
+            Some(network) => (network, "in use (UseNetwork true)"),
+            None => (Network::shipped(), "the shipped network, not in use (UseNetwork false)"),
+        };
+        lines.push(format!(
+            "{:<50} {:>6} {:>7} {:>7}",
+            format!("network: {role}"),
+            "",
+            "",
+            network.evaluate(board)
+        ));
+    }
     lines
 }
 
