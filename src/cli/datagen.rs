@@ -66,7 +66,11 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
             for (n, line) in lines.iter().enumerate() {
                 let mut game = crate::rules::Game::new(crate::rules::Board::start(args.variant));
                 game.play_text(line).map_err(|e| {
-                    format!("--openings {}: line {} ({line}): {e}", path.display(), n + 1)
+                    format!(
+                        "--openings {}: line {} ({line}): {e}",
+                        path.display(),
+                        n + 1
+                    )
                 })?;
             }
             lines

@@ -12,6 +12,7 @@ mod play;
 mod sharded;
 mod solve;
 mod tables;
+mod train;
 mod tune;
 
 use crate::search::Control;
@@ -76,6 +77,8 @@ enum Command {
     Book(book::BookCommand),
     /// Self-play positions for training the evaluation's network (doc/network.md).
     Datagen(datagen::DatagenArgs),
+    /// Fit the evaluation's network to datagen's positions; writes its weights file.
+    Train(train::TrainArgs),
     /// Endgame tables: build them, or look a position up.
     #[command(subcommand)]
     Tables(tables::TablesCommand),
@@ -98,6 +101,7 @@ pub fn main() -> ExitCode {
         Some(Command::Tune(args)) => report(tune::run(&args, matches.subcommand_matches("tune"))),
         Some(Command::Play(args)) => report(play::run(&args)),
         Some(Command::Datagen(args)) => report(datagen::run(&args)),
+        Some(Command::Train(args)) => report(train::run(&args)),
         Some(Command::Book(book::BookCommand::Build(args))) => {
             let matches = matches
                 .subcommand_matches("book")

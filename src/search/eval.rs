@@ -11,8 +11,8 @@
 //! also count the rows. Every rule set has its own fitted weights ([`Weights::of`]); each
 //! weight is also an engine option, which overrides it in every rule set.
 
-use crate::rules::exposed::exposed;
 use super::network::Network;
+use crate::rules::exposed::exposed;
 use crate::rules::{row, Board, Side, Variant};
 
 /// The evaluation weights, in score units (100 = one seed). Each is an engine option

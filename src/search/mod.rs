@@ -37,8 +37,8 @@
 //! within the endgame tables' reach.
 
 pub mod eval;
-pub mod network;
 mod negamax;
+pub mod network;
 mod ordering;
 pub mod score;
 pub mod table_root;

@@ -103,7 +103,15 @@ impl Record {
 
     /// The board (checked), in `variant`.
     pub fn board(&self, variant: Variant) -> Option<Board> {
-        Board::from_parts(variant, self.houses, self.stores, self.side, false, self.ply).ok()
+        Board::from_parts(
+            variant,
+            self.houses,
+            self.stores,
+            self.side,
+            false,
+            self.ply,
+        )
+        .ok()
     }
 
     /// Seeds on the board.
@@ -444,9 +452,7 @@ pub fn play_game(options: &DatagenOptions, tables: Option<&Tables>, index: u64) 
         let Some(m) = found.best else {
             break;
         };
-        let exact = tables
-            .and_then(|t| t.probe(&board))
-            .and_then(|v| v.exact());
+        let exact = tables.and_then(|t| t.probe(&board)).and_then(|v| v.exact());
         seen.push((board, found.score, exact));
         game.play(m).expect("the search plays legal moves");
     }
@@ -505,8 +511,10 @@ mod tests {
         let mut damaged = bytes.clone();
         damaged[HEADER + 3] ^= 1;
         assert!(parse(&damaged).unwrap_err().contains("checksum"));
-        assert!(parse(b"P1\n3 2\n255\n........................................")
-            .unwrap_err()
-            .contains("not an awari position file"));
+        assert!(
+            parse(b"P1\n3 2\n255\n........................................")
+                .unwrap_err()
+                .contains("not an awari position file")
+        );
     }
 }

@@ -6,12 +6,13 @@
 //! thread pools). They use the search as any user would; the search knows nothing of them.
 
 pub mod bench;
-pub mod datagen;
 pub mod book;
+pub mod datagen;
 pub mod fixed;
 pub mod jobs;
 pub mod pool;
 pub mod prove;
+pub mod train;
 pub mod tune;
 
 /// The longest self-play game the tools play, in plies: one still going then (a cycle

@@ -161,7 +161,10 @@ pub(super) fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
         use crate::search::network::Network;
         let (network, role) = match w.network {
             Some(network) => (network, "in use (UseNetwork true)"),
-            None => (Network::shipped(), "the shipped network, not in use (UseNetwork false)"),
+            None => (
+                Network::shipped(),
+                "the shipped network, not in use (UseNetwork false)",
+            ),
         };
         lines.push(format!(
             "{:<50} {:>6} {:>7} {:>7}",

@@ -8,7 +8,9 @@
 //! hidden layer is the bias plus [`ACTIVE`] rows of the first matrix, computed directly at
 //! each leaf (there is no accumulator kept along the search's moves: at 14 rows it costs
 //! less than keeping one). [`HIDDEN`] clipped-ReLU units (0 to 1) then give the output, a
-//! score in the engine's units (100 = one seed) for the side to move.
+//! score in the engine's units (100 = one seed) for the side to move, added to the stores'
+//! difference (own minus opponent's, 100 a seed): the network learns what the seeds on the
+//! board are worth beyond the seeds already won.
 //!
 //! Integers: the first layer's weights and biases are `i16`, scaled by [`QA`], and its sums
 //! stay `i16` (the quantizer bounds the weights so that no sum of [`ACTIVE`] + 1 of them can
@@ -87,14 +89,14 @@ impl Network {
     /// The score of `board` for its side to move (100 = one seed).
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
-        self.evaluate_features(&features(
-            &board.houses(),
-            board.stores(),
-            board.side_to_move(),
-        ))
+        let me = board.side_to_move();
+        let stores = board.stores();
+        let material = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
+        100 * material + self.evaluate_features(&features(&board.houses(), stores, me))
     }
 
-    /// The score of the position whose inputs are `active`.
+    /// The network's part of the score of the position whose inputs are `active` (without
+    /// the stores' difference).
     #[inline]
     pub fn evaluate_features(&self, active: &[u16; ACTIVE]) -> i32 {
         let mut acc = self.b1;
@@ -161,8 +163,8 @@ pub struct FloatNetwork {
 }
 
 impl FloatNetwork {
-    /// The hidden layer's clipped units of `active`, into `hidden`; returns the output in
-    /// seeds (100 score units).
+    /// The hidden layer's clipped units of `active`, into `hidden`; returns the network's
+    /// part of the output in seeds (100 score units), without the stores' difference.
     pub fn forward(&self, active: &[u16; ACTIVE], hidden: &mut [f32; HIDDEN]) -> f32 {
         hidden.copy_from_slice(&self.b1);
         for &i in active {
