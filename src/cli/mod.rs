@@ -1,7 +1,7 @@
 //! The `awari` command line: its flags (with `clap`) and the dispatch to the jobs they start.
 //! With no command it is the engine ([`crate::uci::run`] on stdin/stdout). Each command
-//! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`, `solve`; `bench`
-//! is one call to [`crate::tools::bench::bench`]), and `sharded` holds what the two jobs run
+//! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`, `solve`,
+//! `datagen`, `train`; `bench` is one call to [`crate::tools::bench::bench`]), and `sharded` holds what the two jobs run
 //! in shards on a cluster, tune and book, share. `src/bin/awari.rs` only calls [`main`], so
 //! the parsing and the runners are library code, as the referee's are ([`crate::referee::cli`]).
 

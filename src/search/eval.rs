@@ -10,6 +10,10 @@
 //! mobility and tempo. The rule sets that give each side the seeds left on its row at the end
 //! also count the rows. Every rule set has its own fitted weights ([`Weights::of`]); each
 //! weight is also an engine option, which overrides it in every rule set.
+//!
+//! Oware can be evaluated instead by a network ([`super::network`], doc/network.md): the
+//! weights then carry it ([`Weights::network`], the `UseNetwork` and `EvalFile` options) and
+//! [`evaluate`] returns its score.
 
 use super::network::Network;
 use crate::rules::exposed::exposed;
@@ -308,7 +312,8 @@ const fn collects_rows(variant: Variant) -> bool {
 }
 
 /// The static evaluation of `board` for the side to move: [`Terms::score`] of
-/// [`Terms::of`], computed without building the terms (this runs at every leaf).
+/// [`Terms::of`], computed without building the terms (this runs at every leaf); in oware,
+/// the network's score instead when the weights carry one.
 #[inline]
 pub fn evaluate(board: &Board, w: &Weights) -> i32 {
     evaluate_in(board.variant(), board, w)
