@@ -1,17 +1,19 @@
 //! The `awari` command line: its flags (with `clap`) and the dispatch to the jobs they start.
 //! With no command it is the engine ([`crate::uci::run`] on stdin/stdout). Each command
-//! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`, `solve`; `bench`
-//! is one call to [`crate::tools::bench::bench`]), and `sharded` holds what the two jobs run
+//! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`, `solve`,
+//! `datagen`, `train`; `bench` is one call to [`crate::tools::bench::bench`]), and `sharded` holds what the two jobs run
 //! in shards on a cluster, tune and book, share. `src/bin/awari.rs` only calls [`main`], so
 //! the parsing and the runners are library code, as the referee's are ([`crate::referee::cli`]).
 
 mod book;
+mod datagen;
 mod perft;
 mod play;
 mod serve;
 mod sharded;
 mod solve;
 mod tables;
+mod train;
 mod tune;
 
 use crate::search::Control;
@@ -74,6 +76,10 @@ enum Command {
     /// The opening book: build it.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Self-play positions for training the evaluation's network (doc/network.md).
+    Datagen(datagen::DatagenArgs),
+    /// Fit the evaluation's network to datagen's positions; writes its weights file.
+    Train(train::TrainArgs),
     /// Endgame tables: build them, or look a position up.
     #[command(subcommand)]
     Tables(tables::TablesCommand),
@@ -108,6 +114,8 @@ pub fn main() -> ExitCode {
         Some(Command::Perft(args)) => report(perft::run(&args)),
         Some(Command::Tune(args)) => report(tune::run(&args, matches.subcommand_matches("tune"))),
         Some(Command::Play(args)) => report(play::run(&args)),
+        Some(Command::Datagen(args)) => report(datagen::run(&args)),
+        Some(Command::Train(args)) => report(train::run(&args)),
         Some(Command::Book(book::BookCommand::Build(args))) => {
             let matches = matches
                 .subcommand_matches("book")

@@ -10,7 +10,12 @@
 //! mobility and tempo. The rule sets that give each side the seeds left on its row at the end
 //! also count the rows. Every rule set has its own fitted weights ([`Weights::of`]); each
 //! weight is also an engine option, which overrides it in every rule set.
+//!
+//! Oware can be evaluated instead by a network ([`super::network`], doc/network.md): the
+//! weights then carry it ([`Weights::network`], the `UseNetwork` and `EvalFile` options) and
+//! [`evaluate`] returns its score.
 
+use super::network::Network;
 use crate::rules::exposed::exposed;
 use crate::rules::{row, Board, Side, Variant};
 
@@ -49,6 +54,9 @@ pub struct Weights {
     /// Per own move ending in the own store (which moves again) minus the opponent's (kalah,
     /// ahl).
     pub free: i32,
+    /// The network that evaluates oware positions instead of the terms (`UseNetwork`,
+    /// `EvalFile`); `None`: the terms. The other rule sets always use their terms.
+    pub network: Option<&'static Network>,
 }
 
 /// One weight: its option name, its field, and its term.
@@ -143,6 +151,7 @@ const ZERO: Weights = Weights {
     capture: 0,
     threat: 0,
     free: 0,
+    network: None,
 };
 
 impl Weights {
@@ -303,7 +312,8 @@ const fn collects_rows(variant: Variant) -> bool {
 }
 
 /// The static evaluation of `board` for the side to move: [`Terms::score`] of
-/// [`Terms::of`], computed without building the terms (this runs at every leaf).
+/// [`Terms::of`], computed without building the terms (this runs at every leaf); in oware,
+/// the network's score instead when the weights carry one.
 #[inline]
 pub fn evaluate(board: &Board, w: &Weights) -> i32 {
     evaluate_in(board.variant(), board, w)
@@ -314,6 +324,11 @@ pub fn evaluate(board: &Board, w: &Weights) -> i32 {
 #[inline(always)]
 pub fn evaluate_in(variant: Variant, board: &Board, w: &Weights) -> i32 {
     debug_assert_eq!(variant, board.variant(), "the board's own variant");
+    if variant == Variant::Oware {
+        if let Some(network) = w.network {
+            return network.evaluate(board);
+        }
+    }
     let me = board.side_to_move();
     let you = me.opponent();
     let stores = board.stores();
@@ -546,6 +561,7 @@ mod tests {
             capture: 29,
             threat: 31,
             free: 37,
+            network: None,
         };
         for variant in Variant::ALL {
             for _ in 0..50 {

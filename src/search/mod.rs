@@ -38,6 +38,7 @@
 
 pub mod eval;
 mod negamax;
+pub mod network;
 mod ordering;
 pub mod score;
 pub mod switches;

@@ -2,15 +2,18 @@
 //! positions whose node count signs the search), [`tune`] (evaluation weights fitted to
 //! self-play games), [`book`] (the opening book: building it, and reading it for play),
 //! [`jobs`] (tune and book runs in shards, for a cluster), [`prove`] (a kalah or ahl position's
-//! exact value, proven), [`fixed`] (the fixed-depth search they share) and [`pool`] (their
-//! thread pools). They use the search as any user would; the search knows nothing of them.
+//! exact value, proven), [`datagen`] and [`train`] (the evaluation network's self-play
+//! positions and its training), [`fixed`] (the fixed-depth search they share) and [`pool`]
+//! (their thread pools). They use the search as any user would; the search knows nothing of them.
 
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod fixed;
 pub mod jobs;
 pub mod pool;
 pub mod prove;
+pub mod train;
 pub mod tune;
 
 /// The longest self-play game the tools play, in plies: one still going then (a cycle

@@ -338,6 +338,13 @@ impl Engine {
                     return self.error(format!("EvolvedWeights {e}"));
                 }
             }
+            // A few KiB, read here so that a bad file is refused before anything changes.
+            Effect::LoadNetwork => match not_a_file(&settings.eval_file)
+                .and_then(|()| crate::search::network::Network::load(&settings.eval_file))
+            {
+                Err(e) => return self.error(format!("EvalFile {e}; keeping the current network")),
+                Ok(network) => settings.network = Some(network),
+            },
             _ => {}
         }
         if settings.randomness != seed_before {
@@ -366,6 +373,7 @@ impl Engine {
                 path: self.settings.tables_path.clone(),
                 variant: self.settings.variant,
             }),
+            Effect::LoadNetwork => {}
         }
     }
 

@@ -47,6 +47,12 @@ pub struct Settings {
     pub tables_path: String,
     /// Whether the search reads the paths files beside the tables (`PathValues`).
     pub path_values: bool,
+    /// Whether oware positions are evaluated by the network (`UseNetwork`).
+    pub use_network: bool,
+    /// The network's weights file; empty = the shipped network (`EvalFile`).
+    pub eval_file: String,
+    /// The network `EvalFile` loaded, once the engine has read it; `None`: the shipped one.
+    pub network: Option<&'static crate::search::network::Network>,
 }
 
 /// An evaluation weight's default: the fitted value of the rule set in play.
@@ -139,6 +145,9 @@ impl Default for Settings {
             evolved_depth: 0,
             tables_path: String::new(),
             path_values: false,
+            use_network: false,
+            eval_file: String::new(),
+            network: None,
         };
         for spec in OPTIONS {
             let value = match spec.kind {
@@ -165,6 +174,10 @@ impl Settings {
             if let Some(v) = value {
                 (w.set)(&mut weights, v);
             }
+        }
+        if self.use_network && self.variant == Variant::Oware {
+            let shipped = crate::search::network::Network::shipped;
+            weights.network = Some(self.network.unwrap_or_else(shipped));
         }
         weights
     }
@@ -241,6 +254,9 @@ pub enum Effect {
     NewStart,
     /// Open the endgame tables of the new path.
     OpenTables,
+    /// Read the network of the new `EvalFile` (refused, keeping the current one, if it does
+    /// not read).
+    LoadNetwork,
 }
 
 /// One option.
@@ -528,6 +544,24 @@ pub const OPTIONS: &[Spec] = &[
         apply: |s, v| {
             s.tables_path = text(v);
             Effect::OpenTables
+        },
+    },
+    Spec {
+        name: "UseNetwork",
+        kind: OptionType::Check { default: false },
+        help: "oware: evaluate with the network (EvalFile, doc/network.md) instead of the Eval... terms",
+        apply: |s, v| {
+            s.use_network = *v == Value::Bool(true);
+            Effect::None
+        },
+    },
+    Spec {
+        name: "EvalFile",
+        kind: OptionType::Text { default: "" },
+        help: "the network's weights file (awari train); empty = the shipped network",
+        apply: |s, v| {
+            s.eval_file = text(v);
+            Effect::LoadNetwork
         },
     },
     Spec {

@@ -142,6 +142,18 @@ pub(super) fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
         "eval of {board} for {} (100 = one seed):",
         board.side_to_move().name()
     )];
+    // Oware's network, first: the table of terms ends with their total.
+    if board.variant() == crate::rules::Variant::Oware {
+        use crate::search::network::Network;
+        let (network, role) = match w.network {
+            Some(network) => (network, "in use (UseNetwork true); the terms below are not"),
+            None => (
+                Network::shipped(),
+                "the shipped one, not in use (UseNetwork false)",
+            ),
+        };
+        lines.push(format!("network: {} ({role})", network.evaluate(board)));
+    }
     lines.push(format!(
         "{:<50} {:>6} {:>7} {:>7}",
         "term", "value", "weight", "score"

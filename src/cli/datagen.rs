@@ -1,0 +1,165 @@
+//! `awari datagen`: self-play positions for the network's training, whole or one shard
+//! (`--shard K/N`, `--out-dir`), with a progress bar. The games and the file format are the
+//! library's ([`crate::tools::datagen`]); here are the flags, their checks and the lines
+//! printed.
+
+use super::say;
+use super::sharded::shard_of;
+use crate::rules::Variant;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub(super) struct DatagenArgs {
+    /// Rule set of the games.
+    #[arg(long, default_value = "oware")]
+    variant: Variant,
+    /// Self-play games, all shards together.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=4_000_000_000))]
+    games: u64,
+    /// Search depth of every move.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Random moves after each game's opening line.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+    random_plies: u32,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Opening suite (one line of moves per line, `#` comments): game i starts from line
+    /// i mod L. E.g. tournament/openings/oware.txt. Without it every game starts from the
+    /// start position.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Endgame tables (oware, kalah): the searches probe them and each position they reach
+    /// gets their exact value.
+    #[arg(long)]
+    tables: Option<PathBuf>,
+    /// Threads playing games (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Play only one shard of the games, for a cluster: K/N (game i is shard i mod N's),
+    /// auto (a Slurm job array) or auto/N (a Kubernetes Indexed Job).
+    #[arg(long, value_name = "K/N|auto|auto/N")]
+    shard: Option<String>,
+    /// The run's directory: datagen.json (the settings, checked by every shard) and
+    /// datagen-K-of-N.bin per shard (datagen-K-of-N.bin.part while it runs; an interrupted
+    /// shard started again resumes from it).
+    #[arg(long, value_name = "DIR")]
+    out_dir: PathBuf,
+}
+
+pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
+    use crate::tools::datagen::{opening_lines, run_shard, DatagenOptions};
+    let shard = shard_of(args.shard.as_deref(), Some(&args.out_dir))?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let openings = match &args.openings {
+        None => Vec::new(),
+        Some(path) => {
+            let bytes = crate::sys::files::read_regular(path)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("--openings {}: not text", path.display()))?;
+            let lines = opening_lines(&text);
+            for (n, line) in lines.iter().enumerate() {
+                let mut game = crate::rules::Game::new(crate::rules::Board::start(args.variant));
+                game.play_text(line).map_err(|e| {
+                    format!(
+                        "--openings {}: line {} ({line}): {e}",
+                        path.display(),
+                        n + 1
+                    )
+                })?;
+            }
+            lines
+        }
+    };
+    let tables = match &args.tables {
+        None => None,
+        Some(_) if !crate::tables::probe::supported(args.variant) => {
+            return Err(format!(
+                "--tables: there are endgame tables for oware and kalah only, not {}",
+                args.variant
+            ));
+        }
+        Some(dir) => {
+            let tables = crate::tables::Tables::open(dir, args.variant);
+            for problem in tables.problems() {
+                say(format!("warning: tables: {problem}"));
+            }
+            let reach = tables.reach().ok_or_else(|| {
+                format!(
+                    "--tables {}: no {} tables there (awari tables build --variant {} --dir ...)",
+                    dir.display(),
+                    args.variant,
+                    args.variant
+                )
+            })?;
+            say(format!("tables to {reach} seeds from {}", dir.display()));
+            Some(tables)
+        }
+    };
+    let options = DatagenOptions {
+        variant: args.variant,
+        games: args.games,
+        depth: args.depth,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        openings,
+        threads,
+    };
+    say(format!(
+        "datagen {} games {} depth {} random plies {} seed {} openings {} shard {shard}",
+        args.variant,
+        args.games,
+        args.depth,
+        args.random_plies,
+        args.seed,
+        options.openings.len()
+    ));
+    let bar = indicatif::ProgressBar::new(shard.items_of(args.games));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, eta {eta}]",
+        )
+        .expect("a valid template"),
+    );
+    let started = std::time::Instant::now();
+    let done = run_shard(
+        &args.out_dir,
+        shard,
+        &options,
+        tables.as_ref(),
+        &mut |games, made| {
+            bar.set_position(games);
+            let rate = made as f64 / started.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!("{made} positions ({rate:.0}/s)"));
+        },
+    )?;
+    bar.finish_and_clear();
+    if done.already {
+        say(format!(
+            "shard {shard}: {} holds its {} positions already: nothing played",
+            done.path.display(),
+            done.records
+        ));
+        return Ok(());
+    }
+    let (made, seconds) = done.made;
+    let resumed = if done.resumed > 0 {
+        format!(" ({} games resumed from the .part)", done.resumed)
+    } else {
+        String::new()
+    };
+    say(format!(
+        "shard {shard}: {} games{resumed}, {} positions -> {}; {made} made in {seconds:.1} s \
+         ({:.0} positions/s)",
+        done.games,
+        done.records,
+        done.path.display(),
+        made as f64 / seconds.max(1e-3)
+    ));
+    Ok(())
+}

@@ -1,0 +1,184 @@
+//! `awari train`: the network fitted to `awari datagen`'s files, its losses per epoch, its
+//! weights file, and (with `--tables`) the evaluation measured against the endgame tables,
+//! the network's beside the hand evaluation's. The work is the library's
+//! ([`crate::tools::train`]); here are the flags and the lines printed.
+
+use super::say;
+use crate::rules::{Board, Variant};
+use crate::search::eval::{evaluate, Weights};
+use crate::search::network::{to_bytes, Network};
+use crate::tools::datagen::{read, Record};
+use crate::tools::train::{
+    agreement, eval_loss, fit_k, held_out, samples, table_positions, train, TrainOptions,
+};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub(super) struct TrainArgs {
+    /// Position files of awari datagen, or directories of them (every *.bin there).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The weights file to write (EvalFile reads it).
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    epochs: u32,
+    /// Positions per step of Adam.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    batch: u32,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    rate: f32,
+    /// The game result's share of the target, 0 to 1 (the rest is the search score's).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Seed of the initial weights and of the positions' order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Endgame tables: after training, measure both evaluations on held-out positions
+    /// within their reach (pairs of sibling moves ordered as the tables order them, mean
+    /// absolute error in seeds).
+    #[arg(long)]
+    tables: Option<PathBuf>,
+    /// Held-out positions measured against the tables, at most.
+    #[arg(long, default_value_t = 20_000)]
+    measure: usize,
+}
+
+/// The files of `--data`: files as given, directories' `*.bin` in name order.
+fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut here: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| format!("--data {}: {e}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "bin"))
+                .collect();
+            here.sort();
+            if here.is_empty() {
+                return Err(format!(
+                    "--data {}: no position files (*.bin) there",
+                    path.display()
+                ));
+            }
+            files.extend(here);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {}: not within 0 to 1", args.lambda));
+    }
+    if !(args.rate > 0.0 && args.rate.is_finite()) {
+        return Err(format!("--rate {}: not a positive step", args.rate));
+    }
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let mut records: Vec<Record> = Vec::new();
+    for file in data_files(&args.data)? {
+        let (variant, mut these) = read(&file).map_err(|e| format!("--data {e}"))?;
+        if variant != Variant::Oware {
+            return Err(format!(
+                "--data {}: {variant} positions; the network is oware's",
+                file.display()
+            ));
+        }
+        records.append(&mut these);
+    }
+    let (held, trained): (Vec<Record>, Vec<Record>) = records.into_iter().partition(held_out);
+    if trained.is_empty() || held.is_empty() {
+        return Err(format!(
+            "--data: {} training and {} held-out positions; both are needed (more games)",
+            trained.len(),
+            held.len()
+        ));
+    }
+    let k = fit_k(&trained);
+    say(format!(
+        "positions {} training, {} held out (every 20th game); K {k:.4}",
+        trained.len(),
+        held.len()
+    ));
+    let train_set = samples(&trained, k, args.lambda);
+    let valid_set = samples(&held, k, args.lambda);
+    let hand = |b: &Board| evaluate(b, &Weights::OWARE);
+    let pool = crate::tools::pool::threads(threads)?;
+    let old = pool.install(|| eval_loss(&held, &valid_set, k, &hand));
+    say(format!(
+        "held-out loss of the hand evaluation (its terms through the same curve): {old:.6}"
+    ));
+    let options = TrainOptions {
+        epochs: args.epochs as usize,
+        batch: args.batch as usize,
+        rate: args.rate,
+        lambda: args.lambda,
+        seed: args.seed,
+        threads,
+    };
+    let started = std::time::Instant::now();
+    let net = train(&train_set, &valid_set, k as f32, &options, &mut |e| {
+        say(format!(
+            "epoch {:>3}: train loss {:.6}, held-out loss {:.6} ({:.0} s)",
+            e.epoch,
+            e.train,
+            e.validation,
+            started.elapsed().as_secs_f64()
+        ))
+    })?;
+    let network = net.quantize();
+    let quantized =
+        pool.install(|| eval_loss(&held, &valid_set, k, &|b: &Board| network.evaluate(b)));
+    say(format!(
+        "held-out loss of the integer network: {quantized:.6}"
+    ));
+    crate::sys::write::replace(&args.out, &to_bytes(&network)).map_err(|e| e.to_string())?;
+    say(format!("wrote {}", args.out.display()));
+    if let Some(dir) = &args.tables {
+        measure(dir, &held, &network, args.measure, &pool)?;
+    }
+    Ok(())
+}
+
+/// The two evaluations measured against the tables on held-out positions.
+fn measure(
+    dir: &Path,
+    held: &[Record],
+    network: &Network,
+    most: usize,
+    pool: &rayon::ThreadPool,
+) -> Result<(), String> {
+    let tables = crate::tables::Tables::open(dir, Variant::Oware);
+    let reach = tables
+        .reach()
+        .ok_or_else(|| format!("--tables {}: no oware tables there", dir.display()))?;
+    let boards = table_positions(held, reach as u32, most);
+    let hand = |b: &Board| evaluate(b, &Weights::OWARE);
+    let net = |b: &Board| network.evaluate(b);
+    for (name, eval) in [
+        ("hand evaluation", &hand as &(dyn Fn(&Board) -> i32 + Sync)),
+        ("network", &net),
+    ] {
+        let a = pool.install(|| agreement(&boards, &tables, eval));
+        say(format!(
+            "{name}: {} held-out positions within the tables ({reach} seeds): sibling moves \
+             ordered as the tables order them {:.1}% of {} pairs; mean absolute error {:.2} \
+             seeds",
+            a.positions,
+            100.0 * a.ordered / a.pairs.max(1) as f64,
+            a.pairs,
+            a.mae
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! The network's weights file: a 32-byte header, then the integer weights, little-endian.
+//!
+//! Header: `AWARINET` (8 bytes), version (u16), rule set (u8, 0 = oware), 0 (u8), inputs
+//! (u16), hidden units (u16), `QA` (u16), `QB` (u16), house buckets (u8), store buckets (u8),
+//! 0 (u16), the FNV-1a 64 checksum of the rest of the file (u64). Then the first layer's
+//! weights (`i16`, input by input, each input's `HIDDEN` in a row), its biases (`i16`), the
+//! output weights (`i16`) and the output bias (`i32`, score units). A file whose shape is not
+//! this program's is refused, as is one cut short, too long or damaged.
+
+use super::{Network, HIDDEN, HOUSE_BUCKETS, INPUTS, QA, QB, STORE_BUCKETS};
+use std::fmt;
+
+/// The first eight bytes of a weights file.
+pub const MAGIC: [u8; 8] = *b"AWARINET";
+/// The format's version.
+pub const VERSION: u16 = 1;
+/// Bytes of the header.
+pub const HEADER: usize = 32;
+/// Bytes of the weights after the header.
+const BODY: usize = 2 * (INPUTS * HIDDEN + 2 * HIDDEN) + 4;
+
+/// Why a weights file is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileError {
+    /// Not a weights file at all.
+    NotANetwork,
+    /// Another version of the format.
+    Version(u16),
+    /// A network of another shape (inputs, hidden units, scales or buckets).
+    Shape(String),
+    /// Fewer or more bytes than its shape needs.
+    Length {
+        /// Bytes there.
+        found: usize,
+        /// Bytes its shape needs.
+        wanted: usize,
+    },
+    /// The checksum differs: damaged.
+    Checksum,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::NotANetwork => write!(f, "not an awari network file (awari train writes them)"),
+            FileError::Version(v) => {
+                write!(f, "network file version {v}; this awari reads version {VERSION}")
+            }
+            FileError::Shape(s) => write!(f, "a network of another shape ({s}); this awari's is {INPUTS} inputs, {HIDDEN} hidden units"),
+            FileError::Length { found, wanted } if found < wanted => {
+                write!(f, "cut short: {found} bytes of the {wanted} its header's shape needs")
+            }
+            FileError::Length { found, wanted } => {
+                write!(f, "{found} bytes, more than the {wanted} its header's shape needs")
+            }
+            FileError::Checksum => write!(f, "the weights' checksum differs from the header's: damaged"),
+        }
+    }
+}
+
+/// FNV-1a, 64 bits.
+pub(super) fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The weights file of `net`.
+pub fn to_bytes(net: &Network) -> Vec<u8> {
+    let mut body = Vec::with_capacity(BODY);
+    for row in &net.w1 {
+        for w in row {
+            body.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    for w in net.b1.iter().chain(&net.w2) {
+        body.extend_from_slice(&w.to_le_bytes());
+    }
+    body.extend_from_slice(&net.b2.to_le_bytes());
+    let mut out = Vec::with_capacity(HEADER + BODY);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    for n in [INPUTS, HIDDEN, QA as usize, QB as usize] {
+        out.extend_from_slice(&(n as u16).to_le_bytes());
+    }
+    out.extend_from_slice(&[HOUSE_BUCKETS as u8, STORE_BUCKETS as u8, 0, 0]);
+    out.extend_from_slice(&checksum(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// The network of a weights file's bytes, checked.
+pub fn from_bytes(bytes: &[u8]) -> Result<Network, FileError> {
+    if bytes.len() < HEADER || bytes[..8] != MAGIC {
+        return Err(FileError::NotANetwork);
+    }
+    let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+    if u16_at(8) != VERSION {
+        return Err(FileError::Version(u16_at(8)));
+    }
+    let shape = [u16_at(12), u16_at(14), u16_at(16), u16_at(18)].map(usize::from);
+    let buckets = [bytes[20], bytes[21]].map(usize::from);
+    if bytes[10] != 0
+        || shape != [INPUTS, HIDDEN, QA as usize, QB as usize]
+        || buckets != [HOUSE_BUCKETS, STORE_BUCKETS]
+    {
+        return Err(FileError::Shape(format!(
+            "rule set {}, {} inputs, {} hidden units, scales {} and {}, buckets {} and {}",
+            bytes[10], shape[0], shape[1], shape[2], shape[3], buckets[0], buckets[1]
+        )));
+    }
+    let body = &bytes[HEADER..];
+    if body.len() != BODY {
+        return Err(FileError::Length {
+            found: bytes.len(),
+            wanted: HEADER + BODY,
+        });
+    }
+    let sum = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
+    if checksum(body) != sum {
+        return Err(FileError::Checksum);
+    }
+    let mut words = body
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let mut row = || -> [i16; HIDDEN] { std::array::from_fn(|_| words.next().unwrap_or(0)) };
+    let w1 = (0..INPUTS).map(|_| row()).collect();
+    let b1 = row();
+    let w2 = row();
+    let b2 = i32::from_le_bytes(body[BODY - 4..].try_into().expect("4 bytes"));
+    Ok(Network { w1, b1, w2, b2 })
+}

@@ -1,0 +1,211 @@
+//! The evaluation's network (oware): a small two-layer network over the seed counts, in
+//! integers for speed. doc/network.md describes it and its weights file.
+//!
+//! The input is one-hot per house and per store, seen from the side to move: each of the 12
+//! houses (the mover's six in sowing order, then the opponent's) in [`HOUSE_BUCKETS`] buckets
+//! of its count (0, 1, ..., 14, 15 or more), each store in [`STORE_BUCKETS`] (0, ..., 23, 24
+//! or more), the mover's first. So every position has exactly [`ACTIVE`] inputs set, and the
+//! hidden layer is the bias plus [`ACTIVE`] rows of the first matrix, computed directly at
+//! each leaf (there is no accumulator kept along the search's moves: at 14 rows it costs
+//! less than keeping one). [`HIDDEN`] clipped-ReLU units (0 to 1) then give the output, a
+//! score in the engine's units (100 = one seed) for the side to move, added to the stores'
+//! difference (own minus opponent's, 100 a seed): the network learns what the seeds on the
+//! board are worth beyond the seeds already won.
+//!
+//! Integers: the first layer's weights and biases are `i16`, scaled by [`QA`], and its sums
+//! stay `i16` (the quantizer bounds the weights so that no sum of [`ACTIVE`] + 1 of them can
+//! overflow); the clipped units are then 0..=[`QA`]. The output weights are `i16` scaled by
+//! [`QB`], summed in `i32`; the output bias is kept in score units.
+
+mod file;
+
+pub use file::{from_bytes, to_bytes, FileError, MAGIC, VERSION};
+
+use crate::rules::{Board, Side};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Buckets of a house's seed count: 0 to 14 seeds, then 15 or more.
+pub const HOUSE_BUCKETS: usize = 16;
+/// Buckets of a store's seeds: 0 to 23, then 24 or more.
+pub const STORE_BUCKETS: usize = 25;
+/// Inputs: 12 houses and 2 stores, one-hot.
+pub const INPUTS: usize = 12 * HOUSE_BUCKETS + 2 * STORE_BUCKETS;
+/// Inputs set in every position: one per house and per store.
+pub const ACTIVE: usize = 14;
+/// Hidden units.
+pub const HIDDEN: usize = 64;
+/// The first layer's scale: a float weight `w` is `round(w * QA)`; a unit's clip is `QA`.
+pub const QA: i32 = 64;
+/// The output layer's scale.
+pub const QB: i32 = 64;
+/// The largest first-layer weight or bias, in float: (ACTIVE + 1) of them sum within `i16`.
+pub const MAX_WEIGHT: f32 = (i16::MAX as f32) / (QA as f32) / (ACTIVE as f32 + 1.0);
+
+/// The network's inputs set in a position given by its parts, from `side`'s view (`side` to
+/// move): house inputs first, then the stores'.
+pub fn features(houses: &[u8; 12], stores: [u8; 2], side: Side) -> [u16; ACTIVE] {
+    let (own, theirs) = match side {
+        Side::South => (0, 6),
+        Side::North => (6, 0),
+    };
+    let mut out = [0u16; ACTIVE];
+    for i in 0..6 {
+        let b = |n: u8| usize::from(n).min(HOUSE_BUCKETS - 1);
+        out[i] = (i * HOUSE_BUCKETS + b(houses[own + i])) as u16;
+        out[6 + i] = ((6 + i) * HOUSE_BUCKETS + b(houses[theirs + i])) as u16;
+    }
+    let s = |n: u8| usize::from(n).min(STORE_BUCKETS - 1);
+    let (me, you) = (side.index(), side.opponent().index());
+    out[12] = (12 * HOUSE_BUCKETS + s(stores[me])) as u16;
+    out[13] = (12 * HOUSE_BUCKETS + STORE_BUCKETS + s(stores[you])) as u16;
+    out
+}
+
+/// The network, in integers.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// The first layer: a row of [`HIDDEN`] weights per input.
+    pub w1: Vec<[i16; HIDDEN]>,
+    /// The first layer's biases.
+    pub b1: [i16; HIDDEN],
+    /// The output weights.
+    pub w2: [i16; HIDDEN],
+    /// The output bias, in score units.
+    pub b2: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network({INPUTS}x{HIDDEN}, checksum {:016x})",
+            file::checksum(&to_bytes(self)[file::HEADER..])
+        )
+    }
+}
+
+impl Network {
+    /// The score of `board` for its side to move (100 = one seed).
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let me = board.side_to_move();
+        let stores = board.stores();
+        let material = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
+        100 * material + self.evaluate_features(&features(&board.houses(), stores, me))
+    }
+
+    /// The network's part of the score of the position whose inputs are `active` (without
+    /// the stores' difference).
+    #[inline]
+    pub fn evaluate_features(&self, active: &[u16; ACTIVE]) -> i32 {
+        let mut acc = self.b1;
+        for &i in active {
+            let row = &self.w1[usize::from(i)];
+            for (a, w) in acc.iter_mut().zip(row) {
+                // The quantizer's bound keeps every sum within i16; wrapping is what the
+                // machine does and the bound makes it never happen.
+                *a = a.wrapping_add(*w);
+            }
+        }
+        let mut sum = 0i32;
+        for (a, w) in acc.iter().zip(&self.w2) {
+            sum += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
+        }
+        (i64::from(sum) * 100 / i64::from(QA * QB)) as i32 + self.b2
+    }
+
+    /// The network compiled into the program (`oware.nnue`, trained by `awari train`).
+    pub fn shipped() -> &'static Network {
+        static SHIPPED: OnceLock<Network> = OnceLock::new();
+        SHIPPED.get_or_init(|| {
+            from_bytes(include_bytes!("oware.nnue")).expect("the shipped network reads")
+        })
+    }
+
+    /// The network of the weights file `path`, read once and kept for the program's life
+    /// (the search's [`crate::search::eval::Weights`] hold it by reference): a file read
+    /// again is the same network. An empty path is the shipped network.
+    pub fn load(path: &str) -> Result<&'static Network, String> {
+        use std::collections::HashMap;
+        use std::sync::Mutex;
+        static LOADED: OnceLock<Mutex<HashMap<String, &'static Network>>> = OnceLock::new();
+        if path.is_empty() {
+            return Ok(Network::shipped());
+        }
+        let bytes = crate::sys::files::read_regular(std::path::Path::new(path))
+            .map_err(|e| format!("{path}: {e}"))?;
+        let network = from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        let mut loaded = LOADED
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        // One leaked copy per distinct network: a file set again and again costs nothing more.
+        let key = format!("{path}\0{:?}", network);
+        Ok(*loaded
+            .entry(key)
+            .or_insert_with(|| Box::leak(Box::new(network))))
+    }
+}
+
+/// The network in floats, as `awari train` fits it; [`FloatNetwork::quantize`] gives the
+/// integer one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// The first layer, `INPUTS` rows of `HIDDEN`, row-major.
+    pub w1: Vec<f32>,
+    /// The first layer's biases.
+    pub b1: Vec<f32>,
+    /// The output weights.
+    pub w2: Vec<f32>,
+    /// The output bias, in seeds.
+    pub b2: f32,
+}
+
+impl FloatNetwork {
+    /// The hidden layer's clipped units of `active`, into `hidden`; returns the network's
+    /// part of the output in seeds (100 score units), without the stores' difference.
+    pub fn forward(&self, active: &[u16; ACTIVE], hidden: &mut [f32; HIDDEN]) -> f32 {
+        hidden.copy_from_slice(&self.b1);
+        for &i in active {
+            let row = &self.w1[usize::from(i) * HIDDEN..][..HIDDEN];
+            for (h, w) in hidden.iter_mut().zip(row) {
+                *h += w;
+            }
+        }
+        let mut y = self.b2;
+        for (h, w) in hidden.iter_mut().zip(&self.w2) {
+            *h = h.clamp(0.0, 1.0);
+            y += *h * w;
+        }
+        y
+    }
+
+    /// Keeps the first layer within what the integers hold ([`MAX_WEIGHT`]).
+    pub fn clip(&mut self) {
+        for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
+            *w = w.clamp(-MAX_WEIGHT, MAX_WEIGHT);
+        }
+        let most = f32::from(i16::MAX) / QB as f32;
+        for w in self.w2.iter_mut() {
+            *w = w.clamp(-most, most);
+        }
+    }
+
+    /// The integer network: every weight rounded to its scale (first-layer weights clipped to
+    /// [`MAX_WEIGHT`]).
+    pub fn quantize(&self) -> Network {
+        let q1 = |w: f32| (w.clamp(-MAX_WEIGHT, MAX_WEIGHT) * QA as f32).round() as i16;
+        let most = f32::from(i16::MAX) / QB as f32;
+        Network {
+            w1: self
+                .w1
+                .chunks_exact(HIDDEN)
+                .map(|row| std::array::from_fn(|j| q1(row[j])))
+                .collect(),
+            b1: std::array::from_fn(|j| q1(self.b1[j])),
+            w2: std::array::from_fn(|j| (self.w2[j].clamp(-most, most) * QB as f32).round() as i16),
+            b2: (self.b2 * 100.0).round() as i32,
+        }
+    }
+}
