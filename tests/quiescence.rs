@@ -199,10 +199,18 @@ fn proven_results_stand_with_every_switch_on() {
 #[test]
 fn every_switch_off_is_the_search_without_them() {
     // `awari bench --depth 14` of the search before the switches existed (the frozen
-    // baseline binary of 2026-11-25) counted 434,722 nodes. Any switch on changes the count.
+    // baseline binary of 2026-11-25, which evaluated oware with the terms) counted 434,722
+    // nodes. Any switch on changes the count.
     let nodes = |on: Switches| {
         with(on, || {
-            bench(Some(14), None, 1, &Control::new(false), &mut |_| {})
+            bench(
+                Some(14),
+                None,
+                1,
+                Weights::of,
+                &Control::new(false),
+                &mut |_| {},
+            )
         })
     };
     assert_eq!(nodes(Switches::OFF), BASELINE_DEPTH_14);

@@ -69,6 +69,10 @@ enum Command {
         /// Search threads (lazy SMP); above 1 the node count varies from run to run.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
         threads: u16,
+        /// Evaluate oware with the hand evaluation's terms instead of the network (as
+        /// `setoption name UseNetwork value false`).
+        #[arg(long)]
+        terms: bool,
     },
     /// Fit the evaluation's weights to self-play games (the Texel method); prints the weights
     /// as engine options, the data size and the fit's error.
@@ -145,6 +149,7 @@ pub fn main() -> ExitCode {
             depth,
             tables,
             threads,
+            terms,
         }) => {
             if let Some(dir) = tables.as_deref().filter(|d| !d.is_dir()) {
                 return report(Err(format!(
@@ -152,10 +157,16 @@ pub fn main() -> ExitCode {
                     dir.display()
                 )));
             }
+            let weights = if terms {
+                crate::search::eval::Weights::of
+            } else {
+                crate::search::eval::Weights::engine
+            };
             bench(
                 depth,
                 tables.as_deref(),
                 usize::from(threads),
+                weights,
                 &Control::new(false),
                 &mut say,
             );

@@ -146,6 +146,6 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
 
 /// The engine's move, searched to `depth`; `None` when the game is over.
 fn engine_move(game: &Game, depth: u32, table: &mut HashTable) -> Option<Move> {
-    let weights = Weights::of(game.board().variant());
+    let weights = Weights::engine(game.board().variant());
     search_to_depth(game, depth, weights, None, table).best
 }

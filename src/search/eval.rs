@@ -220,7 +220,19 @@ impl Weights {
         ..ZERO
     };
 
-    /// The shipped weights of `variant`.
+    /// The engine's evaluation of `variant` as it plays by default: the shipped weights, and
+    /// for oware the shipped network ([`Network::shipped`]), which an SPRT preferred to the
+    /// terms (tournament/README.md).
+    pub fn engine(variant: Variant) -> Weights {
+        let mut weights = Weights::of(variant);
+        if variant == Variant::Oware {
+            weights.network = Some(Network::shipped());
+        }
+        weights
+    }
+
+    /// The shipped weights of `variant`: the terms alone, which `awari tune` fits and the
+    /// tools' self-play uses.
     pub const fn of(variant: Variant) -> Weights {
         match variant {
             Variant::Oware => Weights::OWARE,

@@ -4,9 +4,10 @@
 //! They are process-wide flags rather than fields threaded through every caller of the
 //! search: the options' table sets them, and each search reads them once, when it starts
 //! ([`Switches::current`]), so a change applies from the next `go`. With every switch off the
-//! search is exactly the one without the features (`awari bench`: 14,395,963 nodes).
+//! search is exactly the one without the features (`awari bench --terms`: 14,395,963 nodes).
 //! `Futility` is on by default (its SPRT accepted it, tournament/README.md), which makes
-//! `awari bench`'s signature 5,977,895 nodes; `Quiescence` is off (its SPRT leant to a loss).
+//! `awari bench --terms` count 5,977,895 nodes (and `awari bench`, with oware's network,
+//! 6,390,291); `Quiescence` is off (its SPRT leant to a loss).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -49,10 +49,13 @@ pub const BENCH_HASH_MB: usize = 8;
 /// is stopped (the total then says so). With `tables`, the search probes the endgame tables of
 /// that directory, and with `threads` above 1 it searches with that many threads: the node
 /// count is then no longer the search's signature (threads make it vary from run to run).
+/// `weights` gives each rule set's evaluation: [`Weights::engine`] is the engine's as it plays,
+/// [`Weights::of`] the terms alone (oware without its network).
 pub fn bench(
     depth: Option<u32>,
     tables: Option<&Path>,
     threads: usize,
+    weights: fn(Variant) -> Weights,
     control: &Control,
     out: &mut dyn FnMut(String),
 ) -> u64 {
@@ -75,7 +78,7 @@ pub fn bench(
             tt: &mut table,
             threads,
             control,
-            weights: Weights::of(variant),
+            weights: weights(variant),
             limits: &limits,
             overhead: 0,
             tables: opened.as_deref(),

@@ -292,7 +292,8 @@ impl Engine {
             }
             Command::Bench(depth) => {
                 self.stop();
-                self.hand_over(Task::Bench { depth }, Flight::new(false), false);
+                let terms = !self.settings.use_network;
+                self.hand_over(Task::Bench { depth, terms }, Flight::new(false), false);
             }
             Command::Help => self.answer(help_lines),
         }

@@ -145,7 +145,7 @@ impl Default for Settings {
             evolved_depth: 0,
             tables_path: String::new(),
             path_values: false,
-            use_network: false,
+            use_network: true,
             eval_file: String::new(),
             network: None,
         };
@@ -548,7 +548,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "UseNetwork",
-        kind: OptionType::Check { default: false },
+        kind: OptionType::Check { default: true },
         help: "oware: evaluate with the network (EvalFile, doc/network.md) instead of the Eval... terms",
         apply: |s, v| {
             s.use_network = *v == Value::Bool(true);

@@ -165,6 +165,8 @@ pub(super) enum Task {
     },
     Bench {
         depth: Option<u32>,
+        /// Oware evaluated by the terms (`UseNetwork false`) rather than the network.
+        terms: bool,
     },
     /// A `go` refused once read against the position (a `searchmoves` move that is not
     /// legal): its error, then `bestmove 0000`, held as a search's would be.
@@ -341,8 +343,11 @@ impl Worker {
                 self.classic.depth = depth;
                 run_classic(&game, &mut self.classic, &limits, overhead, flight, out);
             }
-            Task::Bench { depth } => {
-                bench(depth, None, 1, &flight.control, &mut |l| out.line(&l));
+            Task::Bench { depth, terms } => {
+                let weights = if terms { Weights::of } else { Weights::engine };
+                bench(depth, None, 1, weights, &flight.control, &mut |l| {
+                    out.line(&l)
+                });
             }
             Task::Refused { error, limits } => {
                 out.error(error);
