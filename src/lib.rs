@@ -10,14 +10,15 @@
 //! - [`sys`]: files, pipes and the processor's cache, wrapped once.
 //! - [`tables`]: endgame tables for oware and kalah, built by retrograde analysis.
 //! - [`search`]: the engine's search (iterative deepening alpha-beta, ordering, transposition
-//!   table, evaluation, time, threads, scores, the table root). It knows nothing of the
+//!   table, evaluation and oware's network, time, threads, scores, the table root, the
+//!   optional features' switches). It knows nothing of the
 //!   protocol's text or of the tools built on it.
 //! - [`cluster`]: heavy jobs in shards on a cluster and the directory they share, for the
 //!   tools and the referee alike.
 //! - [`classic`]: the classic opponents (`greedy`, `basic`, `evolved`) behind one
 //!   [`classic::player::Player`] type, and the evolution that fits `evolved`'s weights.
-//! - [`tools`]: jobs built on the search (bench, tune, the opening book, the prover, their
-//!   runs in shards).
+//! - [`tools`]: jobs built on the search (bench, tune, the opening book, the prover, the
+//!   network's training data and its training, their runs in shards).
 //! - [`uci`]: the engine's line protocol (text parsed with `nom` into typed commands), its
 //!   options, the loop and its worker thread; it plays the classic opponents when the
 //!   `Opponent` option asks, and runs `bench` and the book from [`tools`].
@@ -28,7 +29,7 @@
 //! - [`serve`]: `awari serve`, a local web page to play, watch and analyse games against
 //!   any engine, driven as processes with the referee's process code.
 //! - [`cli`]: the `awari` command line (the engine, `perft`, `bench`, `play`, `tune`, `book`,
-//!   `tables`, `solve`); `src/bin/awari.rs` only calls it. The referee's is [`referee::cli`].
+//!   `tables`, `solve`, `datagen`, `train`, `serve`); `src/bin/awari.rs` only calls it. The referee's is [`referee::cli`].
 //!
 //! `protocol.md` describes the rules, the notation and the command-line and line protocols.
 
