@@ -811,6 +811,41 @@ fn analysis_hint_review_and_records() {
         .as_str()
         .unwrap()
         .ends_with('%'));
+
+    // Three lines: the engine offers `MultiPV`, so the page offers a choice; with 3 chosen,
+    // three lines of distinct first moves come, each with a depth and a legal variation.
+    b.eval(r##"document.querySelector("#lines td.pv").dispatchEvent(new MouseEvent("mouseleave")); return 0;"##);
+    wait_until(Duration::from_secs(10), "the choice of lines", || {
+        b.eval(r##"return !document.getElementById("lines-choice").hidden"##) == true
+    });
+    b.eval(
+        r##"const s = document.getElementById("lines-n"); s.value = "3";
+           s.dispatchEvent(new Event("change")); return 0;"##,
+    );
+    let mut three = Value::Null;
+    wait_until(Duration::from_secs(30), "three analysis lines", || {
+        three = b.eval(
+            r##"return [...document.querySelectorAll("#lines tbody tr")].map((tr) =>
+                 [...tr.children].map((td) => td.textContent));"##,
+        );
+        three.as_array().is_some_and(|rows| {
+            rows.len() == 3
+                && rows
+                    .iter()
+                    .all(|r| r[1].as_str().unwrap().parse::<u32>().unwrap_or(0) >= 2)
+        })
+    });
+    let mut firsts = Vec::new();
+    for row in three.as_array().unwrap() {
+        let pv = row[3].as_str().unwrap();
+        let mut game = Game::new(Board::from_notation(Variant::Kalah, &kalah).unwrap());
+        game.play_text(pv).expect("a legal variation");
+        firsts.push(pv.chars().next().unwrap());
+    }
+    firsts.sort_unstable();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "three distinct lines: {three}");
+    b.screenshot("three-lines");
     b.click("#analyse");
 
     // A hint: one of the legal houses, marked on the board.
@@ -958,4 +993,41 @@ fn the_page_carries_its_policy_and_an_address_off_loopback_is_warned_of() {
         "{warning}"
     );
     assert!(url.starts_with("http://0.0.0.0:"), "{url}");
+}
+
+#[test]
+fn a_review_marks_a_move_that_throws_a_capture_away() {
+    // South's F captures 7 seeds (a, b and c to 2, 2 and 3); D fills F to 4, whose last
+    // seed then lands in North's empty d: the capture is gone. D is played on purpose.
+    let start = "1-0-0-2-0-3-1-1-2-0-0-2-20-16-S";
+    let board = Board::from_notation(Variant::Oware, start).unwrap();
+    let mut best = Game::new(board);
+    best.play_text("F").unwrap();
+    assert_eq!(best.board().stores()[0], 27, "the premise: F captures 7");
+    let server = Server::start(&[]);
+    let id = post(
+        &server.addr,
+        "/api/session",
+        json!({ "variant": "oware", "south": "human", "north": "human", "fen": start, "moves": "D" }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    post(&server.addr, "/api/review", json!({ "id": id, "ms": 200 }));
+    let mut state = Value::Null;
+    wait_until(Duration::from_secs(30), "the review", || {
+        let (code, text) = http(&server.addr, "GET", &format!("/api/state?id={id}"), None);
+        assert_eq!(code, 200, "{text}");
+        state = serde_json::from_str(&text).unwrap();
+        state["review"]["done"] == true
+    });
+    let judged = &state["review"]["moves"][0];
+    assert_eq!(judged["ply"], 1, "{state}");
+    assert_eq!(judged["mv"], "D", "{judged}");
+    assert_eq!(judged["best"], "F", "{judged}");
+    assert!(judged["loss"].as_f64().unwrap() >= 2.0, "{judged}");
+    assert!(
+        ["mistake", "blunder"].contains(&judged["mark"].as_str().unwrap_or("")),
+        "{judged}"
+    );
 }

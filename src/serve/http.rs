@@ -359,6 +359,9 @@ struct Action {
     on: Option<bool>,
     #[serde(default)]
     ms: Option<u64>,
+    /// The analysis lines wanted (1 to [`super::engine::MAX_LINES`]).
+    #[serde(default)]
+    lines: Option<u32>,
 }
 
 fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
@@ -502,11 +505,20 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response<std::io::Cursor<Ve
                 Err("nothing to take back".to_string())
             }
         }
-        "/api/analyse" => {
-            st.analyse = action.on.unwrap_or(false);
-            st.lines.clear();
-            Ok(())
-        }
+        "/api/analyse" => match action.lines {
+            Some(n) if !(1..=super::engine::MAX_LINES).contains(&n) => Err(format!(
+                "lines: 1 to {} analysis lines",
+                super::engine::MAX_LINES
+            )),
+            lines => {
+                st.analyse = action.on.unwrap_or(false);
+                if let Some(n) = lines {
+                    st.lines_wanted = n;
+                }
+                st.lines.clear();
+                Ok(())
+            }
+        },
         "/api/review" => match action.ms {
             Some(ms @ 20..=10_000) => {
                 st.ask_review(ms);

@@ -220,7 +220,7 @@
   function onState(s) {
     const before = page.state;
     page.state = s;
-    if (before && before.generation !== s.generation) {
+    if (before && (before.generation !== s.generation || before.lines_wanted !== s.lines_wanted)) {
       page.lines = [];
       drawLines();
       $("why").textContent = "";
@@ -230,6 +230,7 @@
     if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, render);
     else render();
     $("analyse").checked = s.analyse;
+    linesChoice(s);
     drawReview();
   }
 
@@ -251,10 +252,22 @@
     return (v > 0 ? "+" : "") + v.toFixed(2);
   }
 
+  // The number of lines, offered once the analysis engine has said how many it gives.
+  function linesChoice(s) {
+    const select = $("lines-n"), max = s.lines_max || 1;
+    $("lines-choice").hidden = max < 2;
+    if (select.options.length !== max) {
+      select.textContent = "";
+      for (let n = 1; n <= max; n++) el("option", { value: n }, select, String(n));
+    }
+    select.value = String(Math.min(s.lines_wanted, max));
+  }
+
   function drawLines() {
     const body = $("lines").querySelector("tbody");
     body.textContent = "";
-    for (const l of page.lines) {
+    const wanted = page.state ? page.state.lines_wanted : 1;
+    for (const l of page.lines.filter((x) => x.multipv <= wanted)) {
       const tr = el("tr", { "data-multipv": l.multipv }, body);
       el("td", {}, tr, String(l.multipv));
       el("td", {}, tr, String(l.depth));
@@ -354,7 +367,9 @@
     $("skip").addEventListener("click", skip);
     board.addEventListener("dblclick", skip);
     $("hint").addEventListener("click", () => { say("Thinking of a hint..."); api("/api/hint", { id: page.id }).catch((e) => say(e.message)); });
-    $("analyse").addEventListener("change", (e) => api("/api/analyse", { id: page.id, on: e.target.checked }).catch((x) => say(x.message)));
+    const analyse = () => api("/api/analyse", { id: page.id, on: $("analyse").checked, lines: +$("lines-n").value || 1 }).catch((x) => say(x.message));
+    $("analyse").addEventListener("change", analyse);
+    $("lines-n").addEventListener("change", analyse);
     window.addEventListener("pagehide", () => {
       if (page.id) fetch("/api/close", { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: page.id }) });
     });

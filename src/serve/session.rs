@@ -127,6 +127,11 @@ pub struct State {
     pub hint: Option<u64>,
     /// The analysis lines of this generation, by `multipv`.
     pub lines: Vec<Line>,
+    /// How many analysis lines the page asked for (1 to [`engine::MAX_LINES`]).
+    pub lines_wanted: u32,
+    /// The most lines the analysis engine gives (its `MultiPV` option's max; 1 without
+    /// one), once it has started.
+    pub lines_max: Option<u32>,
     /// The review of the game, asked for or done.
     pub review: Option<Review>,
     /// Set when the session ends: its thread ends its engines and stops.
@@ -173,6 +178,8 @@ impl Session {
                 analyse: false,
                 hint: None,
                 lines: Vec::new(),
+                lines_wanted: 1,
+                lines_max: None,
                 review: None,
                 closed: false,
                 seen: Instant::now(),
@@ -223,6 +230,8 @@ struct StateView<'a> {
     error: Option<&'a str>,
     thinking: Option<char>,
     analyse: bool,
+    lines_wanted: u32,
+    lines_max: Option<u32>,
     can_take_back: bool,
     review: Option<&'a Review>,
 }
@@ -321,6 +330,8 @@ impl State {
             error: self.error.as_deref(),
             thinking: self.thinking.map(Side::letter),
             analyse: self.analyse,
+            lines_wanted: self.lines_wanted,
+            lines_max: self.lines_max,
             can_take_back: !self.game.moves().is_empty(),
             review: self.review.as_ref(),
         };
@@ -566,10 +577,15 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 session.changed.notify_all();
             }
             Job::Analyse(game, generation, number, hint) => {
+                let wanted = session.lock().lines_wanted;
                 let result =
                     ready(&mut analyst, analyst_kind, number, variant(&game)).and_then(|engine| {
-                        if engine.multipv {
-                            let _ = engine.set_option("MultiPV", if hint { "1" } else { "3" });
+                        note_lines_max(session, kinds, engine.multipv);
+                        let count = if hint { 1 } else { wanted.min(engine.multipv) };
+                        if engine.multipv > 0 {
+                            engine
+                                .set_option("MultiPV", &count.to_string())
+                                .map_err(|f| format!("the analysis engine {f}"))?;
                         }
                         let go = if hint {
                             "go movetime 1000"
@@ -587,6 +603,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             st.closed
                                 || st.generation != generation
                                 || (!hint && !st.analyse)
+                                || (!hint && st.lines_wanted != wanted)
                                 || (!hint
                                     && st.hint == Some(generation)
                                     && hinted != Some(generation))
@@ -661,6 +678,16 @@ fn ready<'a>(
     Ok(slot.as_mut().expect("kept"))
 }
 
+/// Tells the page how many lines the analysis engine gives, when it first knows.
+fn note_lines_max(session: &Session, kinds: &[Kind], max: u32) {
+    let mut st = session.lock();
+    if st.lines_max != Some(max.max(1)) {
+        st.lines_max = Some(max.max(1));
+        st.publish_state(kinds);
+        session.changed.notify_all();
+    }
+}
+
 fn set_thinking(session: &Session, generation: u64, side: Option<Side>) {
     let mut st = session.lock();
     if st.generation == generation {
@@ -707,8 +734,10 @@ fn review(
     ms: u64,
 ) -> Result<(), String> {
     let engine = ready(analyst, kind, number, variant(game))?;
-    if engine.multipv {
-        let _ = engine.set_option("MultiPV", "1");
+    if engine.multipv > 0 {
+        engine
+            .set_option("MultiPV", "1")
+            .map_err(|f| format!("the review's engine {f}"))?;
     }
     let moves = game.moves().to_vec();
     let mut position = Game::new(*game.start());
