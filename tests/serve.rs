@@ -933,6 +933,36 @@ fn analysis_hint_review_and_records() {
         assert_eq!(page["houses"], json!(houses), "ply {ply}");
         b.click("#ply-next");
     }
+
+    // The downloaded PGN loads the same way; a broken one is refused, saying where.
+    let broken = pgn.replacen("\n\n", "\n\nF Q9 ", 1);
+    b.type_into("#record-in", &broken);
+    b.click("#load");
+    wait_until(Duration::from_secs(10), "the broken PGN refused", || {
+        let notice = b.eval(READ)["notice"].as_str().unwrap_or("").to_string();
+        notice.starts_with("Not loaded: the PGN: line ") && notice.contains("\"Q9\"")
+    });
+    let generation = b.eval(READ)["generation"].clone();
+    b.type_into("#record-in", &pgn);
+    b.click("#load");
+    wait_until(Duration::from_secs(10), "the PGN loaded", || {
+        let page = b.eval(READ);
+        page["generation"] != generation && page["moves"] == record.moves.as_str()
+    });
+    b.click("#ply-first");
+    for ply in 0..=record.moves.len() {
+        let want = ply.to_string();
+        wait_until(Duration::from_secs(10), "the step", || {
+            let at = b.eval(r##"return document.body.getAttribute("data-view")"##);
+            at == want.as_str() || (ply == record.moves.len() && at.is_null())
+        });
+        let page = b.eval(READ);
+        let mut game = Game::new(Board::from_notation(Variant::Kalah, &record.start).unwrap());
+        game.play_text(&record.moves[..ply]).unwrap();
+        let houses: Vec<u8> = game.board().houses().to_vec();
+        assert_eq!(page["houses"], json!(houses), "PGN, ply {ply}");
+        b.eval(r##"document.getElementById("ply-next").click(); return 0;"##);
+    }
 }
 
 #[test]

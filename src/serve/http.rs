@@ -343,7 +343,8 @@ struct GameRequest {
     fen: Option<String>,
     #[serde(default)]
     moves: Option<String>,
-    /// A game record's JSON line (the referee's): its rule set, start and moves.
+    /// A game record: its JSON line or its PGN (the referee's): its rule set, start and
+    /// moves.
     #[serde(default)]
     record: Option<String>,
 }
@@ -377,6 +378,19 @@ fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
 }
 
 fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), String> {
+    if let Some(text) = r.record.as_deref().filter(|t| super::pgn::is_pgn(t)) {
+        let pgn = super::pgn::parse(text).map_err(|e| format!("the PGN: {e}"))?;
+        let from = GameRequest {
+            id: None,
+            variant: pgn.variant,
+            south: r.south.clone(),
+            north: r.north.clone(),
+            fen: pgn.start,
+            moves: Some(pgn.moves),
+            record: None,
+        };
+        return new_game(shared, &from).map_err(|e| format!("the PGN: {e}"));
+    }
     if let Some(line) = r.record.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
         let record = crate::referee::records::GameRecord::from_json(line.as_bytes())
             .map_err(|e| format!("the record: {e}"))?;

@@ -383,6 +383,12 @@
         say("Loaded: step through it with the arrows, or review it.");
       } catch (e) { say(`Not loaded: ${e.message}`); }
     });
+    $("record-file").addEventListener("change", async (e) => {
+      const file = e.target.files && e.target.files[0];
+      if (!file) return;
+      if (file.size > 60000) { say("Not loaded: the file is over 60 KB (one game, please)."); return; }
+      $("record-in").value = await file.text();
+    });
     $("ply-first").addEventListener("click", () => step(0));
     $("ply-prev").addEventListener("click", () => step(viewing() - 1));
     $("ply-next").addEventListener("click", () => step(viewing() + 1));
