@@ -1061,3 +1061,62 @@ fn a_review_marks_a_move_that_throws_a_capture_away() {
         "{judged}"
     );
 }
+
+#[test]
+fn the_analysis_shows_the_endgame_tables_value_within_their_reach() {
+    let dir = common::scratch("serve", "tables");
+    common::build_tables(&dir, Variant::Oware, 6);
+    let server = Server::start(&["--tables", dir.to_str().unwrap()]);
+    // Six seeds on the board: within the tables.
+    let id = post(
+        &server.addr,
+        "/api/session",
+        json!({ "variant": "oware", "south": "human", "north": "human",
+                "fen": "0-1-0-2-0-1-1-0-0-1-0-0-20-20-S" }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    post(
+        &server.addr,
+        "/api/analyse",
+        json!({ "id": id, "on": true }),
+    );
+    let mut state = Value::Null;
+    wait_until(Duration::from_secs(30), "the tables' value", || {
+        let (code, text) = http(&server.addr, "GET", &format!("/api/state?id={id}"), None);
+        assert_eq!(code, 200, "{text}");
+        state = serde_json::from_str(&text).unwrap();
+        state["tables"].as_array().is_some_and(|t| !t.is_empty())
+    });
+    let first = state["tables"][0].as_str().unwrap();
+    assert!(first.starts_with("value"), "{state}");
+    // A move changes the position: what the tables said of the old one is gone.
+    let m = state["legal"].as_str().unwrap().chars().next().unwrap();
+    let after = post(
+        &server.addr,
+        "/api/move",
+        json!({ "id": id, "move": m.to_string() }),
+    );
+    assert_eq!(after["tables"], json!([]), "{after}");
+
+    // The page shows it above the lines.
+    let (browser, driver) = match tools() {
+        Ok(t) => t,
+        Err(reason) => return common::skipped(reason),
+    };
+    let b = Browser::start(&browser, &driver, "tables");
+    b.go(&format!(
+        "{}?variant=oware&south=human&north=human&fen=0-1-0-2-0-1-1-0-0-1-0-0-20-20-S",
+        server.url()
+    ));
+    settled(&b);
+    b.click("#analyse");
+    wait_until(Duration::from_secs(30), "the tables on the page", || {
+        let shown = b.eval(r##"return document.getElementById("tables").textContent"##);
+        shown
+            .as_str()
+            .is_some_and(|t| t.starts_with("Endgame tables: value"))
+    });
+    b.screenshot("tables");
+}

@@ -231,6 +231,7 @@
     else render();
     $("analyse").checked = s.analyse;
     linesChoice(s);
+    $("tables").textContent = s.tables.length ? `Endgame tables: ${s.tables.join("; ")}` : "";
     drawReview();
   }
 

@@ -127,6 +127,9 @@ pub struct State {
     pub hint: Option<u64>,
     /// The analysis lines of this generation, by `multipv`.
     pub lines: Vec<Line>,
+    /// What the endgame tables say of this generation's position (the analysis engine's
+    /// `info string tables: ...` lines), when it is within their reach.
+    pub tables: Vec<String>,
     /// How many analysis lines the page asked for (1 to [`engine::MAX_LINES`]).
     pub lines_wanted: u32,
     /// The most lines the analysis engine gives (its `MultiPV` option's max; 1 without
@@ -178,6 +181,7 @@ impl Session {
                 analyse: false,
                 hint: None,
                 lines: Vec::new(),
+                tables: Vec::new(),
                 lines_wanted: 1,
                 lines_max: None,
                 review: None,
@@ -230,6 +234,7 @@ struct StateView<'a> {
     error: Option<&'a str>,
     thinking: Option<char>,
     analyse: bool,
+    tables: &'a [String],
     lines_wanted: u32,
     lines_max: Option<u32>,
     can_take_back: bool,
@@ -330,6 +335,7 @@ impl State {
             error: self.error.as_deref(),
             thinking: self.thinking.map(Side::letter),
             analyse: self.analyse,
+            tables: &self.tables,
             lines_wanted: self.lines_wanted,
             lines_max: self.lines_max,
             can_take_back: !self.game.moves().is_empty(),
@@ -455,6 +461,7 @@ impl State {
     fn changed_game(&mut self) {
         self.generation += 1;
         self.lines.clear();
+        self.tables.clear();
         self.review = None;
         self.thinking = None;
     }
@@ -596,6 +603,8 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         let mut lines = |line: &str| {
                             if let Some(l) = info::parse(line, &game) {
                                 publish_line(session, generation, side, l, true);
+                            } else if let Some(t) = line.strip_prefix("info string tables: ") {
+                                publish_tables(session, kinds, generation, t);
                             }
                         };
                         let stop = || {
@@ -676,6 +685,22 @@ fn ready<'a>(
         return Err(format!("{} {f}", kind.label));
     }
     Ok(slot.as_mut().expect("kept"))
+}
+
+/// Lines of the tables at most, and characters a line.
+const TABLES_LINES: usize = 4;
+const TABLES_CHARS: usize = 300;
+
+/// What the endgame tables say of the position, to the page (once each).
+fn publish_tables(session: &Session, kinds: &[Kind], generation: u64, text: &str) {
+    let mut st = session.lock();
+    let text: String = text.chars().take(TABLES_CHARS).collect();
+    if st.generation != generation || st.tables.len() >= TABLES_LINES || st.tables.contains(&text) {
+        return;
+    }
+    st.tables.push(text);
+    st.publish_state(kinds);
+    session.changed.notify_all();
 }
 
 /// Tells the page how many lines the analysis engine gives, when it first knows.
