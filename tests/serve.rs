@@ -945,10 +945,13 @@ fn analysis_hint_review_and_records() {
     let generation = b.eval(READ)["generation"].clone();
     b.type_into("#record-in", &pgn);
     b.click("#load");
-    wait_until(Duration::from_secs(10), "the PGN loaded", || {
-        let page = b.eval(READ);
-        page["generation"] != generation && page["moves"] == record.moves.as_str()
-    });
+    let mut page = Value::Null;
+    let until = Instant::now() + Duration::from_secs(30);
+    while page["generation"] == generation || page["moves"] != record.moves.as_str() {
+        assert!(Instant::now() < until, "the PGN not loaded: {page}");
+        std::thread::sleep(Duration::from_millis(30));
+        page = b.eval(READ);
+    }
     b.click("#ply-first");
     for ply in 0..=record.moves.len() {
         let want = ply.to_string();

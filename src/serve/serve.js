@@ -225,6 +225,12 @@
       drawLines();
       $("why").textContent = "";
     }
+    // A game that is not the one viewed grown by moves (a new or loaded game, a take-back)
+    // ends the viewing of a past position.
+    if (page.view && before && (before.start !== s.start || !s.moves.startsWith(before.moves))) {
+      page.view = null;
+      document.body.removeAttribute("data-view");
+    }
     const newMove = s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
     if (page.anim) { clearTimeout(page.anim); page.anim = null; }
     if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, render);
@@ -378,11 +384,14 @@
       api("/api/review", { id: page.id, ms: +$("review-ms").value }).catch((e) => say(e.message)));
     $("load").addEventListener("click", async () => {
       try {
+        // The loaded game is shown from its end, whichever past position was viewed.
+        page.view = null;
+        document.body.removeAttribute("data-view");
         await api("/api/new", Object.assign({ id: page.id }, settings(), { record: $("record-in").value.trim(), south: "human", north: "human" }));
         $("south").value = "human"; $("north").value = "human";
-        page.view = null;
+        render();
         say("Loaded: step through it with the arrows, or review it.");
-      } catch (e) { say(`Not loaded: ${e.message}`); }
+      } catch (e) { render(); say(`Not loaded: ${e.message}`); }
     });
     $("record-file").addEventListener("change", async (e) => {
       const file = e.target.files && e.target.files[0];
