@@ -811,6 +811,41 @@ fn analysis_hint_review_and_records() {
         .as_str()
         .unwrap()
         .ends_with('%'));
+
+    // Three lines: the engine offers `MultiPV`, so the page offers a choice; with 3 chosen,
+    // three lines of distinct first moves come, each with a depth and a legal variation.
+    b.eval(r##"document.querySelector("#lines td.pv").dispatchEvent(new MouseEvent("mouseleave")); return 0;"##);
+    wait_until(Duration::from_secs(10), "the choice of lines", || {
+        b.eval(r##"return !document.getElementById("lines-choice").hidden"##) == true
+    });
+    b.eval(
+        r##"const s = document.getElementById("lines-n"); s.value = "3";
+           s.dispatchEvent(new Event("change")); return 0;"##,
+    );
+    let mut three = Value::Null;
+    wait_until(Duration::from_secs(30), "three analysis lines", || {
+        three = b.eval(
+            r##"return [...document.querySelectorAll("#lines tbody tr")].map((tr) =>
+                 [...tr.children].map((td) => td.textContent));"##,
+        );
+        three.as_array().is_some_and(|rows| {
+            rows.len() == 3
+                && rows
+                    .iter()
+                    .all(|r| r[1].as_str().unwrap().parse::<u32>().unwrap_or(0) >= 2)
+        })
+    });
+    let mut firsts = Vec::new();
+    for row in three.as_array().unwrap() {
+        let pv = row[3].as_str().unwrap();
+        let mut game = Game::new(Board::from_notation(Variant::Kalah, &kalah).unwrap());
+        game.play_text(pv).expect("a legal variation");
+        firsts.push(pv.chars().next().unwrap());
+    }
+    firsts.sort_unstable();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "three distinct lines: {three}");
+    b.screenshot("three-lines");
     b.click("#analyse");
 
     // A hint: one of the legal houses, marked on the board.
@@ -898,6 +933,39 @@ fn analysis_hint_review_and_records() {
         assert_eq!(page["houses"], json!(houses), "ply {ply}");
         b.click("#ply-next");
     }
+
+    // The downloaded PGN loads the same way; a broken one is refused, saying where.
+    let broken = pgn.replacen("\n\n", "\n\nF Q9 ", 1);
+    b.type_into("#record-in", &broken);
+    b.click("#load");
+    wait_until(Duration::from_secs(10), "the broken PGN refused", || {
+        let notice = b.eval(READ)["notice"].as_str().unwrap_or("").to_string();
+        notice.starts_with("Not loaded: the PGN: line ") && notice.contains("\"Q9\"")
+    });
+    let generation = b.eval(READ)["generation"].clone();
+    b.type_into("#record-in", &pgn);
+    b.click("#load");
+    let mut page = Value::Null;
+    let until = Instant::now() + Duration::from_secs(30);
+    while page["generation"] == generation || page["moves"] != record.moves.as_str() {
+        assert!(Instant::now() < until, "the PGN not loaded: {page}");
+        std::thread::sleep(Duration::from_millis(30));
+        page = b.eval(READ);
+    }
+    b.click("#ply-first");
+    for ply in 0..=record.moves.len() {
+        let want = ply.to_string();
+        wait_until(Duration::from_secs(10), "the step", || {
+            let at = b.eval(r##"return document.body.getAttribute("data-view")"##);
+            at == want.as_str() || (ply == record.moves.len() && at.is_null())
+        });
+        let page = b.eval(READ);
+        let mut game = Game::new(Board::from_notation(Variant::Kalah, &record.start).unwrap());
+        game.play_text(&record.moves[..ply]).unwrap();
+        let houses: Vec<u8> = game.board().houses().to_vec();
+        assert_eq!(page["houses"], json!(houses), "PGN, ply {ply}");
+        b.eval(r##"document.getElementById("ply-next").click(); return 0;"##);
+    }
 }
 
 #[test]
@@ -958,4 +1026,100 @@ fn the_page_carries_its_policy_and_an_address_off_loopback_is_warned_of() {
         "{warning}"
     );
     assert!(url.starts_with("http://0.0.0.0:"), "{url}");
+}
+
+#[test]
+fn a_review_marks_a_move_that_throws_a_capture_away() {
+    // South's F captures 7 seeds (a, b and c to 2, 2 and 3); D fills F to 4, whose last
+    // seed then lands in North's empty d: the capture is gone. D is played on purpose.
+    let start = "1-0-0-2-0-3-1-1-2-0-0-2-20-16-S";
+    let board = Board::from_notation(Variant::Oware, start).unwrap();
+    let mut best = Game::new(board);
+    best.play_text("F").unwrap();
+    assert_eq!(best.board().stores()[0], 27, "the premise: F captures 7");
+    let server = Server::start(&[]);
+    let id = post(
+        &server.addr,
+        "/api/session",
+        json!({ "variant": "oware", "south": "human", "north": "human", "fen": start, "moves": "D" }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    post(&server.addr, "/api/review", json!({ "id": id, "ms": 200 }));
+    let mut state = Value::Null;
+    wait_until(Duration::from_secs(30), "the review", || {
+        let (code, text) = http(&server.addr, "GET", &format!("/api/state?id={id}"), None);
+        assert_eq!(code, 200, "{text}");
+        state = serde_json::from_str(&text).unwrap();
+        state["review"]["done"] == true
+    });
+    let judged = &state["review"]["moves"][0];
+    assert_eq!(judged["ply"], 1, "{state}");
+    assert_eq!(judged["mv"], "D", "{judged}");
+    assert_eq!(judged["best"], "F", "{judged}");
+    assert!(judged["loss"].as_f64().unwrap() >= 2.0, "{judged}");
+    assert!(
+        ["mistake", "blunder"].contains(&judged["mark"].as_str().unwrap_or("")),
+        "{judged}"
+    );
+}
+
+#[test]
+fn the_analysis_shows_the_endgame_tables_value_within_their_reach() {
+    let dir = common::scratch("serve", "tables");
+    common::build_tables(&dir, Variant::Oware, 6);
+    let server = Server::start(&["--tables", dir.to_str().unwrap()]);
+    // Six seeds on the board: within the tables.
+    let id = post(
+        &server.addr,
+        "/api/session",
+        json!({ "variant": "oware", "south": "human", "north": "human",
+                "fen": "0-1-0-2-0-1-1-0-0-1-0-0-20-20-S" }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    post(
+        &server.addr,
+        "/api/analyse",
+        json!({ "id": id, "on": true }),
+    );
+    let mut state = Value::Null;
+    wait_until(Duration::from_secs(30), "the tables' value", || {
+        let (code, text) = http(&server.addr, "GET", &format!("/api/state?id={id}"), None);
+        assert_eq!(code, 200, "{text}");
+        state = serde_json::from_str(&text).unwrap();
+        state["tables"].as_array().is_some_and(|t| !t.is_empty())
+    });
+    let first = state["tables"][0].as_str().unwrap();
+    assert!(first.starts_with("value"), "{state}");
+    // A move changes the position: what the tables said of the old one is gone.
+    let m = state["legal"].as_str().unwrap().chars().next().unwrap();
+    let after = post(
+        &server.addr,
+        "/api/move",
+        json!({ "id": id, "move": m.to_string() }),
+    );
+    assert_eq!(after["tables"], json!([]), "{after}");
+
+    // The page shows it above the lines.
+    let (browser, driver) = match tools() {
+        Ok(t) => t,
+        Err(reason) => return common::skipped(reason),
+    };
+    let b = Browser::start(&browser, &driver, "tables");
+    b.go(&format!(
+        "{}?variant=oware&south=human&north=human&fen=0-1-0-2-0-1-1-0-0-1-0-0-20-20-S",
+        server.url()
+    ));
+    settled(&b);
+    b.click("#analyse");
+    wait_until(Duration::from_secs(30), "the tables on the page", || {
+        let shown = b.eval(r##"return document.getElementById("tables").textContent"##);
+        shown
+            .as_str()
+            .is_some_and(|t| t.starts_with("Endgame tables: value"))
+    });
+    b.screenshot("tables");
 }

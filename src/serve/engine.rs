@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 pub const MAX_ENGINES: usize = 160;
 
 /// Engines running now.
+/// Analysis lines the page may ask for, at most.
+pub const MAX_LINES: u32 = 6;
+
 static RUNNING: AtomicUsize = AtomicUsize::new(0);
 
 /// How long an engine may take to answer `uci` or `isready`.
@@ -118,8 +121,8 @@ pub struct Engine {
     process: Process,
     /// The kind it was started as.
     pub kind: String,
-    /// Whether its `uci` answer offers `MultiPV`.
-    pub multipv: bool,
+    /// The most lines its `uci` answer's `MultiPV` option allows (0: it offers none).
+    pub multipv: u32,
     /// The game it was last told of (`ucinewgame`): the session's game number.
     pub game: Option<u64>,
 }
@@ -145,7 +148,7 @@ impl Engine {
         let mut engine = Engine {
             process,
             kind: kind.id.clone(),
-            multipv: false,
+            multipv: 0,
             game: None,
         };
         engine
@@ -156,15 +159,17 @@ impl Engine {
 
     fn handshake(&mut self, kind: &Kind) -> Result<(), Failure> {
         self.process.send("uci")?;
-        let mut multipv = false;
+        let mut multipv = 0;
         self.process
             .wait_for(Expect::UciOk, HANDSHAKE, &mut |line| {
-                let mut words = line.split_whitespace();
-                if words.next() == Some("option")
-                    && words.next() == Some("name")
-                    && words.next() == Some("MultiPV")
-                {
-                    multipv = true;
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if words.starts_with(&["option", "name", "MultiPV"]) {
+                    // `... type spin default 1 min 1 max 6`; without a max, 1 line is sure.
+                    let max = words
+                        .windows(2)
+                        .find(|w| w[0] == "max")
+                        .and_then(|w| w[1].parse::<u32>().ok());
+                    multipv = max.unwrap_or(1).clamp(1, MAX_LINES);
                 }
             })?;
         self.multipv = multipv;

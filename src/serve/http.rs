@@ -343,7 +343,8 @@ struct GameRequest {
     fen: Option<String>,
     #[serde(default)]
     moves: Option<String>,
-    /// A game record's JSON line (the referee's): its rule set, start and moves.
+    /// A game record: its JSON line or its PGN (the referee's): its rule set, start and
+    /// moves.
     #[serde(default)]
     record: Option<String>,
 }
@@ -359,6 +360,9 @@ struct Action {
     on: Option<bool>,
     #[serde(default)]
     ms: Option<u64>,
+    /// The analysis lines wanted (1 to [`super::engine::MAX_LINES`]).
+    #[serde(default)]
+    lines: Option<u32>,
 }
 
 fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
@@ -374,6 +378,19 @@ fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
 }
 
 fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), String> {
+    if let Some(text) = r.record.as_deref().filter(|t| super::pgn::is_pgn(t)) {
+        let pgn = super::pgn::parse(text).map_err(|e| format!("the PGN: {e}"))?;
+        let from = GameRequest {
+            id: None,
+            variant: pgn.variant,
+            south: r.south.clone(),
+            north: r.north.clone(),
+            fen: pgn.start,
+            moves: Some(pgn.moves),
+            record: None,
+        };
+        return new_game(shared, &from).map_err(|e| format!("the PGN: {e}"));
+    }
     if let Some(line) = r.record.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
         let record = crate::referee::records::GameRecord::from_json(line.as_bytes())
             .map_err(|e| format!("the record: {e}"))?;
@@ -502,11 +519,20 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response<std::io::Cursor<Ve
                 Err("nothing to take back".to_string())
             }
         }
-        "/api/analyse" => {
-            st.analyse = action.on.unwrap_or(false);
-            st.lines.clear();
-            Ok(())
-        }
+        "/api/analyse" => match action.lines {
+            Some(n) if !(1..=super::engine::MAX_LINES).contains(&n) => Err(format!(
+                "lines: 1 to {} analysis lines",
+                super::engine::MAX_LINES
+            )),
+            lines => {
+                st.analyse = action.on.unwrap_or(false);
+                if let Some(n) = lines {
+                    st.lines_wanted = n;
+                }
+                st.lines.clear();
+                Ok(())
+            }
+        },
         "/api/review" => match action.ms {
             Some(ms @ 20..=10_000) => {
                 st.ask_review(ms);

@@ -10,6 +10,8 @@
 //! - `engine`: the engines offered and one running engine, a child process driven with the
 //!   referee's [`crate::referee::process::Process`]; this program itself is started like any
 //!   other engine.
+//! - `pgn`: a game's PGN text (the referee's, the page's download) read back for the load
+//!   box.
 //! - `view`, `info`, `trace`: what the page is sent: boards, legal moves and why the other
 //!   houses are not, analysis lines checked against the rules, and each sowing's path for the
 //!   page to animate.
@@ -21,6 +23,7 @@
 mod engine;
 mod http;
 mod info;
+mod pgn;
 mod session;
 mod trace;
 mod view;

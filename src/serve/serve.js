@@ -220,16 +220,24 @@
   function onState(s) {
     const before = page.state;
     page.state = s;
-    if (before && before.generation !== s.generation) {
+    if (before && (before.generation !== s.generation || before.lines_wanted !== s.lines_wanted)) {
       page.lines = [];
       drawLines();
       $("why").textContent = "";
+    }
+    // A game that is not the one viewed grown by moves (a new or loaded game, a take-back)
+    // ends the viewing of a past position.
+    if (page.view && before && (before.start !== s.start || !s.moves.startsWith(before.moves))) {
+      page.view = null;
+      document.body.removeAttribute("data-view");
     }
     const newMove = s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
     if (page.anim) { clearTimeout(page.anim); page.anim = null; }
     if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, render);
     else render();
     $("analyse").checked = s.analyse;
+    linesChoice(s);
+    $("tables").textContent = s.tables.length ? `Endgame tables: ${s.tables.join("; ")}` : "";
     drawReview();
   }
 
@@ -251,10 +259,22 @@
     return (v > 0 ? "+" : "") + v.toFixed(2);
   }
 
+  // The number of lines, offered once the analysis engine has said how many it gives.
+  function linesChoice(s) {
+    const select = $("lines-n"), max = s.lines_max || 1;
+    $("lines-choice").hidden = max < 2;
+    if (select.options.length !== max) {
+      select.textContent = "";
+      for (let n = 1; n <= max; n++) el("option", { value: n }, select, String(n));
+    }
+    select.value = String(Math.min(s.lines_wanted, max));
+  }
+
   function drawLines() {
     const body = $("lines").querySelector("tbody");
     body.textContent = "";
-    for (const l of page.lines) {
+    const wanted = page.state ? page.state.lines_wanted : 1;
+    for (const l of page.lines.filter((x) => x.multipv <= wanted)) {
       const tr = el("tr", { "data-multipv": l.multipv }, body);
       el("td", {}, tr, String(l.multipv));
       el("td", {}, tr, String(l.depth));
@@ -354,7 +374,9 @@
     $("skip").addEventListener("click", skip);
     board.addEventListener("dblclick", skip);
     $("hint").addEventListener("click", () => { say("Thinking of a hint..."); api("/api/hint", { id: page.id }).catch((e) => say(e.message)); });
-    $("analyse").addEventListener("change", (e) => api("/api/analyse", { id: page.id, on: e.target.checked }).catch((x) => say(x.message)));
+    const analyse = () => api("/api/analyse", { id: page.id, on: $("analyse").checked, lines: +$("lines-n").value || 1 }).catch((x) => say(x.message));
+    $("analyse").addEventListener("change", analyse);
+    $("lines-n").addEventListener("change", analyse);
     window.addEventListener("pagehide", () => {
       if (page.id) fetch("/api/close", { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: page.id }) });
     });
@@ -362,11 +384,20 @@
       api("/api/review", { id: page.id, ms: +$("review-ms").value }).catch((e) => say(e.message)));
     $("load").addEventListener("click", async () => {
       try {
+        // The loaded game is shown from its end, whichever past position was viewed.
+        page.view = null;
+        document.body.removeAttribute("data-view");
         await api("/api/new", Object.assign({ id: page.id }, settings(), { record: $("record-in").value.trim(), south: "human", north: "human" }));
         $("south").value = "human"; $("north").value = "human";
-        page.view = null;
+        render();
         say("Loaded: step through it with the arrows, or review it.");
-      } catch (e) { say(`Not loaded: ${e.message}`); }
+      } catch (e) { render(); say(`Not loaded: ${e.message}`); }
+    });
+    $("record-file").addEventListener("change", async (e) => {
+      const file = e.target.files && e.target.files[0];
+      if (!file) return;
+      if (file.size > 60000) { say("Not loaded: the file is over 60 KB (one game, please)."); return; }
+      $("record-in").value = await file.text();
     });
     $("ply-first").addEventListener("click", () => step(0));
     $("ply-prev").addEventListener("click", () => step(viewing() - 1));

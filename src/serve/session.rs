@@ -127,6 +127,14 @@ pub struct State {
     pub hint: Option<u64>,
     /// The analysis lines of this generation, by `multipv`.
     pub lines: Vec<Line>,
+    /// What the endgame tables say of this generation's position (the analysis engine's
+    /// `info string tables: ...` lines), when it is within their reach.
+    pub tables: Vec<String>,
+    /// How many analysis lines the page asked for (1 to [`engine::MAX_LINES`]).
+    pub lines_wanted: u32,
+    /// The most lines the analysis engine gives (its `MultiPV` option's max; 1 without
+    /// one), once it has started.
+    pub lines_max: Option<u32>,
     /// The review of the game, asked for or done.
     pub review: Option<Review>,
     /// Set when the session ends: its thread ends its engines and stops.
@@ -173,6 +181,9 @@ impl Session {
                 analyse: false,
                 hint: None,
                 lines: Vec::new(),
+                tables: Vec::new(),
+                lines_wanted: 1,
+                lines_max: None,
                 review: None,
                 closed: false,
                 seen: Instant::now(),
@@ -223,6 +234,9 @@ struct StateView<'a> {
     error: Option<&'a str>,
     thinking: Option<char>,
     analyse: bool,
+    tables: &'a [String],
+    lines_wanted: u32,
+    lines_max: Option<u32>,
     can_take_back: bool,
     review: Option<&'a Review>,
 }
@@ -321,6 +335,9 @@ impl State {
             error: self.error.as_deref(),
             thinking: self.thinking.map(Side::letter),
             analyse: self.analyse,
+            tables: &self.tables,
+            lines_wanted: self.lines_wanted,
+            lines_max: self.lines_max,
             can_take_back: !self.game.moves().is_empty(),
             review: self.review.as_ref(),
         };
@@ -444,6 +461,7 @@ impl State {
     fn changed_game(&mut self) {
         self.generation += 1;
         self.lines.clear();
+        self.tables.clear();
         self.review = None;
         self.thinking = None;
     }
@@ -566,10 +584,15 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 session.changed.notify_all();
             }
             Job::Analyse(game, generation, number, hint) => {
+                let wanted = session.lock().lines_wanted;
                 let result =
                     ready(&mut analyst, analyst_kind, number, variant(&game)).and_then(|engine| {
-                        if engine.multipv {
-                            let _ = engine.set_option("MultiPV", if hint { "1" } else { "3" });
+                        note_lines_max(session, kinds, engine.multipv);
+                        let count = if hint { 1 } else { wanted.min(engine.multipv) };
+                        if engine.multipv > 0 {
+                            engine
+                                .set_option("MultiPV", &count.to_string())
+                                .map_err(|f| format!("the analysis engine {f}"))?;
                         }
                         let go = if hint {
                             "go movetime 1000"
@@ -580,6 +603,8 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         let mut lines = |line: &str| {
                             if let Some(l) = info::parse(line, &game) {
                                 publish_line(session, generation, side, l, true);
+                            } else if let Some(t) = line.strip_prefix("info string tables: ") {
+                                publish_tables(session, kinds, generation, t);
                             }
                         };
                         let stop = || {
@@ -587,6 +612,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             st.closed
                                 || st.generation != generation
                                 || (!hint && !st.analyse)
+                                || (!hint && st.lines_wanted != wanted)
                                 || (!hint
                                     && st.hint == Some(generation)
                                     && hinted != Some(generation))
@@ -661,6 +687,32 @@ fn ready<'a>(
     Ok(slot.as_mut().expect("kept"))
 }
 
+/// Lines of the tables at most, and characters a line.
+const TABLES_LINES: usize = 4;
+const TABLES_CHARS: usize = 300;
+
+/// What the endgame tables say of the position, to the page (once each).
+fn publish_tables(session: &Session, kinds: &[Kind], generation: u64, text: &str) {
+    let mut st = session.lock();
+    let text: String = text.chars().take(TABLES_CHARS).collect();
+    if st.generation != generation || st.tables.len() >= TABLES_LINES || st.tables.contains(&text) {
+        return;
+    }
+    st.tables.push(text);
+    st.publish_state(kinds);
+    session.changed.notify_all();
+}
+
+/// Tells the page how many lines the analysis engine gives, when it first knows.
+fn note_lines_max(session: &Session, kinds: &[Kind], max: u32) {
+    let mut st = session.lock();
+    if st.lines_max != Some(max.max(1)) {
+        st.lines_max = Some(max.max(1));
+        st.publish_state(kinds);
+        session.changed.notify_all();
+    }
+}
+
 fn set_thinking(session: &Session, generation: u64, side: Option<Side>) {
     let mut st = session.lock();
     if st.generation == generation {
@@ -707,8 +759,10 @@ fn review(
     ms: u64,
 ) -> Result<(), String> {
     let engine = ready(analyst, kind, number, variant(game))?;
-    if engine.multipv {
-        let _ = engine.set_option("MultiPV", "1");
+    if engine.multipv > 0 {
+        engine
+            .set_option("MultiPV", "1")
+            .map_err(|f| format!("the review's engine {f}"))?;
     }
     let moves = game.moves().to_vec();
     let mut position = Game::new(*game.start());

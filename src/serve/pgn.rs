@@ -1,0 +1,164 @@
+//! A game's PGN text, as the referee writes it ([`crate::referee::records::GameRecord::pgn`])
+//! and the page downloads it, read back for the page's load box: its rule set, its start and
+//! its moves. Tags other than `Variant` and `FEN` are read and passed over; comments (`{...}`,
+//! `; ...`) are skipped; the moves are read with the rules' move-list code, and their
+//! legality is checked where they are played.
+
+use crate::rules::{format_move_list, parse_move_list};
+
+/// A game read from PGN.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Pgn {
+    /// The `Variant` tag.
+    pub variant: String,
+    /// The `FEN` tag, when there is one (else the rule set's start).
+    pub start: Option<String>,
+    /// The moves, concatenated.
+    pub moves: String,
+}
+
+/// Whether `text` looks like PGN rather than a JSON line: it begins with a tag.
+pub fn is_pgn(text: &str) -> bool {
+    text.trim_start().starts_with('[')
+}
+
+/// Reads one game's PGN; the error says what is wrong and on which line.
+pub fn parse(text: &str) -> Result<Pgn, String> {
+    let mut variant = None;
+    let mut start = None;
+    let mut moves = Vec::new();
+    let mut in_movetext = false;
+    let mut ended = false;
+    let mut comment = false;
+    for (n, line) in text.lines().enumerate() {
+        let at = |what: String| format!("line {}: {what}", n + 1);
+        let trimmed = line.trim();
+        if !comment && trimmed.starts_with('[') {
+            if in_movetext {
+                return Err(at("a tag after the moves (one game at a time)".to_string()));
+            }
+            let (key, value) = tag(trimmed).map_err(at)?;
+            match key.as_str() {
+                "Variant" => variant = Some(value),
+                "FEN" => start = Some(value),
+                _ => {}
+            }
+            continue;
+        }
+        let mut word = String::new();
+        let mut chars = line.chars().peekable();
+        loop {
+            let c = chars.next();
+            if comment {
+                match c {
+                    Some('}') => comment = false,
+                    Some(_) => {}
+                    None => break,
+                }
+                continue;
+            }
+            let end_of_word =
+                matches!(c, None | Some('{' | ';')) || c.is_some_and(char::is_whitespace);
+            if end_of_word && !word.is_empty() {
+                in_movetext = true;
+                if ended {
+                    return Err(at(format!("{word:?} after the result")));
+                }
+                if ["1-0", "0-1", "1/2-1/2", "*"].contains(&word.as_str()) {
+                    ended = true;
+                } else {
+                    let list = parse_move_list(&word)
+                        .map_err(|e| at(format!("{word:?} is not a move list ({e})")))?;
+                    moves.extend(list);
+                }
+                word.clear();
+            }
+            match c {
+                None | Some(';') => break,
+                Some('{') => {
+                    in_movetext = true;
+                    comment = true;
+                }
+                Some(c) if c.is_whitespace() => {}
+                Some(c) => word.push(c),
+            }
+        }
+    }
+    if comment {
+        return Err("a comment `{` that is never closed".to_string());
+    }
+    let variant = variant.ok_or("no [Variant \"...\"] tag: which rules is it?")?;
+    Ok(Pgn {
+        variant,
+        start,
+        moves: format_move_list(&moves),
+    })
+}
+
+/// A tag line, `[Key "value"]`, with `\"` and `\\` in the value.
+fn tag(line: &str) -> Result<(String, String), String> {
+    let bad = || format!("{line:?} is not a tag [Key \"value\"]");
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(bad)?;
+    let (key, rest) = inner.split_once(char::is_whitespace).ok_or_else(bad)?;
+    let rest = rest.trim();
+    let quoted = rest
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or_else(bad)?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => value.push(chars.next().ok_or_else(bad)?),
+            '"' => return Err(bad()),
+            c => value.push(c),
+        }
+    }
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(bad());
+    }
+    Ok((key.to_string(), value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_what_the_referee_writes() {
+        let text = "[Event \"a \\\"test\\\"\"]\n[Variant \"kalah\"]\n\
+                    [FEN \"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"]\n[Result \"*\"]\n\n\
+                    Ff {opening} E {+0.35/7 12ms} a {-/- 0ms}\nD ; a remark\n*\n";
+        assert!(is_pgn(text));
+        assert_eq!(
+            parse(text).unwrap(),
+            Pgn {
+                variant: "kalah".to_string(),
+                start: Some("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S".to_string()),
+                moves: "FfEaD".to_string(),
+            }
+        );
+    }
+
+    #[test]
+    fn refuses_what_is_malformed() {
+        let cases = [
+            ("[Variant \"oware\"]\n\nF x9 *", "not a move list"),
+            ("[Variant \"oware\"\n\nF *", "not a tag"),
+            ("[Variant \"oware\"]\n\nF {never closed", "never closed"),
+            ("[Event \"x\"]\n\nF *", "no [Variant"),
+            ("[Variant \"oware\"]\n\nF * E", "after the result"),
+            (
+                "[Variant \"oware\"]\n\nF\n[Variant \"oware\"]",
+                "after the moves",
+            ),
+        ];
+        for (text, says) in cases {
+            let e = parse(text).unwrap_err();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+    }
+}
