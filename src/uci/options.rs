@@ -750,12 +750,18 @@ mod tests {
 
     #[test]
     fn defaults_come_from_the_table() {
-        let s = Settings::default();
+        let mut s = Settings::default();
         assert_eq!(s.variant, Variant::Oware);
         assert_eq!(s.hash_mb, 16);
         assert_eq!(s.move_overhead, 10);
         assert_eq!(s.multipv, 1);
-        assert_eq!(s.weights(), Weights::OWARE);
+        assert_eq!(s.weights(), Weights::engine(Variant::Oware));
+        assert!(
+            s.weights().network.is_some(),
+            "oware plays with its network"
+        );
+        set(&mut s, "UseNetwork", Some("false")).unwrap();
+        assert_eq!(s.weights(), Weights::OWARE, "the terms alone");
     }
 
     #[test]
@@ -827,7 +833,7 @@ mod tests {
         );
         assert_eq!(s.weights().b2, Weights::OWARE.b2);
         set(&mut s, "EvalA2", Some("<VARIANT>")).unwrap();
-        assert_eq!(s.weights(), Weights::OWARE);
+        assert_eq!(s.weights(), Weights::engine(Variant::Oware));
         let refused = set(&mut s, "EvalA2", Some("10001")).unwrap_err();
         assert_eq!(
             refused.to_string(),
@@ -843,7 +849,7 @@ mod tests {
             let spec = find(w.option).expect("an option per weight");
             let mut s = Settings::default();
             set(&mut s, w.option, Some("4321")).unwrap();
-            let mut expected = Weights::OWARE;
+            let mut expected = Weights::engine(Variant::Oware);
             (w.set)(&mut expected, 4321);
             assert_eq!(s.weights(), expected, "{}", w.option);
             assert_eq!(s.weight_overrides[i], Some(4321));
