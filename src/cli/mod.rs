@@ -238,3 +238,31 @@ fn say(line: String) {
         std::process::exit(0);
     }
 }
+
+/// The endgame tables a self-play tool's `--tables` names, opened and said (their problems as
+/// warnings, their reach); an error for a rule set without tables or a directory without them.
+fn open_tables(
+    dir: Option<&std::path::Path>,
+    variant: crate::rules::Variant,
+) -> Result<Option<crate::tables::Tables>, String> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    if !crate::tables::probe::supported(variant) {
+        return Err(format!(
+            "--tables: there are endgame tables for oware and kalah only, not {variant}"
+        ));
+    }
+    let tables = crate::tables::Tables::open(dir, variant);
+    for problem in tables.problems() {
+        say(format!("warning: tables: {problem}"));
+    }
+    let reach = tables.reach().ok_or_else(|| {
+        format!(
+            "--tables {}: no {variant} tables there (awari tables build --variant {variant} --dir ...)",
+            dir.display()
+        )
+    })?;
+    say(format!("tables to {reach} seeds from {}", dir.display()));
+    Ok(Some(tables))
+}

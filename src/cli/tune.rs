@@ -88,31 +88,7 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
     }
     say(head);
     let started = std::time::Instant::now();
-    let tables = match &args.tables {
-        None => None,
-        Some(_) if !crate::tables::probe::supported(args.variant) => {
-            return Err(format!(
-                "--tables: there are endgame tables for oware and kalah only, not {}",
-                args.variant
-            ));
-        }
-        Some(dir) => {
-            let tables = crate::tables::Tables::open(dir, args.variant);
-            for problem in tables.problems() {
-                say(format!("warning: tables: {problem}"));
-            }
-            let reach = tables.reach().ok_or_else(|| {
-                format!(
-                    "--tables {}: no {} tables there (awari tables build --variant {} --dir ...)",
-                    dir.display(),
-                    args.variant,
-                    args.variant
-                )
-            })?;
-            say(format!("tables to {reach} seeds from {}", dir.display()));
-            Some(tables)
-        }
-    };
+    let tables = super::open_tables(args.tables.as_deref(), args.variant)?;
     let shipped = Weights::of(args.variant);
     if let Some(dir) = &args.out_dir {
         let done = crate::tools::jobs::tune_shard(dir, shard, &options, &shipped, tables.as_ref())?;
