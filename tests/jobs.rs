@@ -258,6 +258,12 @@ const BOOK: &[&str] = &[
     "2",
     "--threads",
     "1",
+    "--line-plies",
+    "3",
+    "--line-margin",
+    "30",
+    "--line-depth",
+    "3",
 ];
 
 #[test]
@@ -286,7 +292,15 @@ fn book_in_three_shards_merges_to_the_whole_book() {
         ok(&shard(k));
     }
     let report = ok(&["book", "build", "--from", &out, "--out", &merged]);
-    assert!(report.contains("book: 7 positions"), "{report}");
+    // The start and its 6 children, then the main lines to ply 3: more than the 7, fewer
+    // than every position to ply 3.
+    let positions: usize = report
+        .rsplit("book: ")
+        .next()
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of positions in {report}"));
+    assert!((8..1 + 6 + 36 + 216).contains(&positions), "{report}");
     assert_eq!(
         std::fs::read_to_string(&merged).unwrap(),
         std::fs::read_to_string(&whole).unwrap(),

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
 pub(super) enum BookCommand {
-    /// Score every move of every position up to PLIES plies from the start by a search to
-    /// DEPTH, play GAMES self-play games for each move's record (wins/draws/losses), and write
+    /// Score every move of every position up to PLIES plies from the start, and of the main
+    /// lines up to LINE_PLIES, by a search to DEPTH, play GAMES self-play games for each move's record (wins/draws/losses), and write
     /// the book (the shipped one is book/oware.txt). On a cluster: --shard and --out-dir, then
     /// --from.
     Build(BookArgs),
@@ -25,9 +25,20 @@ pub(super) struct BookArgs {
     /// Rule set.
     #[arg(long, default_value = "oware")]
     variant: Variant,
-    /// Plies from the start.
+    /// Every position up to this many plies from the start.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=8))]
     plies: u32,
+    /// Beyond --plies, the main lines up to this many plies from the start: from a position
+    /// of --plies plies or more, only the moves within --line-margin of the best lead on (0,
+    /// or no more than --plies: no main lines).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=8))]
+    line_plies: u32,
+    /// The main lines go on through the moves within this many centi-seeds of the best...
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(i32).range(0..=10_000))]
+    line_margin: i32,
+    /// ... by a search to this depth (it only picks the lines; --depth scores them).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+    line_depth: u32,
     /// Search depth of each move.
     #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
@@ -99,13 +110,16 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
             ("game_depth", args.game_depth.to_string()),
             ("explore", args.explore.to_string()),
             ("seed", args.seed.to_string()),
+            ("line_plies", args.line_plies.to_string()),
+            ("line_margin", args.line_margin.to_string()),
+            ("line_depth", args.line_depth.to_string()),
         ];
         crate::cluster::outdir::check_given(
             &dir.join(BOOK_MANIFEST),
             &manifest,
             &given(matches, &settings),
         )?;
-        let book = book_merge(dir, &manifest)?;
+        let book = book_merge(dir, &manifest, threads)?;
         return write_book(&book, &manifest.options()?, out, started);
     }
     let options = BuildOptions {
@@ -116,6 +130,9 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         game_depth: args.game_depth,
         explore: args.explore,
         seed: args.seed,
+        line_plies: args.line_plies as usize,
+        line_margin: args.line_margin,
+        line_depth: args.line_depth,
     };
     if let Some(dir) = &args.out_dir {
         return book_shard(dir, shard, &options, threads, &progress, &mut say);
@@ -124,13 +141,7 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         .out
         .as_deref()
         .ok_or("give --out FILE (or --out-dir DIR)")?;
-    let mut book = crate::tools::book::build(
-        options.variant,
-        options.plies,
-        options.depth,
-        threads,
-        &progress,
-    )?;
+    let mut book = crate::tools::book::build(&options, threads, &progress)?;
     stderr::line(format_args!(
         "book: searched in {:.1} s; {} self-play games at depth {}",
         started.elapsed().as_secs_f64(),

@@ -67,6 +67,13 @@ pub struct BuildOptions {
     pub explore: i32,
     /// The seed of the games' random choices.
     pub seed: u64,
+    /// Beyond `plies`, the main lines go on to this many plies from the start (no more than
+    /// `plies`: no main lines).
+    pub line_plies: usize,
+    /// A main line goes on through every move within this many centi-seeds of the best...
+    pub line_margin: i32,
+    /// ... by a search to this depth (shallower than `depth`: it only picks the lines).
+    pub line_depth: u32,
 }
 
 impl BuildOptions {
@@ -80,13 +87,29 @@ impl BuildOptions {
             game_depth,
             explore,
             seed,
+            line_plies,
+            line_margin,
+            line_depth,
         } = self;
+        let lines = if line_plies > plies {
+            format!(
+                " and the main lines up to {line_plies} plies (the moves within {line_margin} of \
+                 the best by a search to depth {line_depth})"
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "awari opening book v2: {variant}, every position up to {plies} plies, each move \
-             searched to depth {depth} (score for the side to move, 100 = one seed); \
+            "awari opening book v2: {variant}, every position up to {plies} plies{lines}, each \
+             move searched to depth {depth} (score for the side to move, 100 = one seed); \
              {games} self-play games (book moves within {explore} of the best at random, then \
              depth {game_depth}, seed {seed}): wins/draws/losses of the side to move"
         )
+    }
+
+    /// The plies of the build's deepest positions.
+    pub fn deepest(&self) -> usize {
+        self.plies.max(self.line_plies)
     }
 }
 
@@ -327,7 +350,7 @@ impl Book {
                     m
                 }
                 None => {
-                    let weights = Weights::of(self.variant);
+                    let weights = Weights::engine(self.variant);
                     match search_to_depth(&game, depth, weights, None, &mut table).best {
                         Some(m) => m,
                         None => break,
@@ -409,44 +432,77 @@ fn parse_entry(board: &Board, word: &str) -> Result<Entry, String> {
     Ok(Entry { mv, score, record })
 }
 
-/// Every position up to `plies` plies from `variant`'s start, each once, in the order found.
-pub fn positions(variant: Variant, plies: usize) -> Vec<Game> {
+/// The build's positions, each once, in the order found: every position up to
+/// `options.plies` plies from the start, then the main lines up to `options.line_plies`: from
+/// a position of `plies` plies or more, only the moves within `line_margin` of the best by a
+/// search to `line_depth` lead on. Those searches run on `threads` threads; each has a table of
+/// its own, so the positions are the same whatever the threads (and in every shard).
+pub fn positions(options: &BuildOptions, threads: usize) -> Result<Vec<Game>, String> {
+    let pool = crate::tools::pool::threads(threads)?;
     let mut seen = std::collections::HashSet::new();
     let mut found = Vec::new();
-    let mut layer = vec![Game::new(Board::start(variant))];
-    for ply in 0..=plies {
-        let mut next = Vec::new();
-        for game in layer {
-            if game.outcome().is_some() || !seen.insert(game.board().key()) {
-                continue;
-            }
-            if ply < plies {
-                for m in game.legal_moves() {
+    let mut layer = vec![Game::new(Board::start(options.variant))];
+    let deepest = options.deepest();
+    for ply in 0..=deepest {
+        let fresh: Vec<Game> = layer
+            .into_iter()
+            .filter(|game| game.outcome().is_none() && seen.insert(game.board().key()))
+            .collect();
+        let leads_on: Vec<Vec<Move>> = if ply == deepest {
+            Vec::new()
+        } else if ply < options.plies {
+            fresh
+                .iter()
+                .map(|game| game.legal_moves().collect())
+                .collect()
+        } else {
+            pool.install(|| {
+                fresh
+                    .par_iter()
+                    .map(|game| main_moves(options, game))
+                    .collect()
+            })
+        };
+        layer = fresh
+            .iter()
+            .zip(leads_on)
+            .flat_map(|(game, moves)| {
+                moves.into_iter().map(move |m| {
                     let mut child = game.clone();
                     child.play(m).expect("a legal move");
-                    next.push(child);
-                }
-            }
-            found.push(game);
-        }
-        layer = next;
+                    child
+                })
+            })
+            .collect();
+        found.extend(fresh);
     }
-    found
+    Ok(found)
 }
 
-/// Builds a book: every position up to `plies` plies, each legal move searched to `depth`
-/// (its position after the move, to `depth - 1`), on `threads` threads, no records yet
-/// ([`Book::play_games`] adds them); `progress` is told of each position done.
+/// The moves of `game` a main line goes on through: those within `options.line_margin` of
+/// the best by a search to `options.line_depth`.
+fn main_moves(options: &BuildOptions, game: &Game) -> Vec<Move> {
+    let scored = search_moves(options.variant, game, options.line_depth);
+    let best = scored.first().map_or(0, |e| e.score);
+    scored
+        .into_iter()
+        .filter(|e| e.score >= best - options.line_margin.max(0))
+        .map(|e| e.mv)
+        .collect()
+}
+
+/// Builds a book: every position of [`positions`], each legal move searched to
+/// `options.depth` (its position after the move, to `depth - 1`), on `threads` threads, no
+/// records yet ([`Book::play_games`] adds them); `progress` is told of each position done.
 pub fn build(
-    variant: Variant,
-    plies: usize,
-    depth: u32,
+    options: &BuildOptions,
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Book, String> {
-    let scored = search_positions(variant, plies, depth, threads, Shard::WHOLE, progress)?;
+    let games = positions(options, threads)?;
+    let scored = search_positions(options, &games, threads, Shard::WHOLE, progress)?;
     Ok(Book::new(
-        variant,
+        options.variant,
         scored
             .into_iter()
             .map(|(_, board, moves)| (board, moves))
@@ -454,37 +510,35 @@ pub fn build(
     ))
 }
 
-/// The searches of [`build`] that are `shard`'s: position `i` (from 0, in the order
-/// [`positions`] finds them) is shard `i mod N`'s. Each position's moves are searched with a
-/// table of their own, so a position's scores do not depend on which shard searched it. Returns
-/// each position's number, board and moves, best first; `progress` is told of each position
-/// done, of the shard's.
+/// The searches of [`build`] that are `shard`'s: position `i` (from 0, of `games`, the
+/// build's [`positions`]) is shard `i mod N`'s. Each position's moves are searched with a
+/// table of their own, so a position's scores do not depend on which shard searched it.
+/// Returns each position's number, board and moves, best first; `progress` is told of each
+/// position done, of the shard's.
 pub fn search_positions(
-    variant: Variant,
-    plies: usize,
-    depth: u32,
+    options: &BuildOptions,
+    games: &[Game],
     threads: usize,
     shard: Shard,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<(usize, Board, Vec<Entry>)>, String> {
-    let games: Vec<(usize, Game)> = positions(variant, plies)
-        .into_iter()
+    let mine: Vec<(usize, &Game)> = games
+        .iter()
         .enumerate()
         .filter(|&(i, _)| shard.owns_item(i as u64))
         .collect();
-    let total = games.len();
+    let total = mine.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let pool = crate::tools::pool::threads(threads)?;
     Ok(pool.install(|| {
-        games
-            .par_iter()
-            .map(|(i, game)| {
-                let moves = search_moves(variant, game, depth);
+        mine.par_iter()
+            .map(|&(i, game)| {
+                let moves = search_moves(options.variant, game, options.depth);
                 progress(
                     done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
                     total,
                 );
-                (*i, *game.board(), moves)
+                (i, *game.board(), moves)
             })
             .collect()
     }))
@@ -509,7 +563,7 @@ fn search_moves(variant: Variant, game: &Game, depth: u32) -> Vec<Entry> {
                 None => {
                     let below = depth.saturating_sub(1).max(1);
                     let found =
-                        search_to_depth(&child, below, Weights::of(variant), None, &mut table);
+                        search_to_depth(&child, below, Weights::engine(variant), None, &mut table);
                     let same_side = child.board().side_to_move() == game.board().side_to_move();
                     if same_side {
                         found.score
@@ -536,9 +590,77 @@ fn search_moves(variant: Variant, game: &Game, depth: u32) -> Vec<Entry> {
 mod tests {
     use super::*;
 
+    /// A build of oware's positions to `plies`, searched to `depth`, no main lines.
+    fn options(plies: usize, depth: u32) -> BuildOptions {
+        BuildOptions {
+            variant: Variant::Oware,
+            plies,
+            depth,
+            games: 0,
+            game_depth: 2,
+            explore: 100,
+            seed: 1,
+            line_plies: 0,
+            line_margin: 0,
+            line_depth: 1,
+        }
+    }
+
+    /// The main lines: past the full plies, only the moves within the margin lead on, and the
+    /// full plies are the same as without them.
+    #[test]
+    fn main_lines_go_on_only_through_the_moves_within_the_margin() {
+        let full = positions(&options(2, 1), 2).unwrap();
+        assert_eq!(full.len(), 1 + 6 + 36);
+        let lines = BuildOptions {
+            line_plies: 4,
+            line_margin: 30,
+            line_depth: 4,
+            ..options(2, 1)
+        };
+        let found = positions(&lines, 2).unwrap();
+        assert_eq!(
+            &found[..full.len()],
+            &full[..],
+            "the full plies come first, unchanged"
+        );
+        assert_eq!(
+            positions(&lines, 1).unwrap(),
+            found,
+            "the same on one thread"
+        );
+        let keys: std::collections::HashSet<u64> = found.iter().map(|g| g.board().key()).collect();
+        assert_eq!(keys.len(), found.len(), "each position once");
+        let at = |ply: usize| found.iter().filter(move |g| g.moves().len() == ply);
+        for ply in 2..4 {
+            let (mut picked, mut legal) = (0, 0);
+            for game in at(ply) {
+                let moves = main_moves(&lines, game);
+                assert!(!moves.is_empty());
+                for &m in &moves {
+                    let mut child = game.clone();
+                    child.play(m).unwrap();
+                    assert!(
+                        keys.contains(&child.board().key()),
+                        "{m} of {}",
+                        game.board()
+                    );
+                }
+                picked += moves.len();
+                legal += game.legal_moves().len();
+            }
+            let next = at(ply + 1).count();
+            assert!(
+                0 < next && next <= picked && picked < legal,
+                "ply {ply}: {next} positions after, {picked} moves picked of {legal}"
+            );
+        }
+        assert_eq!(at(5).count(), 0);
+    }
+
     #[test]
     fn a_small_book_reads_back_and_chooses_within_the_margin() {
-        let book = build(Variant::Oware, 1, 4, 2, &|_, _| {}).unwrap();
+        let book = build(&options(1, 4), 2, &|_, _| {}).unwrap();
         let text = book.to_text("test");
         let book = Book::parse(Variant::Oware, &text).unwrap();
         assert_eq!(
@@ -589,7 +711,7 @@ mod tests {
     /// that led there, seen from the other side.
     #[test]
     fn self_play_records_add_up() {
-        let mut book = build(Variant::Oware, 1, 3, 2, &|_, _| {}).unwrap();
+        let mut book = build(&options(1, 3), 2, &|_, _| {}).unwrap();
         book.play_games(60, 2, 10_000, 5, 2).unwrap();
         let start = Game::new(Board::start(Variant::Oware));
         let total: u32 = book

@@ -312,8 +312,16 @@ pub struct BookManifest {
     pub explore: i32,
     /// The seed of the games' random choices.
     pub seed: u64,
+    /// The main lines go on to this many plies.
+    pub line_plies: u64,
+    /// The main lines go on through the moves within this many centi-seeds of the best...
+    pub line_margin: i32,
+    /// ... by a search to this depth.
+    pub line_depth: u32,
     /// The weights of the searches, by engine option.
     pub weights: BTreeMap<String, i32>,
+    /// The network of the searches (its checksum, in hexadecimal), if they use one.
+    pub network: Option<String>,
     /// Shards of the build.
     pub shards: u64,
 }
@@ -332,17 +340,23 @@ impl BookManifest {
             game_depth: options.game_depth,
             explore: options.explore,
             seed: options.seed,
+            line_plies: options.line_plies as u64,
+            line_margin: options.line_margin,
+            line_depth: options.line_depth,
             weights: weights_map(&Weights::of(options.variant)),
+            network: Weights::engine(options.variant)
+                .network
+                .map(|n| format!("{:016x}", n.checksum())),
             shards,
         }
     }
 
     /// The build's settings.
     pub fn options(&self) -> Result<BuildOptions, String> {
-        if self.plies > MAX_PLIES || self.shards == 0 {
+        if self.plies.max(self.line_plies) > MAX_PLIES || self.shards == 0 {
             return Err(format!(
-                "{} plies in {} shards: not a book build of this program",
-                self.plies, self.shards
+                "{} plies (main lines {}) in {} shards: not a book build of this program",
+                self.plies, self.line_plies, self.shards
             ));
         }
         Ok(BuildOptions {
@@ -353,6 +367,9 @@ impl BookManifest {
             game_depth: self.game_depth,
             explore: self.explore,
             seed: self.seed,
+            line_plies: self.line_plies as usize,
+            line_margin: self.line_margin,
+            line_depth: self.line_depth,
         })
     }
 }
@@ -390,7 +407,8 @@ pub fn book_shard(
 ) -> Result<(), String> {
     let manifest = BookManifest::new(options, shard.count);
     outdir::settle(dir, BOOK_MANIFEST, &manifest)?;
-    let boards = boards(options);
+    let games = book::positions(options, threads)?;
+    let boards: Vec<Board> = games.iter().map(|game| *game.board()).collect();
     let total = boards.len();
     let path = outdir::part_path(dir, SEARCH_PART, shard);
     if let Ok(Some(_)) = read_searches(&path, shard, &manifest, options, &boards) {
@@ -400,14 +418,7 @@ pub fn book_shard(
         ));
     } else {
         let started = std::time::Instant::now();
-        let searched = book::search_positions(
-            options.variant,
-            options.plies,
-            options.depth,
-            threads,
-            shard,
-            progress,
-        )?;
+        let searched = book::search_positions(options, &games, threads, shard, progress)?;
         let data: Vec<(u64, String)> = searched
             .iter()
             .map(|(i, board, moves)| (*i as u64, book::line_text(board, moves)))
@@ -475,12 +486,12 @@ pub fn book_shard(
 }
 
 /// The build's positions, in the order [`book::positions`] finds them (position `i` is shard
-/// `i mod N`'s).
-fn boards(options: &BuildOptions) -> Vec<Board> {
-    book::positions(options.variant, options.plies)
+/// `i mod N`'s), found on `threads` threads.
+fn boards(options: &BuildOptions, threads: usize) -> Result<Vec<Board>, String> {
+    Ok(book::positions(options, threads)?
         .iter()
         .map(|game| *game.board())
-        .collect()
+        .collect())
 }
 
 /// Reads shard `shard`'s searches: each position's number and line, in order, checked
@@ -575,9 +586,10 @@ fn searched_book(
 /// The book of the build in `dir` (the run of `manifest`): every shard's searches, with every
 /// shard's games' records added, the same book the unsharded build makes. Refused while a
 /// shard's searches or games are missing, naming them.
-pub fn book_merge(dir: &Path, manifest: &BookManifest) -> Result<Book, String> {
+pub fn book_merge(dir: &Path, manifest: &BookManifest, threads: usize) -> Result<Book, String> {
     let options = manifest.options()?;
-    let (mut book, missing) = searched_book(dir, manifest, &options, &boards(&options))?;
+    let boards = boards(&options, threads)?;
+    let (mut book, missing) = searched_book(dir, manifest, &options, &boards)?;
     let n = manifest.shards;
     if !missing.0.is_empty() {
         return Err(format!(

@@ -80,12 +80,18 @@ impl fmt::Debug for Network {
         write!(
             f,
             "Network({INPUTS}x{HIDDEN}, checksum {:016x})",
-            file::checksum(&to_bytes(self)[file::HEADER..])
+            self.checksum()
         )
     }
 }
 
 impl Network {
+    /// The checksum of the network's weights (the one its file's header holds): which
+    /// network it is, for records of what a tool's searches used.
+    pub fn checksum(&self) -> u64 {
+        file::checksum(&to_bytes(self)[file::HEADER..])
+    }
+
     /// The score of `board` for its side to move (100 = one seed).
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
