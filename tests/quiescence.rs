@@ -1,5 +1,5 @@
 //! The search's optional features (`search::switches`): quiescence search sees through a
-//! capture sequence that a one-ply search misjudges, quiescence and futility together keep the
+//! capture sequence that a one-ply search misjudges, every switch on together keeps the
 //! results plain minimax proves, and with every switch off the search is the one without them.
 
 use awari::rng::Rng;
@@ -20,9 +20,11 @@ fn with<T>(on: Switches, work: impl FnOnce() -> T) -> T {
     let _turn = SWITCHES.lock().unwrap_or_else(|e| e.into_inner());
     switches::set_quiescence(on.quiescence);
     switches::set_futility(on.futility);
+    switches::set_extensions(on.extensions);
     let result = work();
     switches::set_quiescence(switches::QUIESCENCE_DEFAULT);
     switches::set_futility(switches::FUTILITY_DEFAULT);
+    switches::set_extensions(switches::EXTENSIONS_DEFAULT);
     result
 }
 
@@ -50,12 +52,13 @@ fn think(game: &Game, depth: u32, on: Switches) -> Found {
 
 const QUIESCENCE: Switches = Switches {
     quiescence: true,
-    futility: false,
+    ..Switches::OFF
 };
 
 const ALL: Switches = Switches {
     quiescence: true,
     futility: true,
+    extensions: true,
 };
 
 /// The score of playing `m` in `game`, for the side that plays it, by a deep search with the
@@ -161,7 +164,7 @@ fn random_endgame(rng: &mut Rng, variant: Variant, seeds: u32) -> Option<Game> {
 
 #[test]
 fn proven_results_stand_with_every_switch_on() {
-    // Endgames that minimax decides: with quiescence and futility on, the search reports the
+    // Endgames that minimax decides: with every switch on, the search reports the
     // same result (a mate score of the right sign, or no mate where it is a draw).
     let mut rng = Rng::new(25);
     let mut checked = 0;
@@ -215,13 +218,18 @@ fn every_switch_off_is_the_search_without_them() {
     };
     assert_eq!(nodes(Switches::OFF), BASELINE_DEPTH_14);
     assert_ne!(nodes(QUIESCENCE), BASELINE_DEPTH_14);
-    assert_ne!(
-        nodes(Switches {
-            quiescence: false,
+    for one in [
+        Switches {
             futility: true,
-        }),
-        BASELINE_DEPTH_14
-    );
+            ..Switches::OFF
+        },
+        Switches {
+            extensions: true,
+            ..Switches::OFF
+        },
+    ] {
+        assert_ne!(nodes(one), BASELINE_DEPTH_14, "{one:?}");
+    }
 }
 
 /// See [`every_switch_off_is_the_search_without_them`].

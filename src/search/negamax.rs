@@ -66,6 +66,8 @@ struct Node {
     depth: i32,
     /// Oware: where the node's positions since the last capture start in `keys`.
     since: usize,
+    /// Plies the line to this node was extended (`Extensions`).
+    extended: i32,
 }
 
 impl Node {
@@ -76,15 +78,18 @@ impl Node {
             ply: 0,
             depth,
             since: 0,
+            extended: 0,
         }
     }
 
-    /// A child of this node, whose positions since the last capture start at `since`.
-    fn child(self, since: usize) -> Node {
+    /// A child of this node, whose positions since the last capture start at `since`,
+    /// searched `extension` plies deeper than the node's depth says.
+    fn child(self, since: usize, extension: i32) -> Node {
         Node {
             ply: self.ply + 1,
-            depth: self.depth - 1,
+            depth: self.depth - 1 + extension,
             since,
+            extended: self.extended + extension,
         }
     }
 
@@ -620,7 +625,15 @@ impl<'a> Searcher<'a> {
             } else {
                 self.keys.len()
             };
-            let next = node.child(since);
+            let extension = i32::from(
+                self.switches.extensions
+                    && !same
+                    && node.extended < MAX_EXTENSIONS
+                    && node.depth <= EXTENSION_DEPTH
+                    && child.board.row_seeds(child.board.side_to_move()) <= FEW_SEEDS
+                    && child.board.total_seeds() > 0,
+            );
+            let next = node.child(since, extension);
             let score = if i == 0 {
                 self.child::<V>(child.board, same, next, window)
             } else {
@@ -749,7 +762,7 @@ impl<'a> Searcher<'a> {
         let least = least_capture(variant);
         let mut picker = Picker::new();
         picker.play(variant, board, moves, |_| {});
-        let next = node.child(node.since);
+        let next = node.child(node.since, 0);
         while let Some(child) = picker.next(&self.heuristics, node.ply) {
             let same = child.board.side_to_move() == me;
             let gain = child.gain();
@@ -825,6 +838,14 @@ const fn least_capture(variant: Variant) -> i32 {
 
 /// The deepest node (plies to the horizon) that reverse futility may cut off.
 const REVERSE_FUTILITY_DEPTH: i32 = 3;
+/// `Extensions`: a move that leaves the side to move next this many seeds or fewer in its row
+/// is searched a ply deeper...
+const FEW_SEEDS: u32 = 2;
+/// ... when it is this many plies from the horizon or fewer (where a short line would
+/// otherwise end before the starvation or the grand slam it sets up plays out) ...
+const EXTENSION_DEPTH: i32 = 4;
+/// ... and the line has been extended fewer times than this.
+const MAX_EXTENSIONS: i32 = 2;
 /// Reverse futility's margin per ply of depth: an evaluation this far above beta (times the
 /// depth) is taken to fail high. 100 is a seed.
 const REVERSE_FUTILITY_MARGIN: i32 = 150;

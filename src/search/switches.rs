@@ -1,4 +1,5 @@
-//! The search's optional features, each one engine option (`Quiescence`, `Futility`), so that
+//! The search's optional features, each one engine option (`Quiescence`, `Futility`,
+//! `Extensions`), so that
 //! an SPRT can play one binary with a feature on against itself with it off.
 //!
 //! They are process-wide flags rather than fields threaded through every caller of the
@@ -7,7 +8,7 @@
 //! search is exactly the one without the features (`awari bench --terms`: 14,395,963 nodes).
 //! `Futility` is on by default (its SPRT accepted it, tournament/README.md), which makes
 //! `awari bench --terms` count 5,977,895 nodes (and `awari bench`, with oware's network,
-//! 6,390,291); `Quiescence` is off (its SPRT leant to a loss).
+//! 6,390,291); `Quiescence` is off (its SPRT leant to a loss), and so is `Extensions`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -15,9 +16,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const QUIESCENCE_DEFAULT: bool = false;
 /// `Futility`'s default.
 pub const FUTILITY_DEFAULT: bool = true;
+/// `Extensions`' default.
+pub const EXTENSIONS_DEFAULT: bool = false;
 
 static QUIESCENCE: AtomicBool = AtomicBool::new(QUIESCENCE_DEFAULT);
 static FUTILITY: AtomicBool = AtomicBool::new(FUTILITY_DEFAULT);
+static EXTENSIONS: AtomicBool = AtomicBool::new(EXTENSIONS_DEFAULT);
 
 /// The features one search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +32,9 @@ pub struct Switches {
     /// Near the horizon, nodes whose evaluation is far above beta are cut off at once, and
     /// quiet moves of nodes far below alpha are not searched.
     pub futility: bool,
+    /// A move that leaves the side to move next with few seeds in its row (starving it, or
+    /// setting up a grand slam) is searched a ply deeper, a few times on a line at most.
+    pub extensions: bool,
 }
 
 impl Switches {
@@ -35,6 +42,7 @@ impl Switches {
     pub const OFF: Switches = Switches {
         quiescence: false,
         futility: false,
+        extensions: false,
     };
 
     /// The switches as the options last set them.
@@ -42,6 +50,7 @@ impl Switches {
         Switches {
             quiescence: QUIESCENCE.load(Ordering::Relaxed),
             futility: FUTILITY.load(Ordering::Relaxed),
+            extensions: EXTENSIONS.load(Ordering::Relaxed),
         }
     }
 }
@@ -54,4 +63,9 @@ pub fn set_quiescence(on: bool) {
 /// Sets `Futility` for the searches that start from now on.
 pub fn set_futility(on: bool) {
     FUTILITY.store(on, Ordering::Relaxed);
+}
+
+/// Sets `Extensions` for the searches that start from now on.
+pub fn set_extensions(on: bool) {
+    EXTENSIONS.store(on, Ordering::Relaxed);
 }

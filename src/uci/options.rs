@@ -595,6 +595,17 @@ pub const OPTIONS: &[Spec] = &[
             Effect::None
         },
     },
+    Spec {
+        name: "Extensions",
+        kind: OptionType::Check {
+            default: switches::EXTENSIONS_DEFAULT,
+        },
+        help: "search a ply deeper, twice on a line at most, a move near the horizon that leaves the opponent 2 seeds or fewer in its row",
+        apply: |_, v| {
+            switches::set_extensions(*v == Value::Bool(true));
+            Effect::None
+        },
+    },
 ];
 
 /// Why `setoption` was refused.
