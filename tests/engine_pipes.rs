@@ -1008,7 +1008,6 @@ fn threads_search_together_and_answer_once() {
 
 #[test]
 fn the_opening_book_answers_what_it_knows_and_only_that() {
-    use awari::rules::Board;
     use awari::tools::book::Book;
     let book = Book::shipped(Variant::Oware).expect("a shipped oware book");
     let best = book.moves(&Board::start(Variant::Oware)).unwrap()[0].mv;
@@ -1030,8 +1029,20 @@ fn the_opening_book_answers_what_it_knows_and_only_that() {
     e.expect("info depth 1 ", 5 * SECOND);
     e.send("stop");
     e.expect("bestmove ", 5 * SECOND);
-    // Beyond the book, the search.
-    e.send("position startpos moves FfEaBcDd");
+    // Beyond the book, the search: a line of each position's last move (rarely a main line)
+    // to the first position the book does not hold.
+    let mut game = Game::new(Board::start(Variant::Oware));
+    let mut line = String::new();
+    while book.moves(game.board()).is_some() {
+        let m = game.legal_moves().last().expect("a move");
+        game.play(m).unwrap();
+        line.push_str(&m.to_string());
+    }
+    assert!(
+        line.len() >= 4,
+        "the book holds every position to 3 plies: {line}"
+    );
+    e.send(&format!("position startpos moves {line}"));
     e.send("go depth 3");
     e.expect("info depth 3 ", 5 * SECOND);
     e.expect("bestmove ", 5 * SECOND);

@@ -42,7 +42,7 @@ use std::process::ExitCode;
                   awari tables build (endgame tables; the engine then finds them by itself);\n  \
                   awari tune --variant kalah --games 10000 --depth 8 (refit a rule set's weights;\n  \
                   add --tables DIR to end the games with the endgame tables' results);\n  \
-                  awari book build --plies 3 --depth 22 --games 4000 --out book.txt;\n  \
+                  awari book build --plies 3 --line-plies 8 --depth 20 --games 8000 --out book.txt;\n  \
                   on a cluster, each task of a job array: awari tune ... --shard auto --out-dir\n  \
                   /shared/tune, then once: awari tune --from /shared/tune (doc/cluster.md)"
 )]
