@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 #[derive(Subcommand)]
 pub(super) enum BookCommand {
     /// Score every move of every position up to PLIES plies from the start, and of the main
-    /// lines up to LINE_PLIES, by a search to DEPTH, play GAMES self-play games for each move's record (wins/draws/losses), and write
+    /// lines up to LINE_PLIES, by a search to DEPTH, play GAMES self-play games for each
+    /// move's record (wins/draws/losses), and write
     /// the book (the shipped one is book/oware.txt). On a cluster: --shard and --out-dir, then
     /// --from.
     Build(BookArgs),

@@ -329,6 +329,7 @@ impl Book {
         let mut game = Game::new(Board::start(self.variant));
         let mut made = Vec::new();
         let mut table = HashTable::new(1);
+        let weights = Weights::engine(self.variant);
         while game.outcome().is_none() && game.moves().len() < super::MAX_GAME_PLIES {
             let board = *game.board();
             let in_book = self.moves(&board).and_then(|moves| {
@@ -349,13 +350,10 @@ impl Book {
                     made.push((board.key(), m, board.side_to_move()));
                     m
                 }
-                None => {
-                    let weights = Weights::engine(self.variant);
-                    match search_to_depth(&game, depth, weights, None, &mut table).best {
-                        Some(m) => m,
-                        None => break,
-                    }
-                }
+                None => match search_to_depth(&game, depth, weights, None, &mut table).best {
+                    Some(m) => m,
+                    None => break,
+                },
             };
             game.play(m).expect("book and search moves are legal");
         }
