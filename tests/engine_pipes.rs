@@ -761,7 +761,7 @@ fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
     // worker died and no `bestmove` came again. Needs root (to run the engine as `nobody`
     // under the limit: root ignores RLIMIT_NPROC), `setpriv` and `prlimit`.
     if let Some(why) = common::nproc_limit_unavailable() {
-        common::skipped(why);
+        common::skipped(common::Need::Root, why);
         return;
     }
     let mut child = common::as_nobody_limited(common::AWARI, 8)
@@ -909,7 +909,10 @@ fn a_hash_above_the_memory_available_is_refused_before_it_is_taken() {
         meminfo_mib("MemTotal:"),
         meminfo_mib("SwapTotal:"),
     ) else {
-        common::skipped("no /proc/meminfo, where the engine reads the memory available");
+        common::skipped(
+            common::Need::Linux,
+            "no /proc/meminfo, where the engine reads the memory available",
+        );
         return;
     };
     let dir = common::scratch("pipes", "meminfo");
@@ -923,10 +926,13 @@ fn a_hash_above_the_memory_available_is_refused_before_it_is_taken() {
         match engine_seeing_available(&dir, 1024) {
             Ok(e) => (e, 2048, " (1024 MiB)"),
             Err(why) => {
-                common::skipped(format!(
+                common::skipped(
+                    common::Need::Root,
+                    format!(
                     "{total} MiB of memory and {swap} MiB of swap, more than the Hash option's \
                      maximum ({HASH_MAX} MiB), and {why}"
-                ));
+                ),
+                );
                 return;
             }
         }

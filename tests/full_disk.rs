@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{awari, referee, scratch, skipped, text};
+use common::{awari, referee, scratch, skipped, text, Need};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -22,7 +22,7 @@ impl Drop for Mount {
 /// A tmpfs of `kib` KiB on `dir`, or `None` (said as a skip) where the test cannot mount one.
 fn small_disk(dir: &Path, kib: u64) -> Option<Mount> {
     if !nix::unistd::geteuid().is_root() {
-        skipped("mounting a small tmpfs needs root");
+        skipped(Need::Root, "mounting a small tmpfs needs root");
         return None;
     }
     std::fs::create_dir_all(dir).unwrap();
@@ -31,7 +31,10 @@ fn small_disk(dir: &Path, kib: u64) -> Option<Mount> {
         .arg(dir)
         .status();
     if !mounted.is_ok_and(|s| s.success()) {
-        skipped(format!("mount -t tmpfs on {} failed", dir.display()));
+        skipped(
+            Need::Root,
+            format!("mount -t tmpfs on {} failed", dir.display()),
+        );
         return None;
     }
     Some(Mount(dir.to_path_buf()))

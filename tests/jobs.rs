@@ -333,7 +333,7 @@ fn worker_threads_the_system_refuses_are_an_error_not_a_panic() {
     // limit of 8 processes for its user, 64 threads panicked ("a thread pool"). Needs root (to
     // run as `nobody` under the limit: root ignores RLIMIT_NPROC), `setpriv` and `prlimit`.
     if let Some(why) = common::nproc_limit_unavailable() {
-        common::skipped(why);
+        common::skipped(common::Need::Root, why);
         return;
     }
     let dir = scratch("jobs", "refused-threads");

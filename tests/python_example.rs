@@ -9,7 +9,10 @@ use awari::rules::{Board, Game, Move, Variant};
 #[test]
 fn the_python_example_gets_a_legal_best_move() {
     if !common::runs("python3", &["--version"]) {
-        common::skipped("python3 is not on PATH, or `python3 --version` fails");
+        common::skipped(
+            common::Need::Python,
+            "python3 is not on PATH, or `python3 --version` fails",
+        );
         return;
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/drive.py");

@@ -304,9 +304,10 @@ fn hook(m: usize, record: &GameRecord, plies: &[usize]) -> String {
 fn a_match_in_every_rule_set_gives_a_page_whose_viewer_draws_the_rules_positions() {
     let browser = browser();
     if let Err(reason) = &browser {
-        common::skipped(format!(
-            "the browser part: {reason} (the page is still built and its data checked)"
-        ));
+        common::skipped(
+            common::Need::Browser,
+            format!("the browser part: {reason} (the page is still built and its data checked)"),
+        );
     }
     for variant in Variant::ALL {
         let dir = scratch("report", variant.name());
@@ -431,7 +432,7 @@ fn a_tournament_page_has_standings_a_cross_table_and_every_match() {
     let browser = match browser() {
         Ok(browser) => browser,
         Err(reason) => {
-            common::skipped(format!("the browser part: {reason}"));
+            common::skipped(common::Need::Browser, format!("the browser part: {reason}"));
             return;
         }
     };
@@ -548,7 +549,7 @@ fn a_sharded_match_read_together_or_merged_gives_one_page() {
     let browser = match browser() {
         Ok(browser) => browser,
         Err(reason) => {
-            common::skipped(format!("the browser part: {reason}"));
+            common::skipped(common::Need::Browser, format!("the browser part: {reason}"));
             return;
         }
     };
@@ -601,7 +602,7 @@ fn the_page_before_a_matchs_first_game_opens_without_errors() {
     let browser = match browser() {
         Ok(browser) => browser,
         Err(reason) => {
-            common::skipped(format!("the browser part: {reason}"));
+            common::skipped(common::Need::Browser, format!("the browser part: {reason}"));
             return;
         }
     };

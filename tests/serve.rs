@@ -506,7 +506,7 @@ fn no_animation(b: &Browser) {
 fn whole_games_against_greedy_in_every_rule_set() {
     let (browser, driver) = match tools() {
         Ok(t) => t,
-        Err(reason) => return common::skipped(reason),
+        Err(reason) => return common::skipped(common::Need::Browser, reason),
     };
     let server = Server::start(&[]);
     let b = Browser::start(&browser, &driver, "games");
@@ -535,7 +535,7 @@ fn whole_games_against_greedy_in_every_rule_set() {
 fn take_back_set_up_a_position_and_two_tabs_at_once() {
     let (browser, driver) = match tools() {
         Ok(t) => t,
-        Err(reason) => return common::skipped(reason),
+        Err(reason) => return common::skipped(common::Need::Browser, reason),
     };
     let server = Server::start(&[]);
     let b = Browser::start(&browser, &driver, "tabs");
@@ -621,7 +621,7 @@ fn take_back_set_up_a_position_and_two_tabs_at_once() {
 fn an_engine_that_crashes_is_reported_on_the_page() {
     let (browser, driver) = match tools() {
         Ok(t) => t,
-        Err(reason) => return common::skipped(reason),
+        Err(reason) => return common::skipped(common::Need::Browser, reason),
     };
     let server = Server::start(&[
         "--engine",
@@ -767,7 +767,7 @@ fn fifty_games_at_once_through_the_api() {
 fn analysis_hint_review_and_records() {
     let (browser, driver) = match tools() {
         Ok(t) => t,
-        Err(reason) => return common::skipped(reason),
+        Err(reason) => return common::skipped(common::Need::Browser, reason),
     };
     let server = Server::start(&[]);
     let b = Browser::start(&browser, &driver, "analysis");
@@ -1106,7 +1106,7 @@ fn the_analysis_shows_the_endgame_tables_value_within_their_reach() {
     // The page shows it above the lines.
     let (browser, driver) = match tools() {
         Ok(t) => t,
-        Err(reason) => return common::skipped(reason),
+        Err(reason) => return common::skipped(common::Need::Browser, reason),
     };
     let b = Browser::start(&browser, &driver, "tables");
     b.go(&format!(

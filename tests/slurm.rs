@@ -361,7 +361,7 @@ fn words(list: &[&str]) -> Vec<String> {
 #[test]
 fn a_match_sharded_on_slurm_merges_to_the_unsharded_report() {
     if let Some(reason) = skip_reason() {
-        common::skipped(reason);
+        common::skipped(common::Need::Slurm, reason);
         return;
     }
     let dir = common::scratch("slurm", "cluster");

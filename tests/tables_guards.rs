@@ -12,7 +12,10 @@ use common::{build_tables, scratch};
 #[test]
 fn tables_opened_beyond_the_guards_say_they_are_unguarded() {
     if !cfg!(target_os = "linux") {
-        common::skipped("the guards are Linux's (SIGBUS handler); elsewhere none is taken");
+        common::skipped(
+            common::Need::Linux,
+            "the guards are Linux's (SIGBUS handler); elsewhere none is taken",
+        );
         return;
     }
     let dir = scratch("guards", "slots");

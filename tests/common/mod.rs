@@ -321,14 +321,64 @@ pub fn repetition_wins() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Says on the test process's own error output that the running test skips something, and
-/// why. The harness captures `eprintln!` and shows it only for a failing test, so a skip said
-/// that way would leave a passing run looking as if it had checked everything; this line is
-/// printed whatever the test's outcome, and names the test (the harness names each test's
-/// thread after it).
-pub fn skipped(reason: impl std::fmt::Display) {
+/// What a test needs that a machine may lack. Under `AWARI_REQUIRE` (a comma-separated list
+/// of these names, or `all`), a test that would skip for want of a named need fails instead:
+/// `.ci/run` sets it, so CI cannot pass with the browser, Slurm or root parts unexercised,
+/// while a plain `cargo test` on a laptop still skips, saying why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Headless Chromium, and chromedriver for the page's tests.
+    Browser,
+    /// Debian's `slurm-wlm`, run as root.
+    Slurm,
+    /// Root, for limits on a user's processes, mounts and the like.
+    Root,
+    /// `python3`.
+    Python,
+    /// Linux's `/proc` and signals.
+    Linux,
+    /// An optimized build (`--profile ci` or `--release`).
+    Optimized,
+}
+
+impl Need {
+    /// The name `AWARI_REQUIRE` lists it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Need::Browser => "browser",
+            Need::Slurm => "slurm",
+            Need::Root => "root",
+            Need::Python => "python",
+            Need::Linux => "linux",
+            Need::Optimized => "optimized",
+        }
+    }
+
+    /// Whether `AWARI_REQUIRE` names this need (or `all`).
+    pub fn required(self) -> bool {
+        std::env::var("AWARI_REQUIRE").is_ok_and(|list| {
+            list.split(',')
+                .map(str::trim)
+                .any(|n| n == "all" || n == self.name())
+        })
+    }
+}
+
+/// Says on the test process's own error output that the running test skips something for
+/// want of `need`, and why; or, where `AWARI_REQUIRE` names that need, fails the test with
+/// the same reason. The harness captures `eprintln!` and shows it only for a failing test, so
+/// a skip said that way would leave a passing run looking as if it had checked everything;
+/// this line is printed whatever the test's outcome, and names the test (the harness names
+/// each test's thread after it).
+pub fn skipped(need: Need, reason: impl std::fmt::Display) {
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("a test");
+    if need.required() {
+        panic!(
+            "{test} needs {} ({reason}), and AWARI_REQUIRE requires it",
+            need.name()
+        );
+    }
     let _ = writeln!(std::io::stderr(), "skipped: {test}: {reason}");
 }
 
