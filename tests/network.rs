@@ -1,6 +1,7 @@
 //! The evaluation's network: its integer inference against the float reference, `awari
-//! datagen` (its file refused when cut short or foreign, its resume), `awari train` on a tiny
-//! data set, and `EvalFile` refusing a bad weights file while keeping the network in use.
+//! datagen`'s file refused when cut short or foreign (its resume is tests/datagen.rs's), `awari
+//! train` on a tiny data set, and `EvalFile` refusing a bad weights file while keeping the
+//! network in use.
 
 mod common;
 
@@ -83,36 +84,6 @@ fn datagen(dir: &Path, games: &str) -> std::process::Output {
         "--out-dir",
         dir.to_str().unwrap(),
     ])
-}
-
-/// A run interrupted mid-game (its `.part` cut inside a record) resumes, and its file is the
-/// uninterrupted run's, byte for byte.
-#[test]
-fn datagen_resumes_an_interrupted_run() {
-    let whole = scratch("network", "whole");
-    let out = datagen(&whole, "12");
-    assert!(out.status.success(), "{}", printed(&out));
-    let file = whole.join("datagen-0-of-1.bin");
-    let bytes = std::fs::read(&file).unwrap();
-    let records = (bytes.len() - 32) / 24;
-    assert!(records > 100, "{records} records");
-    let cut = scratch("network", "cut");
-    std::fs::copy(whole.join("datagen.json"), cut.join("datagen.json")).unwrap();
-    // Half the records and 7 bytes of the next one, as a crash leaves them.
-    let part = &bytes[32..32 + records / 2 * 24 + 7];
-    std::fs::write(cut.join("datagen-0-of-1.bin.part"), part).unwrap();
-    let out = datagen(&cut, "12");
-    let said = printed(&out);
-    assert!(out.status.success(), "{said}");
-    assert!(said.contains("resumed from the .part"), "{said}");
-    assert!(!cut.join("datagen-0-of-1.bin.part").exists());
-    assert_eq!(
-        std::fs::read(cut.join("datagen-0-of-1.bin")).unwrap(),
-        bytes
-    );
-    // Another run's settings in the same directory are refused.
-    let out = datagen(&cut, "13");
-    assert!(!out.status.success(), "{}", printed(&out));
 }
 
 /// Training on a tiny data set lowers the loss and writes a weights file that reads back
