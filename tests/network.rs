@@ -1,15 +1,18 @@
 //! The evaluation's network: its integer inference against the float reference, `awari
-//! datagen` (its file refused when cut short or foreign, its resume), `awari train` on a tiny
-//! data set, and `EvalFile` refusing a bad weights file while keeping the network in use.
+//! datagen`'s file refused when cut short or foreign (its resume is tests/datagen.rs's), `awari
+//! train` on a tiny data set, and `EvalFile` refusing a bad weights file while keeping the
+//! network in use.
 
 mod common;
 
 use awari::rng::Rng;
 use awari::rules::Side;
+use awari::rules::{Board, Variant};
 use awari::search::network::{
-    features, from_bytes, to_bytes, FloatNetwork, HIDDEN, INPUTS, QA, QB,
+    features, from_bytes, to_bytes, FloatNetwork, Network, HIDDEN, INPUTS, LENGTH, MAX_BIAS,
+    MAX_FIRST, MAX_OUTPUT, QA, QB,
 };
-use common::{awari, printed, scratch, Engine};
+use common::{awari, printed, scratch, skipped, Engine, Need};
 use std::path::Path;
 use std::time::Duration;
 
@@ -83,36 +86,6 @@ fn datagen(dir: &Path, games: &str) -> std::process::Output {
         "--out-dir",
         dir.to_str().unwrap(),
     ])
-}
-
-/// A run interrupted mid-game (its `.part` cut inside a record) resumes, and its file is the
-/// uninterrupted run's, byte for byte.
-#[test]
-fn datagen_resumes_an_interrupted_run() {
-    let whole = scratch("network", "whole");
-    let out = datagen(&whole, "12");
-    assert!(out.status.success(), "{}", printed(&out));
-    let file = whole.join("datagen-0-of-1.bin");
-    let bytes = std::fs::read(&file).unwrap();
-    let records = (bytes.len() - 32) / 24;
-    assert!(records > 100, "{records} records");
-    let cut = scratch("network", "cut");
-    std::fs::copy(whole.join("datagen.json"), cut.join("datagen.json")).unwrap();
-    // Half the records and 7 bytes of the next one, as a crash leaves them.
-    let part = &bytes[32..32 + records / 2 * 24 + 7];
-    std::fs::write(cut.join("datagen-0-of-1.bin.part"), part).unwrap();
-    let out = datagen(&cut, "12");
-    let said = printed(&out);
-    assert!(out.status.success(), "{said}");
-    assert!(said.contains("resumed from the .part"), "{said}");
-    assert!(!cut.join("datagen-0-of-1.bin.part").exists());
-    assert_eq!(
-        std::fs::read(cut.join("datagen-0-of-1.bin")).unwrap(),
-        bytes
-    );
-    // Another run's settings in the same directory are refused.
-    let out = datagen(&cut, "13");
-    assert!(!out.status.success(), "{}", printed(&out));
 }
 
 /// Training on a tiny data set lowers the loss and writes a weights file that reads back
@@ -212,4 +185,250 @@ fn train_fits_and_refuses_bad_data() {
     engine.send("quit");
     engine.exit(Duration::from_secs(20));
     assert!(shipped.contains("UseNetwork true"), "{shipped}");
+}
+
+/// A network of every first-layer weight and bias `first`, every output weight `output` and
+/// the output bias `bias` (score units).
+fn uniform(first: i16, output: i16, bias: i32) -> Network {
+    Network {
+        w1: vec![[first; HIDDEN]; INPUTS],
+        b1: [first; HIDDEN],
+        w2: [output; HIDDEN],
+        b2: bias,
+    }
+}
+
+/// The checksum a weights file's header holds, as `eval` names the network.
+fn header_checksum(bytes: &[u8]) -> String {
+    format!(
+        "checksum {:016x}",
+        u64::from_le_bytes(bytes[24..32].try_into().unwrap())
+    )
+}
+
+/// `eval`'s network line for the position set.
+fn network_line(engine: &mut Engine) -> String {
+    engine.send("eval");
+    let lines = engine.until("total", Duration::from_secs(60));
+    let network = lines.iter().find(|l| l.starts_with("network: "));
+    network.expect("a network line").clone()
+}
+
+/// The score `eval`'s network line gives.
+fn network_score(line: &str) -> i64 {
+    let number = line["network: ".len()..].split(' ').next().unwrap();
+    number
+        .parse()
+        .unwrap_or_else(|_| panic!("no score in {line}"))
+}
+
+/// Networks with every weight at the bounds `awari train` keeps evaluate as the integers say,
+/// without overflow (the ci profile checks it); one weight past a bound is refused, named, and
+/// the network in use stays. Those of the largest integers (a valid checksum) among them.
+#[test]
+fn weights_at_the_bound_evaluate_and_past_it_are_refused() {
+    let dir = scratch("network", "bounds");
+    let most = (MAX_BIAS * 100.0) as i32;
+    let start = Board::start(Variant::Oware);
+    // Every unit at its clip (15 rows of the largest weight stay within i16, then clip to
+    // QA), times the largest output weight: 64 * 64 * 32767 * 100 / (64 * 64), plus the bias.
+    let rows = [
+        (
+            "highest",
+            uniform(MAX_FIRST, MAX_OUTPUT, most),
+            3_276_700 + 10_000,
+        ),
+        ("lowest", uniform(-MAX_FIRST, -MAX_OUTPUT, -most), -10_000),
+        (
+            "opposed",
+            uniform(MAX_FIRST, -MAX_OUTPUT, -most),
+            -3_286_700,
+        ),
+    ];
+    let mut engine = Engine::start();
+    for (name, network, score) in &rows {
+        assert_eq!(network.evaluate(&start), *score, "{name}");
+        let file = dir.join(format!("{name}.nnue"));
+        let bytes = to_bytes(network);
+        std::fs::write(&file, &bytes).unwrap();
+        engine.send(&format!("setoption name EvalFile value {}", file.display()));
+        engine.send("position startpos");
+        let line = network_line(&mut engine);
+        assert_eq!(network_score(&line), i64::from(*score), "{name}: {line}");
+        assert!(line.contains(&header_checksum(&bytes)), "{name}: {line}");
+    }
+    let kept = network_line(&mut engine);
+    let past = |change: &dyn Fn(&mut Network)| {
+        let mut n = uniform(MAX_FIRST, MAX_OUTPUT, most);
+        change(&mut n);
+        n
+    };
+    let refused = [
+        (
+            past(&|n| n.w1[17][3] = MAX_FIRST + 1),
+            "first-layer weight of input 17, unit 3 is 2185",
+        ),
+        (
+            past(&|n| n.b1[5] = -MAX_FIRST - 1),
+            "first-layer bias of unit 5 is -2185",
+        ),
+        (
+            past(&|n| n.w2[9] = i16::MIN),
+            "output weight of unit 9 is -32768",
+        ),
+        (past(&|n| n.b2 = most + 1), "output bias is 10001"),
+        (
+            uniform(i16::MAX, i16::MAX, i32::MAX),
+            "first-layer weight of input 0, unit 0 is 32767",
+        ),
+    ];
+    for (network, why) in refused {
+        let file = dir.join("past.nnue");
+        std::fs::write(&file, to_bytes(&network)).unwrap();
+        engine.send(&format!("setoption name EvalFile value {}", file.display()));
+        let (line, _) = engine.expect("info string error", Duration::from_secs(60));
+        assert!(
+            line.contains(why) && line.contains("keeping the current network"),
+            "{line}"
+        );
+        assert_eq!(network_line(&mut engine), kept);
+    }
+    engine.send("quit");
+    engine.exit(Duration::from_secs(60));
+}
+
+/// `EvalFile` changes the evaluation of the same position, by what its network changes, and
+/// `eval` names the network by its checksum; a search sent right after the option (no
+/// `isready` between) already evaluates with it; an empty `EvalFile` is the shipped one again.
+#[test]
+fn eval_file_changes_the_evaluation() {
+    let dir = scratch("network", "evalfile");
+    let shipped = Network::shipped();
+    let mut shifted = shipped.clone();
+    shifted.b2 += 123;
+    let shifted_file = dir.join("shifted.nnue");
+    let shifted_bytes = to_bytes(&shifted);
+    std::fs::write(&shifted_file, &shifted_bytes).unwrap();
+    // Every position worth 100 seeds to its side to move, whatever the board.
+    let mut biased = shipped.clone();
+    biased.w2 = [0; HIDDEN];
+    biased.b2 = (MAX_BIAS * 100.0) as i32;
+    let biased_file = dir.join("biased.nnue");
+    std::fs::write(&biased_file, to_bytes(&biased)).unwrap();
+
+    let mut engine = Engine::start();
+    engine.send("position startpos moves AaBb");
+    let before = network_line(&mut engine);
+    let shipped_sum = format!("checksum {:016x}", shipped.checksum());
+    assert!(before.contains(&shipped_sum), "{before}");
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        shifted_file.display()
+    ));
+    let after = network_line(&mut engine);
+    assert_eq!(
+        network_score(&after),
+        network_score(&before) + 123,
+        "{before} / {after}"
+    );
+    assert!(after.contains(&header_checksum(&shifted_bytes)), "{after}");
+    assert!(!after.contains(&shipped_sum), "{after}");
+
+    // The search takes the network set just before it: each reply leaves the opponent 100
+    // seeds up, so the root scores about -100 seeds (the shipped network: a few).
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        biased_file.display()
+    ));
+    engine.send("go depth 1");
+    let lines = engine.until("bestmove", Duration::from_secs(60));
+    let info = lines
+        .iter()
+        .rfind(|l| l.contains(" score cp "))
+        .expect("an info line");
+    let cp: i64 = info
+        .split(" score cp ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(cp < -5_000, "{info}");
+
+    engine.send("setoption name EvalFile value");
+    assert_eq!(network_line(&mut engine), before);
+    engine.send("quit");
+    engine.exit(Duration::from_secs(60));
+
+    // Sent at once, `quit` included: the `eval` queued behind the file's reading shows it.
+    let mut engine = Engine::start();
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        shifted_file.display()
+    ));
+    engine.send("position startpos moves AaBb");
+    engine.send("eval");
+    engine.send("quit");
+    let lines = engine.until("network: ", Duration::from_secs(60));
+    assert_eq!(lines.last(), Some(&after));
+    engine.exit(Duration::from_secs(60));
+}
+
+/// The peak resident memory of process `pid` in bytes (Linux's VmHWM).
+fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    let kb: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kb * 1024
+}
+
+/// An `EvalFile` of 3 GB (sparse, a network's header then zeros) is refused by its size, read
+/// no further than its header, off the thread that reads the protocol: `isready` during a
+/// search, `stop` and `quit` are answered, and the engine's peak memory stays far below the
+/// file's size.
+#[test]
+fn a_huge_eval_file_is_refused_by_its_size() {
+    if !Path::new("/proc/self/status").exists() {
+        return skipped(
+            Need::Linux,
+            "no /proc to read the engine's peak memory from",
+        );
+    }
+    let dir = scratch("network", "huge");
+    let huge = dir.join("huge.nnue");
+    let size: u64 = 3 << 30;
+    {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&huge).unwrap();
+        file.write_all(&to_bytes(Network::shipped())[..32]).unwrap();
+        file.set_len(size).unwrap();
+    }
+    let limit = Duration::from_secs(60);
+    let mut engine = Engine::start();
+    engine.send("isready");
+    engine.expect("readyok", limit);
+    engine.send("go infinite");
+    engine.expect("info depth", limit);
+    engine.send(&format!("setoption name EvalFile value {}", huge.display()));
+    engine.send("isready");
+    engine.expect("readyok", limit);
+    engine.send("stop");
+    engine.expect("bestmove", limit);
+    let (line, _) = engine.expect("info string error", limit);
+    assert!(
+        line.contains(&format!("{size} bytes, more than the {LENGTH}"))
+            && line.contains("keeping the current network"),
+        "{line}"
+    );
+    engine.send("isready");
+    engine.expect("readyok", limit);
+    let peak = peak_memory(engine.id());
+    assert!(
+        peak < size / 4,
+        "the engine's peak memory is {peak} bytes for a file of {size}"
+    );
+    engine.send("quit");
+    engine.exit(limit);
 }

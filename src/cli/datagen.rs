@@ -49,7 +49,7 @@ pub(super) struct DatagenArgs {
 }
 
 pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
-    use crate::tools::datagen::{opening_lines, run_shard, DatagenOptions};
+    use crate::tools::datagen::{read_openings, run_shard, DatagenOptions};
     let shard = shard_of(args.shard.as_deref(), Some(&args.out_dir))?;
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -57,24 +57,8 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
     );
     let openings = match &args.openings {
         None => Vec::new(),
-        Some(path) => {
-            let bytes = crate::sys::files::read_regular(path)
-                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| format!("--openings {}: not text", path.display()))?;
-            let lines = opening_lines(&text);
-            for (n, line) in lines.iter().enumerate() {
-                let mut game = crate::rules::Game::new(crate::rules::Board::start(args.variant));
-                game.play_text(line).map_err(|e| {
-                    format!(
-                        "--openings {}: line {} ({line}): {e}",
-                        path.display(),
-                        n + 1
-                    )
-                })?;
-            }
-            lines
-        }
+        Some(path) => read_openings(path, args.variant)
+            .map_err(|e| format!("--openings {}: {e}", path.display()))?,
     };
     let tables = super::open_tables(args.tables.as_deref(), args.variant)?;
     let options = DatagenOptions {
@@ -108,6 +92,7 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         shard,
         &options,
         tables.as_ref(),
+        &mut |line| crate::sys::stderr::line(format_args!("warning: {line}")),
         &mut |games, made| {
             bar.set_position(games);
             let rate = made as f64 / started.elapsed().as_secs_f64().max(1e-3);

@@ -1,6 +1,8 @@
 //! Reading lines from a pipe without trusting it: a line longer than a cap is skipped (and
 //! reported with its length) instead of being held in memory. The engine (reading its GUI),
-//! the referee (reading its engines) and the referee's record and opening files read this way.
+//! the referee (reading its engines) and the referee's record and opening files read this way,
+//! as does `awari datagen` its openings ([`read_text`]); [`excerpt`] cuts a line a message
+//! quotes.
 
 use std::io::{self, BufRead};
 
@@ -108,5 +110,65 @@ impl FileLines {
             Line::Text if ended => Some((self.number, FileLine::Text(&self.buffer))),
             Line::Text => Some((self.number, FileLine::Cut(&self.buffer))),
         })
+    }
+}
+
+/// The longest line of an opening suite (the referee's and `awari datagen`'s): a position and
+/// its moves take a few hundred bytes.
+pub const MAX_OPENING_LINE: usize = 1 << 20;
+
+/// The text of the file `path` (a regular file: see [`FileLines`]), read a line of at most
+/// `cap` bytes at a time, so that no file can make it hold more than its lines: a longer line
+/// is refused by its number and length, never held, and `what` names such a line in the
+/// message (`an opening line`). A line that is not UTF-8 is refused by its number.
+pub fn read_text(path: &std::path::Path, cap: usize, what: &str) -> Result<String, String> {
+    let mut lines = FileLines::open(path, cap).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    while let Some((n, line)) = lines.next_line().map_err(|e| e.to_string())? {
+        let line = match line {
+            FileLine::Text(line) | FileLine::Cut(line) => line,
+            FileLine::TooLong(length) => {
+                return Err(format!(
+                    "line {n}: {length} bytes, longer than {what} may be ({cap})"
+                ))
+            }
+        };
+        let line = std::str::from_utf8(line).map_err(|e| format!("line {n}: {e}"))?;
+        text.push_str(line);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// `text` as a message quotes it: at most `chars` characters, control characters as `?`, and
+/// `...` where it was cut, so that a line of any length makes a message of one line.
+pub fn excerpt(text: &str, chars: usize) -> String {
+    let mut out: String = text
+        .chars()
+        .take(chars)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().nth(chars).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt;
+
+    #[test]
+    fn excerpts_are_cut() {
+        let rows = [
+            ("AaBb", 60, "AaBb"),
+            ("AaBb", 2, "Aa..."),
+            ("Aa\tBb", 60, "Aa?Bb"),
+            ("", 5, ""),
+            ("abcde", 5, "abcde"),
+        ];
+        for (text, chars, want) in rows {
+            assert_eq!(excerpt(text, chars), want, "{text:?} {chars}");
+        }
     }
 }

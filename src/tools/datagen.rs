@@ -9,17 +9,22 @@
 //! function of the settings and its number alone, so shards (`--shard K/N`: game `i` is shard
 //! `i mod N`'s) and a run resumed after an interruption give the same records.
 //!
-//! While a shard runs, each finished game's records are appended to `FILE.part` at once (a
-//! game's records in one write). A run that finds a `.part` keeps every game there but the
-//! last (perhaps cut short by the interruption) and plays the rest. When every game is done
-//! the records, sorted by game and ply, are written whole under the data file's name (header
-//! with its count and checksum first) and the `.part` is removed.
+//! While a shard runs, each finished game is appended to `FILE.part` at once, in one write: a
+//! block of its number, its count of records and a checksum, then the records. The `.part`
+//! starts with a header holding a hash of the run's settings and shard. A run that finds a
+//! `.part` keeps only what it can trust: nothing if the header is another run's (the settings
+//! changed after `datagen.json` was removed), and of the games only those whose block is whole,
+//! whose checksum (keyed by the run's hash) holds, whose number is one of the shard's and whose
+//! records replay as that game's plies, one move apart. Whatever is dropped is said, and played
+//! again. When every game is done the records, sorted by game and ply, are written whole under
+//! the data file's name (header with its count and checksum first) and the `.part` is removed.
 
 use crate::cluster::shard::Shard;
 use crate::rng::{item_seed, Rng};
 use crate::rules::{Board, Game, Side, Variant};
 use crate::search::eval::Weights;
 use crate::search::tt::HashTable;
+use crate::sys::lines::{excerpt, MAX_OPENING_LINE};
 use crate::tables::Tables;
 use crate::tools::fixed::search_to_depth;
 use rayon::prelude::*;
@@ -245,6 +250,84 @@ pub struct DatagenManifest {
     pub shards: u64,
 }
 
+impl DatagenManifest {
+    /// The settings of the run `options` (with `tables`) in `shard.count` shards.
+    pub fn of(options: &DatagenOptions, tables: Option<&Tables>, shard: Shard) -> DatagenManifest {
+        let joined = options.openings.join("\n");
+        DatagenManifest {
+            variant: options.variant.to_string(),
+            games: options.games,
+            depth: options.depth,
+            random_plies: options.random_plies,
+            seed: options.seed,
+            openings: (checksum(joined.as_bytes()), options.openings.len()),
+            tables: tables.and_then(Tables::reach).map(|r| r as u64),
+            shards: shard.count,
+        }
+    }
+
+    /// The hash that ties a `.part` to its run and shard: FNV-1a of the settings (as
+    /// `datagen.json` writes them) and the shard's number.
+    pub fn hash(&self, shard: Shard) -> u64 {
+        let text = serde_json::to_string(self).unwrap_or_default();
+        checksum(format!("{text} shard {}", shard.index).as_bytes())
+    }
+}
+
+/// The first eight bytes of a `.part`.
+pub const PART_MAGIC: [u8; 8] = *b"AWARIPRT";
+/// Bytes of a `.part`'s header: magic, version (u16), 0 (6 bytes), the run's hash (u64), the
+/// shard's number and count (u32 each).
+pub const PART_HEADER: usize = 32;
+/// Bytes before a game's records in a `.part`: its number (u32), its count of records (u32)
+/// and the checksum (u64) of the run's hash, those two and the records.
+pub const BLOCK_HEADER: usize = 16;
+
+/// The header of a `.part` of the run of hash `run` and `shard`.
+pub fn part_header(run: u64, shard: Shard) -> Vec<u8> {
+    let mut out = Vec::with_capacity(PART_HEADER);
+    out.extend_from_slice(&PART_MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[0; 6]);
+    out.extend_from_slice(&run.to_le_bytes());
+    out.extend_from_slice(&(shard.index as u32).to_le_bytes());
+    out.extend_from_slice(&(shard.count as u32).to_le_bytes());
+    out
+}
+
+/// Game `game`'s block in a `.part` of the run of hash `run`: its number, count and checksum,
+/// then its records.
+pub fn game_block(run: u64, game: u32, records: &[Record]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(BLOCK_HEADER + records.len() * RECORD);
+    out.extend_from_slice(&game.to_le_bytes());
+    out.extend_from_slice(&(records.len() as u32).to_le_bytes());
+    out.extend_from_slice(&[0; 8]);
+    for r in records {
+        out.extend_from_slice(&r.to_bytes());
+    }
+    let sum = block_sum(run, &out);
+    out[8..16].copy_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// The checksum of a block (its checksum field left out), keyed by the run's hash: a block of
+/// another run does not pass.
+fn block_sum(run: u64, block: &[u8]) -> u64 {
+    let mut bytes = Vec::with_capacity(8 + block.len());
+    bytes.extend_from_slice(&run.to_le_bytes());
+    bytes.extend_from_slice(&block[..8]);
+    bytes.extend_from_slice(&block[BLOCK_HEADER..]);
+    checksum(&bytes)
+}
+
+/// What a `.part` gave back: the games it holds whole and what was dropped, said.
+struct Resumed {
+    /// Each game kept, with its records (none for a game that ended in none).
+    games: Vec<(u32, Vec<Record>)>,
+    /// What was dropped, one line each.
+    dropped: Vec<String>,
+}
+
 /// The manifest's file in the out-directory.
 pub const MANIFEST: &str = "datagen.json";
 
@@ -289,26 +372,18 @@ pub struct DatagenDone {
 }
 
 /// Plays `shard`'s games of the run `options` into `dir` (resuming its `.part`), with the
-/// weights of the rule set and the `tables`, and writes its data file. `progress` gets the
-/// games done and the records made after each batch.
+/// weights of the rule set and the `tables`, and writes its data file. `dropped` gets a line
+/// for each part of the `.part` that is dropped (and played again), before any game is played;
+/// `progress` the games done and the records made after each batch.
 pub fn run_shard(
     dir: &Path,
     shard: Shard,
     options: &DatagenOptions,
     tables: Option<&Tables>,
+    dropped: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u64, usize),
 ) -> Result<DatagenDone, String> {
-    let joined = options.openings.join("\n");
-    let manifest = DatagenManifest {
-        variant: options.variant.to_string(),
-        games: options.games,
-        depth: options.depth,
-        random_plies: options.random_plies,
-        seed: options.seed,
-        openings: (checksum(joined.as_bytes()), options.openings.len()),
-        tables: tables.and_then(Tables::reach).map(|r| r as u64),
-        shards: shard.count,
-    };
+    let manifest = DatagenManifest::of(options, tables, shard);
     let file = manifest_file();
     file.settle(dir, &manifest)?;
     if let Some(there) = file.read(dir)? {
@@ -335,15 +410,19 @@ pub fn run_shard(
         });
     }
     let part = part_of(&path);
-    let mut records = resume(&part)?;
-    let done: std::collections::BTreeSet<u32> = records.iter().map(|r| r.game).collect();
+    let run = manifest.hash(shard);
+    let found = resume(&part, run, shard, options)?;
+    found.dropped.iter().for_each(|line| dropped(line));
+    let kept = found.games;
+    let done: std::collections::BTreeSet<u32> = kept.iter().map(|(g, _)| *g).collect();
     let resumed = done.len() as u64;
-    // Rewritten whole with only the complete games, then appended to.
-    let mut body = Vec::with_capacity(records.len() * RECORD);
-    for r in &records {
-        body.extend_from_slice(&r.to_bytes());
+    // Rewritten whole with only the games kept, then appended to.
+    let mut body = part_header(run, shard);
+    for (game, records) in &kept {
+        body.extend_from_slice(&game_block(run, *game, records));
     }
     crate::sys::write::replace(&part, &body).map_err(|e| e.to_string())?;
+    let mut records: Vec<Record> = kept.into_iter().flat_map(|(_, r)| r).collect();
     let mut out = std::fs::OpenOptions::new()
         .append(true)
         .open(&part)
@@ -357,18 +436,15 @@ pub fn run_shard(
     let mut finished = resumed;
     progress(finished, made);
     for batch in left.chunks(options.threads.max(1) * 4) {
-        let played: Vec<Vec<Record>> = pool.install(|| {
+        let played: Vec<(u64, Vec<Record>)> = pool.install(|| {
             batch
                 .par_iter()
-                .map(|&i| play_game(options, tables, i))
+                .map(|&i| (i, play_game(options, tables, i)))
                 .collect()
         });
-        for game in played {
-            let mut bytes = Vec::with_capacity(game.len() * RECORD);
-            for r in &game {
-                bytes.extend_from_slice(&r.to_bytes());
-            }
-            out.write_all(&bytes)
+        for (i, game) in played {
+            // A game of no records is written too: it is done.
+            out.write_all(&game_block(run, i as u32, &game))
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("{}: {e}", part.display()))?;
             made += game.len();
@@ -391,37 +467,183 @@ pub fn run_shard(
     })
 }
 
-/// The complete games of an interrupted run's `.part`: every whole record but those of the
-/// last game written, which the interruption may have cut short (it is played again).
-fn resume(part: &Path) -> Result<Vec<Record>, String> {
+/// The games of an interrupted run's `.part` that can be trusted (see the module's doc); the
+/// rest is dropped, and said. `run` is the run's hash.
+fn resume(
+    part: &Path,
+    run: u64,
+    shard: Shard,
+    options: &DatagenOptions,
+) -> Result<Resumed, String> {
+    let (games, variant) = (options.games, options.variant);
     let bytes = match crate::sys::files::read_regular(part) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Resumed {
+                games: Vec::new(),
+                dropped: Vec::new(),
+            })
+        }
         Err(e) => return Err(format!("{}: {e}", part.display())),
     };
-    let mut records = bytes
-        .chunks_exact(RECORD)
-        .map(Record::from_bytes)
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| {
-            format!(
-                "{}: not the records of an interrupted awari datagen run; remove it to start \
-                 the shard over",
-                part.display()
-            )
-        })?;
-    if let Some(last) = records.last().map(|r| r.game) {
-        records.retain(|r| r.game != last);
+    let name = part.display();
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    if bytes.len() < PART_HEADER || bytes[..PART_HEADER] != part_header(run, shard)[..] {
+        let whose = if bytes.len() >= PART_HEADER && bytes[..8] == PART_MAGIC {
+            "a run of other settings or another shard"
+        } else {
+            "no run of this awari"
+        };
+        dropped.push(format!(
+            "{name}: made by {whose}: all its {} bytes dropped, every game to be played again",
+            bytes.len()
+        ));
+        return Ok(Resumed {
+            games: kept,
+            dropped,
+        });
     }
-    Ok(records)
+    let mut seen = std::collections::BTreeSet::new();
+    let mut at = PART_HEADER;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        let word = |i: usize| u32::from_le_bytes(rest[i..i + 4].try_into().expect("4 bytes"));
+        if rest.len() < BLOCK_HEADER {
+            dropped.push(format!(
+                "{name}: the last {} bytes (a game cut short) dropped, to be played again",
+                rest.len()
+            ));
+            break;
+        }
+        let (game, count) = (word(0), word(4) as usize);
+        if count > super::MAX_GAME_PLIES {
+            dropped.push(format!(
+                "{name}: bytes {at} to {} (not a game: {count} records) dropped, to be played \
+                 again",
+                bytes.len()
+            ));
+            break;
+        }
+        let size = BLOCK_HEADER + count * RECORD;
+        if rest.len() < size {
+            dropped.push(format!(
+                "{name}: game {game}, cut short ({} of its {size} bytes), dropped, to be played \
+                 again",
+                rest.len()
+            ));
+            break;
+        }
+        let block = &rest[..size];
+        if !sound(run, rest) {
+            // Its count cannot be trusted either: the walk goes on past it only where a sound
+            // block follows, else everything from it on is dropped at once.
+            if rest.len() > size && !sound(run, &rest[size..]) {
+                dropped.push(format!(
+                    "{name}: bytes {at} to {} (from a block of game {game} whose checksum \
+                     differs: damaged) dropped, to be played again",
+                    bytes.len()
+                ));
+                break;
+            }
+        }
+        at += size;
+        let why = if !sound(run, block) {
+            Some("its checksum differs: damaged".to_string())
+        } else if u64::from(game) >= games || !shard.owns_item(game.into()) {
+            Some(format!("not a game of shard {shard} of {games} games"))
+        } else if seen.contains(&game) {
+            Some("there twice".to_string())
+        } else {
+            let records: Option<Vec<Record>> = block[BLOCK_HEADER..]
+                .chunks_exact(RECORD)
+                .map(Record::from_bytes)
+                .collect();
+            match records {
+                None => Some("a record is malformed".to_string()),
+                Some(records) => match whole_game(variant, game, &records) {
+                    Err(e) => Some(e),
+                    Ok(()) => {
+                        seen.insert(game);
+                        kept.push((game, records));
+                        None
+                    }
+                },
+            }
+        };
+        if let Some(why) = why {
+            dropped.push(format!(
+                "{name}: game {game} ({why}) dropped, to be played again"
+            ));
+        }
+    }
+    Ok(Resumed {
+        games: kept,
+        dropped,
+    })
 }
 
-/// The opening lines of a suite's text: a line's moves before any `#`, blank lines skipped.
-pub fn opening_lines(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect()
+/// Whether `bytes` start with a whole block of the run `run` whose checksum holds.
+fn sound(run: u64, bytes: &[u8]) -> bool {
+    if bytes.len() < BLOCK_HEADER {
+        return false;
+    }
+    let count = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize;
+    let size = BLOCK_HEADER + count.min(super::MAX_GAME_PLIES + 1) * RECORD;
+    let sum = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
+    count <= super::MAX_GAME_PLIES && bytes.len() >= size && block_sum(run, &bytes[..size]) == sum
+}
+
+/// Whether `records` are game `game`'s in `variant`, each a legal position and each after the
+/// first one move from the one before (a replay: the plies without a gap).
+fn whole_game(variant: Variant, game: u32, records: &[Record]) -> Result<(), String> {
+    let parts = |b: &Board| (b.houses(), b.stores(), b.side_to_move());
+    let mut before: Option<Board> = None;
+    for (k, r) in records.iter().enumerate() {
+        if r.game != game {
+            return Err(format!("its record {k} is game {}'s", r.game));
+        }
+        let board = r
+            .board(variant)
+            .ok_or_else(|| format!("its record {k} is no position of {variant}"))?;
+        if let Some(b) = before {
+            // A record keeps no pending bonus move (ahl's): either may have been there.
+            let bonus = [false, variant == Variant::Ahl];
+            let reached = bonus.iter().any(|&bonus| {
+                let (houses, stores, side) = parts(&b);
+                Board::from_parts(variant, houses, stores, side, bonus, b.ply()).is_ok_and(|b| {
+                    b.legal_moves()
+                        .into_iter()
+                        .any(|m| parts(&b.play(m)) == parts(&board))
+                })
+            });
+            if !reached {
+                return Err(format!("its record {k} is no move from record {}", k - 1));
+            }
+        }
+        before = Some(board);
+    }
+    Ok(())
+}
+
+/// The opening lines of the suite `path`: a line's moves before any `#`, blank lines skipped,
+/// each checked to be legal in `variant` from the start. Read as the referee reads its suites
+/// ([`crate::sys::lines::read_text`]: no line past [`MAX_OPENING_LINE`] is held), and a bad
+/// line is quoted cut short ([`excerpt`]), by its number in the file.
+pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<String>, String> {
+    let text = crate::sys::lines::read_text(path, MAX_OPENING_LINE, "an opening line")?;
+    let mut lines = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut game = Game::new(Board::start(variant));
+        game.play_text(line)
+            .map_err(|e| format!("line {} ({}): {e}", n + 1, excerpt(line, 60)))?;
+        lines.push(line.to_string());
+    }
+    Ok(lines)
 }
 
 /// Game `index` of the run: its records (none if it did not end within
@@ -511,6 +733,29 @@ mod tests {
         let mut damaged = bytes.clone();
         damaged[HEADER + 3] ^= 1;
         assert!(parse(&damaged).unwrap_err().contains("checksum"));
+        for variant in Variant::ALL {
+            let options = DatagenOptions {
+                variant,
+                depth: 1,
+                ..options.clone()
+            };
+            for i in 0..4 {
+                let records = play_game(&options, None, i);
+                assert_eq!(
+                    whole_game(variant, i as u32, &records),
+                    Ok(()),
+                    "{variant} {i}"
+                );
+                if records.len() > 2 {
+                    let mut gap = records.clone();
+                    gap.remove(1);
+                    assert!(
+                        whole_game(variant, i as u32, &gap).is_err(),
+                        "{variant} {i}"
+                    );
+                }
+            }
+        }
         assert!(
             parse(b"P1\n3 2\n255\n........................................")
                 .unwrap_err()

@@ -3,9 +3,10 @@
 //! hands everything that takes time to one worker thread over a crossbeam channel, in order:
 //! searches, perft, bench, the classic opponents' moves, the hash table's allocation and
 //! clearing, opening the endgame tables (at the start, on `TablesPath` and on a change of rule
-//! set; never in a search) and reading the classic players' files. An `isready`
-//! with no search under way goes through the same queue, so `readyok` comes once all the setup
-//! sent before it is done (a 2 GiB table allocated, a memory file read), as UCI clients expect.
+//! set; never in a search), reading the classic players' files and `EvalFile`'s network. An
+//! `isready` with no search under way goes through the same queue, so `readyok` comes once all
+//! the setup sent before it is done (a 2 GiB table allocated, a memory file read), as UCI
+//! clients expect.
 //! The worker owns the transposition table and the classic player, and prints each search's
 //! `info` lines and its one `bestmove`.
 //!
@@ -115,10 +116,18 @@ pub fn run_with_tables(
     let hash_mb = settings.hash_mb;
     let worker_tables = default_tables.clone();
     let first_tables = (settings.tables_path.clone(), settings.variant);
+    let network = settings.network.clone();
     let handle = thread::Builder::new()
         .name("search".to_string())
         .spawn(move || {
-            worker(receiver, worker_out, hash_mb, worker_tables, first_tables);
+            worker(
+                receiver,
+                worker_out,
+                hash_mb,
+                worker_tables,
+                first_tables,
+                network,
+            );
             let _ = done_tx.send(());
         })?;
     let mut engine = Engine {
@@ -282,10 +291,12 @@ impl Engine {
             }
             Command::Eval => {
                 let board = *self.game.board();
-                let weights = self.settings.weights();
+                // The weights are taken when the answer is made, after an `EvalFile` read
+                // before it.
+                let settings = self.settings.clone();
                 let tables = self.tables_dir();
                 self.answer(move || {
-                    let mut lines = eval_lines(&board, &weights);
+                    let mut lines = eval_lines(&board, &settings.weights());
                     lines.extend(table_line(&board, tables.as_deref()));
                     lines
                 });
@@ -339,13 +350,11 @@ impl Engine {
                     return self.error(format!("EvolvedWeights {e}"));
                 }
             }
-            // A few KiB, read here so that a bad file is refused before anything changes.
-            Effect::LoadNetwork => match not_a_file(&settings.eval_file)
-                .and_then(|()| crate::search::network::Network::load(&settings.eval_file))
-            {
-                Err(e) => return self.error(format!("EvalFile {e}; keeping the current network")),
-                Ok(network) => settings.network = Some(network),
-            },
+            Effect::LoadNetwork => {
+                if let Err(e) = not_a_file(&settings.eval_file) {
+                    return self.error(format!("EvalFile {e}; keeping the current network"));
+                }
+            }
             _ => {}
         }
         if settings.randomness != seed_before {
@@ -374,7 +383,12 @@ impl Engine {
                 path: self.settings.tables_path.clone(),
                 variant: self.settings.variant,
             }),
-            Effect::LoadNetwork => {}
+            // Read by the worker, never past a network's length: a file of any size costs
+            // the reader nothing, and what follows (a search, `eval`) uses it in its turn.
+            Effect::LoadNetwork => self.send(Job::LoadNetwork {
+                path: self.settings.eval_file.clone(),
+                into: self.settings.network.clone(),
+            }),
         }
     }
 

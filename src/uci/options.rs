@@ -4,8 +4,10 @@
 use crate::classic::player::Classic;
 use crate::rules::Variant;
 use crate::search::eval::{Weights, WEIGHTS};
+use crate::search::network::Network;
 use crate::search::switches;
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
 /// Everything the options set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,9 +53,35 @@ pub struct Settings {
     pub use_network: bool,
     /// The network's weights file; empty = the shipped network (`EvalFile`).
     pub eval_file: String,
-    /// The network `EvalFile` loaded, once the engine has read it; `None`: the shipped one.
-    pub network: Option<&'static crate::search::network::Network>,
+    /// The network `EvalFile` loaded, once the engine has read it (the shipped one until then).
+    pub network: LoadedNetwork,
 }
+
+/// The network `EvalFile` loaded, shared by the protocol's two threads: the worker reads the
+/// file, in its turn among the jobs, and sets it here; a search or an `eval` takes it when its
+/// own turn comes, so it uses the file set before it without the reader ever waiting for one.
+#[derive(Clone, Debug, Default)]
+pub struct LoadedNetwork(Arc<Mutex<Option<&'static Network>>>);
+
+impl LoadedNetwork {
+    /// The network loaded; `None`: the shipped one.
+    pub fn get(&self) -> Option<&'static Network> {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the network loaded (`None`: the shipped one).
+    pub fn set(&self, network: Option<&'static Network>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = network;
+    }
+}
+
+impl PartialEq for LoadedNetwork {
+    fn eq(&self, other: &LoadedNetwork) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl Eq for LoadedNetwork {}
 
 /// An evaluation weight's default: the fitted value of the rule set in play.
 pub const VARIANT_WEIGHT: &str = "<variant>";
@@ -147,7 +175,7 @@ impl Default for Settings {
             path_values: false,
             use_network: true,
             eval_file: String::new(),
-            network: None,
+            network: LoadedNetwork::default(),
         };
         for spec in OPTIONS {
             let value = match spec.kind {
@@ -176,8 +204,7 @@ impl Settings {
             }
         }
         if self.use_network && self.variant == Variant::Oware {
-            let shipped = crate::search::network::Network::shipped;
-            weights.network = Some(self.network.unwrap_or_else(shipped));
+            weights.network = Some(self.network.get().unwrap_or_else(Network::shipped));
         }
         weights
     }
@@ -255,7 +282,7 @@ pub enum Effect {
     /// Open the endgame tables of the new path.
     OpenTables,
     /// Read the network of the new `EvalFile` (refused, keeping the current one, if it does
-    /// not read).
+    /// not read), on the worker.
     LoadNetwork,
 }
 

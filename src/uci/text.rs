@@ -152,7 +152,13 @@ pub(super) fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
                 "the shipped one, not in use (UseNetwork false)",
             ),
         };
-        lines.push(format!("network: {} ({role})", network.evaluate(board)));
+        // Its checksum names it: which file `EvalFile` loaded (the header of a weights file
+        // holds the same number).
+        lines.push(format!(
+            "network: {} (checksum {:016x}, {role})",
+            network.evaluate(board),
+            network.checksum()
+        ));
     }
     lines.push(format!(
         "{:<50} {:>6} {:>7} {:>7}",

@@ -7,6 +7,7 @@
 
 use super::flight::Flight;
 use super::go::{run_classic, run_search, Search};
+use super::options::LoadedNetwork;
 use super::out::Out;
 use super::proven::Proven;
 use super::tables::{open_tables, recheck_tables, reopen_tables, Reported};
@@ -14,6 +15,7 @@ use crate::classic::player::{Classic, Player};
 use crate::rng::Rng;
 use crate::rules::{Game, Variant};
 use crate::search::eval::Weights;
+use crate::search::network::Network;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
 use crate::search::Analysis;
@@ -48,6 +50,12 @@ pub(super) enum Job {
     LoadMemory(Option<PathBuf>),
     /// `EvolvedWeights` (`None`: the shipped weights).
     LoadWeights(Option<PathBuf>),
+    /// `EvalFile` (empty: the shipped network), read and set `into` the network the
+    /// searches take; refused, keeping the current one, if it does not read.
+    LoadNetwork {
+        path: String,
+        into: LoadedNetwork,
+    },
     /// `Randomness`: `greedy`'s tie breaks (0: none).
     Reseed(u64),
     /// A position was set up: if its game is over, `basic` learns from it.
@@ -71,6 +79,9 @@ impl Job {
             // A game that `basic` learns from is kept in its file; work that answers, and
             // answers, are still written.
             Job::Answer { .. } | Job::Say(_) | Job::Position(_) => false,
+            // An `eval` queued behind it shows its network (a network's length at most is
+            // read: it costs the exit nothing).
+            Job::LoadNetwork { .. } => false,
         }
     }
 }
@@ -191,6 +202,8 @@ struct Worker {
     /// The opening book's random choices, seeded from the clock at start-up so that games
     /// differ.
     book_rng: Rng,
+    /// The network `EvalFile` loaded, which a search that evaluates with a network takes.
+    network: LoadedNetwork,
 }
 
 /// The worker's loop: the table allocated and the endgame tables of `tables` (the
@@ -202,8 +215,10 @@ pub(super) fn worker(
     hash_mb: usize,
     default_tables: Option<PathBuf>,
     tables: (String, Variant),
+    network: LoadedNetwork,
 ) {
     let mut w = Worker {
+        network,
         table: None,
         size: hash_mb,
         out,
@@ -269,6 +284,10 @@ impl Worker {
                     out.error(format!("EvolvedWeights {e}; keeping the previous weights"));
                 }
             }
+            Job::LoadNetwork { path, into } => match Network::load(&path) {
+                Ok(network) => into.set((!path.is_empty()).then_some(network)),
+                Err(e) => out.error(format!("EvalFile {e}; keeping the current network")),
+            },
             Job::Reseed(seed) => self.classic.rng = (seed != 0).then(|| Rng::new(seed)),
             Job::Position(game) => {
                 if let Err(e) = self.classic.game_over(&game) {
@@ -304,6 +323,12 @@ impl Worker {
                     if self.book_move(&game, margin, &limits, flight) {
                         return;
                     }
+                }
+                // The network of the last `EvalFile` read before this search, which the
+                // reader could not know when it sent it.
+                let mut weights = weights;
+                if weights.network.is_some() {
+                    weights.network = Some(self.network.get().unwrap_or_else(Network::shipped));
                 }
                 let size = self.size;
                 let table = self.table.get_or_insert_with(|| HashTable::new(size));

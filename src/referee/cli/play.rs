@@ -14,7 +14,7 @@ use crate::referee::report::Live;
 use crate::referee::resume::Schedule;
 use crate::referee::runner::{self, Config, Contestant, Opening, Output};
 use crate::referee::tournament::{self, Standings};
-use crate::sys::lines::{FileLine, FileLines};
+use crate::sys::lines::{read_text, MAX_OPENING_LINE};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -53,29 +53,6 @@ fn awari_beside() -> Result<PathBuf, String> {
             path.display()
         ))
     }
-}
-
-/// The longest line of an opening suite: a position and its moves take a few hundred bytes.
-const MAX_OPENING_LINE: usize = 1 << 20;
-
-/// The text of the opening suite at `path`, read a capped line at a time.
-fn read_openings(path: &Path) -> Result<String, String> {
-    let mut lines = FileLines::open(path, MAX_OPENING_LINE).map_err(|e| e.to_string())?;
-    let mut text = String::new();
-    while let Some((n, line)) = lines.next_line().map_err(|e| e.to_string())? {
-        let line = match line {
-            FileLine::Text(line) | FileLine::Cut(line) => line,
-            FileLine::TooLong(length) => {
-                return Err(format!(
-                "line {n}: {length} bytes, longer than an opening line may be ({MAX_OPENING_LINE})"
-            ))
-            }
-        };
-        let line = std::str::from_utf8(line).map_err(|e| format!("line {n}: {e}"))?;
-        text.push_str(line);
-        text.push('\n');
-    }
-    Ok(text)
 }
 
 /// The openings a match plays, as its first line says them: each opening serves one pair, so a
@@ -161,8 +138,8 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
     }
     let mut openings = match &cli.openings {
         Some(path) => {
-            let text =
-                read_openings(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            let text = read_text(path, MAX_OPENING_LINE, "an opening line")
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
             let list = runner::read_openings(cli.variant, &text)
                 .map_err(|e| format!("--openings {}: {e}", path.display()))?;
             if list.is_empty() {

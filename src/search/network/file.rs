@@ -5,10 +5,14 @@
 //! 0 (u16), the FNV-1a 64 checksum of the rest of the file (u64). Then the first layer's
 //! weights (`i16`, input by input, each input's `HIDDEN` in a row), its biases (`i16`), the
 //! output weights (`i16`) and the output bias (`i32`, score units). A file whose shape is not
-//! this program's is refused, as is one cut short, too long or damaged.
+//! this program's is refused, as is one cut short, too long or damaged, and one holding a
+//! weight beyond the bounds `awari train` keeps (a checksum proves no more than that the
+//! file is whole: beyond them, the integer sums could overflow).
 
-use super::{Network, HIDDEN, HOUSE_BUCKETS, INPUTS, QA, QB, STORE_BUCKETS};
+use super::STORE_BUCKETS;
+use super::{Network, HIDDEN, HOUSE_BUCKETS, INPUTS, MAX_BIAS, MAX_FIRST, MAX_OUTPUT, QA, QB};
 use std::fmt;
+use std::io::Read;
 
 /// The first eight bytes of a weights file.
 pub const MAGIC: [u8; 8] = *b"AWARINET";
@@ -18,6 +22,8 @@ pub const VERSION: u16 = 1;
 pub const HEADER: usize = 32;
 /// Bytes of the weights after the header.
 const BODY: usize = 2 * (INPUTS * HIDDEN + 2 * HIDDEN) + 4;
+/// Bytes of a whole weights file.
+pub const LENGTH: usize = HEADER + BODY;
 
 /// Why a weights file is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +43,15 @@ pub enum FileError {
     },
     /// The checksum differs: damaged.
     Checksum,
+    /// A weight beyond the bounds the trainer keeps.
+    Weight {
+        /// Which weight: `first-layer weight of input 3, unit 7`.
+        which: String,
+        /// Its value.
+        value: i64,
+        /// The bound (either sign).
+        bound: i64,
+    },
 }
 
 impl fmt::Display for FileError {
@@ -54,6 +69,10 @@ impl fmt::Display for FileError {
                 write!(f, "{found} bytes, more than the {wanted} its header's shape needs")
             }
             FileError::Checksum => write!(f, "the weights' checksum differs from the header's: damaged"),
+            FileError::Weight { which, value, bound } => write!(
+                f,
+                "the {which} is {value}, beyond ±{bound}, the bound awari train keeps (past it the evaluation's sums could overflow)"
+            ),
         }
     }
 }
@@ -90,8 +109,9 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     out
 }
 
-/// The network of a weights file's bytes, checked.
-pub fn from_bytes(bytes: &[u8]) -> Result<Network, FileError> {
+/// Checks a weights file's header (its first [`HEADER`] bytes, or fewer if the file is
+/// shorter): the magic, the version and the shape.
+fn check_header(bytes: &[u8]) -> Result<(), FileError> {
     if bytes.len() < HEADER || bytes[..8] != MAGIC {
         return Err(FileError::NotANetwork);
     }
@@ -110,6 +130,12 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FileError> {
             bytes[10], shape[0], shape[1], shape[2], shape[3], buckets[0], buckets[1]
         )));
     }
+    Ok(())
+}
+
+/// The network of a weights file's bytes, checked.
+pub fn from_bytes(bytes: &[u8]) -> Result<Network, FileError> {
+    check_header(bytes)?;
     let body = &bytes[HEADER..];
     if body.len() != BODY {
         return Err(FileError::Length {
@@ -129,5 +155,62 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FileError> {
     let b1 = row();
     let w2 = row();
     let b2 = i32::from_le_bytes(body[BODY - 4..].try_into().expect("4 bytes"));
-    Ok(Network { w1, b1, w2, b2 })
+    let network = Network { w1, b1, w2, b2 };
+    check_bounds(&network)?;
+    Ok(network)
+}
+
+/// Refuses a network holding a weight beyond the bounds the quantizer keeps, naming the first.
+fn check_bounds(net: &Network) -> Result<(), FileError> {
+    let beyond = |which: String, value: i64, bound: i64| -> Result<(), FileError> {
+        match value.abs() > bound {
+            true => Err(FileError::Weight {
+                which,
+                value,
+                bound,
+            }),
+            false => Ok(()),
+        }
+    };
+    let first = i64::from(MAX_FIRST);
+    for (i, row) in net.w1.iter().enumerate() {
+        for (j, &w) in row.iter().enumerate() {
+            beyond(
+                format!("first-layer weight of input {i}, unit {j}"),
+                w.into(),
+                first,
+            )?;
+        }
+    }
+    for (j, &w) in net.b1.iter().enumerate() {
+        beyond(format!("first-layer bias of unit {j}"), w.into(), first)?;
+    }
+    for (j, &w) in net.w2.iter().enumerate() {
+        let which = format!("output weight of unit {j}");
+        beyond(which, w.into(), MAX_OUTPUT.into())?;
+    }
+    let bias = (MAX_BIAS * 100.0) as i64;
+    beyond("output bias".to_string(), net.b2.into(), bias)
+}
+
+/// Reads the weights file `file` (`size` bytes long, by its metadata) without holding more
+/// than a weights file's length, whatever its size: a file of another length is refused after
+/// its header alone is read.
+pub fn read(file: &mut impl Read, size: u64) -> Result<Result<Network, FileError>, std::io::Error> {
+    let mut header = Vec::with_capacity(HEADER);
+    file.by_ref().take(HEADER as u64).read_to_end(&mut header)?;
+    if let Err(e) = check_header(&header) {
+        return Ok(Err(e));
+    }
+    if size != LENGTH as u64 {
+        return Ok(Err(FileError::Length {
+            found: usize::try_from(size).unwrap_or(usize::MAX),
+            wanted: LENGTH,
+        }));
+    }
+    let mut bytes = header;
+    bytes.reserve(BODY);
+    // One byte more than the length: a file that grew since its size was asked is refused.
+    file.take(BODY as u64 + 1).read_to_end(&mut bytes)?;
+    Ok(from_bytes(&bytes))
 }

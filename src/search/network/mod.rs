@@ -19,7 +19,7 @@
 
 mod file;
 
-pub use file::{from_bytes, to_bytes, FileError, MAGIC, VERSION};
+pub use file::{from_bytes, to_bytes, FileError, LENGTH, MAGIC, VERSION};
 
 use crate::rules::{Board, Side};
 use std::fmt;
@@ -41,6 +41,14 @@ pub const QA: i32 = 64;
 pub const QB: i32 = 64;
 /// The largest first-layer weight or bias, in float: (ACTIVE + 1) of them sum within `i16`.
 pub const MAX_WEIGHT: f32 = (i16::MAX as f32) / (QA as f32) / (ACTIVE as f32 + 1.0);
+/// The largest first-layer weight or bias in integers ([`MAX_WEIGHT`] quantized, either
+/// sign): a file holding one beyond it is refused, since its sums could leave `i16`.
+pub const MAX_FIRST: i16 = i16::MAX / (ACTIVE as i16 + 1);
+/// The largest output weight in integers, either sign (the quantizer's clip).
+pub const MAX_OUTPUT: i16 = i16::MAX;
+/// The largest output bias, in float (seeds, either sign): far beyond any position's worth,
+/// and small enough that the output never leaves `i32`.
+pub const MAX_BIAS: f32 = 100.0;
 
 /// The network's inputs set in a position given by its parts, from `side`'s view (`side` to
 /// move): house inputs first, then the stores'.
@@ -109,8 +117,9 @@ impl Network {
         for &i in active {
             let row = &self.w1[usize::from(i)];
             for (a, w) in acc.iter_mut().zip(row) {
-                // The quantizer's bound keeps every sum within i16; wrapping is what the
-                // machine does and the bound makes it never happen.
+                // The quantizer's bound ([`MAX_FIRST`], which a file is held to when read)
+                // keeps every sum within i16; wrapping is what the machine does and the bound
+                // makes it never happen.
                 *a = a.wrapping_add(*w);
             }
         }
@@ -131,7 +140,8 @@ impl Network {
 
     /// The network of the weights file `path`, read once and kept for the program's life
     /// (the search's [`crate::search::eval::Weights`] hold it by reference): a file read
-    /// again is the same network. An empty path is the shipped network.
+    /// again is the same network. An empty path is the shipped network. A file of another
+    /// length than a network's is refused by its size, read no further than its header.
     pub fn load(path: &str) -> Result<&'static Network, String> {
         use std::collections::HashMap;
         use std::sync::Mutex;
@@ -139,9 +149,12 @@ impl Network {
         if path.is_empty() {
             return Ok(Network::shipped());
         }
-        let bytes = crate::sys::files::read_regular(std::path::Path::new(path))
+        let io = |e: std::io::Error| format!("{path}: {e}");
+        let mut input = crate::sys::files::open_regular(std::path::Path::new(path)).map_err(io)?;
+        let size = input.metadata().map_err(io)?.len();
+        let network = file::read(&mut input, size)
+            .map_err(io)?
             .map_err(|e| format!("{path}: {e}"))?;
-        let network = from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
         let mut loaded = LOADED
             .get_or_init(Default::default)
             .lock()
@@ -192,17 +205,19 @@ impl FloatNetwork {
         for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
             *w = w.clamp(-MAX_WEIGHT, MAX_WEIGHT);
         }
-        let most = f32::from(i16::MAX) / QB as f32;
+        let most = f32::from(MAX_OUTPUT) / QB as f32;
         for w in self.w2.iter_mut() {
             *w = w.clamp(-most, most);
         }
+        self.b2 = self.b2.clamp(-MAX_BIAS, MAX_BIAS);
     }
 
     /// The integer network: every weight rounded to its scale (first-layer weights clipped to
-    /// [`MAX_WEIGHT`]).
+    /// [`MAX_WEIGHT`], the output's to [`MAX_OUTPUT`] and [`MAX_BIAS`]): within the bounds a
+    /// weights file is held to.
     pub fn quantize(&self) -> Network {
         let q1 = |w: f32| (w.clamp(-MAX_WEIGHT, MAX_WEIGHT) * QA as f32).round() as i16;
-        let most = f32::from(i16::MAX) / QB as f32;
+        let most = f32::from(MAX_OUTPUT) / QB as f32;
         Network {
             w1: self
                 .w1
@@ -211,7 +226,7 @@ impl FloatNetwork {
                 .collect(),
             b1: std::array::from_fn(|j| q1(self.b1[j])),
             w2: std::array::from_fn(|j| (self.w2[j].clamp(-most, most) * QB as f32).round() as i16),
-            b2: (self.b2 * 100.0).round() as i32,
+            b2: (self.b2.clamp(-MAX_BIAS, MAX_BIAS) * 100.0).round() as i32,
         }
     }
 }
