@@ -73,10 +73,30 @@ pub fn replace_with(
     }
     // A link's file is replaced beside itself; the link is left as it is.
     let target = crate::sys::files::resolve(path);
-    let temp = Temporary::write(&target, write).map_err(at)?;
-    std::fs::rename(&temp.path, &target).map_err(at)?;
+    rename_into(&target, write).map_err(at)
+}
+
+/// Replaces the name `path` itself, whatever it names but a directory (a FIFO, a device, a
+/// symbolic link: the name is given to the new file, and what it named is left as it was),
+/// with what `write` writes, whole. Only for the names a program gives the files of its own
+/// directory (a table's layer), where anything else of that name is debris to replace, never a
+/// destination a user named: those go through [`replace_with`].
+pub fn replace_name_with(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), Error> {
+    rename_into(path, write).map_err(|error| Error {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+/// Writes a temporary file beside `target` and renames it to `target`.
+fn rename_into(target: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    let temp = Temporary::write(target, write)?;
+    std::fs::rename(&temp.path, target)?;
     temp.placed();
-    sync_directory(&target);
+    sync_directory(target);
     Ok(())
 }
 
@@ -469,6 +489,15 @@ mod tests {
         if null.exists() {
             expected.insert(4, "null");
         }
+        assert_eq!(names(&dir), expected);
+        // A program's own name (a layer's) is given to the new file, whatever it named.
+        replace_name_with(&fifo, |f| f.write_all(b"a layer\n")).unwrap();
+        replace_name_with(&dir.join("link"), |f| f.write_all(b"a layer\n")).unwrap();
+        assert_eq!(std::fs::read(&fifo).unwrap(), b"a layer\n");
+        assert!(std::fs::symlink_metadata(dir.join("link"))
+            .unwrap()
+            .is_file());
+        assert_eq!(std::fs::read(dir.join("real")).unwrap(), b"new\n");
         assert_eq!(names(&dir), expected);
         std::fs::remove_dir_all(&dir).unwrap();
     }
