@@ -326,7 +326,7 @@ mod tests {
         assert!(panicked.is_err());
         assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
         assert_eq!(names(&dir), ["f.txt"]);
-        // The rename fails: the target is a non-empty directory.
+        // The target is a directory: refused, never renamed over.
         let taken = dir.join("taken");
         std::fs::create_dir_all(taken.join("inside")).unwrap();
         let e = replace(&taken, b"new\n").unwrap_err();
