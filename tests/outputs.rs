@@ -406,6 +406,38 @@ fn a_device_or_fifo_as_output_stays_what_it_is() {
             assert!(kind.is_char_device(), "{args:?} --out {name}: {kind:?}");
             std::fs::remove_file(&node).unwrap();
         }
+        // A block device (a node made here, of a device no machine has): refused before the
+        // work starts, never opened.
+        let node = dir.join("block");
+        mknod(
+            &node,
+            SFlag::S_IFBLK,
+            Mode::from_bits_truncate(0o600),
+            makedev(7, 250),
+        )
+        .unwrap();
+        let out = run("block");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?} --out block: {}",
+            printed(&out)
+        );
+        assert!(
+            common::text(&out.stderr).contains("--out block: a block device"),
+            "{}",
+            printed(&out)
+        );
+        assert!(
+            !common::text(&out.stdout).contains("epoch"),
+            "{}",
+            printed(&out)
+        );
+        assert!(std::fs::metadata(&node)
+            .unwrap()
+            .file_type()
+            .is_block_device());
+        std::fs::remove_file(&node).unwrap();
         // No temporary file is left behind.
         let names: Vec<String> = std::fs::read_dir(&*dir)
             .unwrap()

@@ -107,13 +107,9 @@ impl Files {
     /// that is a directory.
     pub fn check(&self) -> Result<(), String> {
         for (i, file) in self.files.iter().enumerate() {
-            if file.writes && file.path.is_dir() {
-                return Err(format!(
-                    "{} {}: {}",
-                    file.what,
-                    file.path.display(),
-                    std::io::Error::from_raw_os_error(nix::errno::Errno::EISDIR as i32)
-                ));
+            if file.writes {
+                crate::sys::write::writable(&file.path)
+                    .map_err(|e| format!("{} {}: {e}", file.what, file.path.display()))?;
             }
             for other in &self.files[i + 1..] {
                 if (file.writes || other.writes) && same_file(&file.path, &other.path) {

@@ -100,6 +100,38 @@ fn rename_into(target: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -
     Ok(())
 }
 
+/// Whether what is at `path` can be written by [`replace_with`]: an error for a directory, a
+/// block device or a socket (what it would refuse), so a command can refuse such an output
+/// before it starts its work, not after.
+pub fn writable(path: &Path) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) => writable_kind(&meta),
+        Err(_) => Ok(()),
+    }
+}
+
+/// [`writable`] for a file of the kind `meta` tells.
+fn writable_kind(meta: &std::fs::Metadata) -> io::Result<()> {
+    if meta.is_dir() {
+        // The system's own error, as a rename over a directory gives.
+        return Err(io::Error::from_raw_os_error(
+            nix::errno::Errno::EISDIR as i32,
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let refuse = |why: &str| Err(io::Error::new(io::ErrorKind::InvalidInput, why.to_string()));
+        if meta.file_type().is_block_device() {
+            return refuse("a block device; name a file");
+        }
+        if meta.file_type().is_socket() {
+            return refuse("a socket; name a file");
+        }
+    }
+    Ok(())
+}
+
 /// Writes what `write` writes into the file at `path`, which exists and is not a regular
 /// file, in place: a character device or a FIFO, opened without truncating it, without
 /// creating anything and without waiting for a FIFO's reader. What a device or a reader took
@@ -110,21 +142,7 @@ fn in_place(
     meta: &std::fs::Metadata,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
-    use std::os::unix::fs::FileTypeExt;
-    let kind = meta.file_type();
-    let refuse = |why: &str| Err(io::Error::new(io::ErrorKind::InvalidInput, why.to_string()));
-    if kind.is_dir() {
-        // The system's own error, as a rename over a directory gives.
-        return Err(io::Error::from_raw_os_error(
-            nix::errno::Errno::EISDIR as i32,
-        ));
-    }
-    if kind.is_block_device() {
-        return refuse("a block device; name a file");
-    }
-    if kind.is_socket() {
-        return refuse("a socket; name a file");
-    }
+    writable_kind(meta)?;
     // Not truncated (a device is not a file to empty), not created, never waited on.
     let mut file = crate::sys::files::open_for_writing(OpenOptions::new().write(true), path)?;
     write(&mut file)?;
@@ -148,12 +166,7 @@ fn in_place(
     meta: &std::fs::Metadata,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
-    if meta.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "a directory; name a file",
-        ));
-    }
+    writable_kind(meta)?;
     let mut file = OpenOptions::new().write(true).open(path)?;
     write(&mut file)?;
     file.flush()
