@@ -216,11 +216,11 @@ fn tune_and_book_flags_are_checked() {
         ),
         (
             vec!["book", "build", "--from", &build, "--out", &settings],
-            "is a file of --from",
+            "a file of --from",
         ),
         (
             vec!["book", "build", "--from", &build, "--out", &linked],
-            "is a file of --from",
+            "a file of --from",
         ),
         (
             vec!["book", "build", "--threads", "257", "--out", "b.txt"],

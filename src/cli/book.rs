@@ -93,6 +93,17 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         usize::from,
     );
     let shard = shard_of(args.shard.as_deref(), args.out_dir.as_deref())?;
+    super::check_files(|files| {
+        if let Some(dir) = &args.from {
+            files.reads_dir("--from", dir, is_part, 1);
+        }
+        if let Some(dir) = &args.out_dir {
+            files.writes_dir("--out-dir", dir, is_part, 1);
+        }
+        if let Some(out) = &args.out {
+            files.writes("--out", out);
+        }
+    })?;
     let started = std::time::Instant::now();
     let progress = |done: usize, total: usize| {
         if done % 20 == 0 || done == total {
@@ -101,7 +112,6 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
     };
     if let Some(dir) = &args.from {
         let out = args.out.as_deref().ok_or("--from needs --out FILE")?;
-        refuse_a_part(out, dir)?;
         let manifest = book_manifest(dir)?;
         let settings = [
             ("variant", args.variant.to_string()),
@@ -159,36 +169,10 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
     write_book(&book, &options, out, started)
 }
 
-/// Refuses an `--out` that is one of the files of the build's directory `dir` (its settings
-/// or a shard's part, by name or as another name of one): the merge would destroy what it
-/// reads.
-fn refuse_a_part(out: &Path, dir: &Path) -> Result<(), String> {
-    use crate::sys::files::{resolve, same_file};
-    let is_part = |name: &str| {
-        name == crate::tools::jobs::BOOK_MANIFEST
-            || (name.starts_with("book-") && name.ends_with(".json"))
-    };
-    let resolved = resolve(out);
-    let named = resolved.parent() == Some(resolve(dir).as_path())
-        && resolved
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(is_part);
-    let linked = || {
-        std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|e| e.file_name().to_str().is_some_and(is_part) && same_file(&e.path(), out))
-    };
-    if named || linked() {
-        return Err(format!(
-            "--out {} is a file of --from {}: name another file",
-            out.display(),
-            dir.display()
-        ));
-    }
-    Ok(())
+/// A file of a sharded build's directory: its settings or a shard's part.
+fn is_part(name: &str) -> bool {
+    name == crate::tools::jobs::BOOK_MANIFEST
+        || (name.starts_with("book-") && name.ends_with(".json"))
 }
 
 /// Writes `book` to `out` whole ([`crate::sys::write::replace`]) and says so.

@@ -48,8 +48,23 @@ pub(super) struct DatagenArgs {
     out_dir: PathBuf,
 }
 
+/// A file of a run's directory: its settings, a shard's positions or their `.part`.
+fn is_run_file(name: &str) -> bool {
+    name == crate::tools::datagen::MANIFEST
+        || (name.starts_with("datagen-") && (name.ends_with(".bin") || name.ends_with(".bin.part")))
+}
+
 pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
-    use crate::tools::datagen::{read_openings, run_shard, DatagenOptions};
+    super::check_files(|files| {
+        if let Some(path) = &args.openings {
+            files.reads("--openings", path);
+        }
+        if let Some(dir) = &args.tables {
+            files.reads_dir("--tables", dir, super::is_table_file, 1);
+        }
+        files.writes_dir("--out-dir", &args.out_dir, is_run_file, 1);
+    })?;
+        use crate::tools::datagen::{read_openings, run_shard, DatagenOptions};
     let shard = shard_of(args.shard.as_deref(), Some(&args.out_dir))?;
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -266,3 +266,17 @@ fn open_tables(
     say(format!("tables to {reach} seeds from {}", dir.display()));
     Ok(Some(tables))
 }
+
+/// A file of an endgame tables directory: a layer's table (`oware-12.awtb`) or paths file
+/// (`oware-12.awpv`), for [`crate::sys::outputs`].
+fn is_table_file(name: &str) -> bool {
+    name.ends_with(".awtb") || name.ends_with(".awpv")
+}
+
+/// Checks the files and directories a command reads and writes against each other, before
+/// it reads or writes any ([`crate::sys::outputs::Files::check`]).
+fn check_files(build: impl FnOnce(&mut crate::sys::outputs::Files)) -> Result<(), String> {
+    let mut files = crate::sys::outputs::Files::default();
+    build(&mut files);
+    files.check()
+}

@@ -74,7 +74,26 @@ fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// A position file of a `--data` directory.
+fn is_data_file(name: &str) -> bool {
+    name.ends_with(".bin")
+}
+
 pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
+    // Before anything is read: a network written over its positions would lose them.
+    super::check_files(|files| {
+        for path in &args.data {
+            if path.is_dir() {
+                files.reads_dir("--data", path, is_data_file, 1);
+            } else {
+                files.reads("--data", path);
+            }
+        }
+        if let Some(dir) = &args.tables {
+            files.reads_dir("--tables", dir, super::is_table_file, 1);
+        }
+        files.writes("--out", &args.out);
+    })?;
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {}: not within 0 to 1", args.lambda));
     }

@@ -63,6 +63,17 @@ pub(super) struct TuneArgs {
 pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), String> {
     use crate::search::eval::Weights;
     use crate::tools::tune::TuneOptions;
+    super::check_files(|files| {
+        if let Some(dir) = &args.tables {
+            files.reads_dir("--tables", dir, super::is_table_file, 1);
+        }
+        if let Some(dir) = &args.from {
+            files.reads_dir("--from", dir, is_part, 1);
+        }
+        if let Some(dir) = &args.out_dir {
+            files.writes_dir("--out-dir", dir, is_part, 1);
+        }
+    })?;
     if let Some(dir) = &args.from {
         return run_from(args, matches, dir);
     }
@@ -112,6 +123,12 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
     say_positions(&samples, started);
     say_fit(&samples, &shipped, args.steps as usize);
     Ok(())
+}
+
+/// A file of a sharded run's directory: its settings or a shard's samples.
+fn is_part(name: &str) -> bool {
+    name == crate::tools::jobs::TUNE_MANIFEST
+        || (name.starts_with("tune-shard-") && name.ends_with(".json"))
 }
 
 /// `awari tune --from DIR`: the fit of every shard's samples.

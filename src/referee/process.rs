@@ -792,10 +792,8 @@ pub fn group_exists(pgid: u32) -> bool {
     processes().iter().any(|p| p.pgrp == pgid)
 }
 
-/// Opens a log file for appending, creating it.
+/// Opens a log file for appending, creating it; a FIFO with no reader is an error, not a
+/// wait ([`crate::sys::files::open_for_writing`]).
 pub fn open_log(path: &std::path::Path) -> io::Result<File> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
+    crate::sys::files::open_for_writing(std::fs::OpenOptions::new().create(true).append(true), path)
 }

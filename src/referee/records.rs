@@ -296,16 +296,15 @@ pub struct Sink {
 }
 
 impl Sink {
-    /// Opens `path` for appending (creating it).
+    /// Opens `path` for appending (creating it); a FIFO with no reader is an error, not a
+    /// wait ([`crate::sys::files::open_for_writing`]).
     pub fn open(path: &Path) -> io::Result<Sink> {
-        OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map(|file| Sink {
+        crate::sys::files::open_for_writing(OpenOptions::new().create(true).append(true), path).map(
+            |file| Sink {
                 file,
                 path: path.to_path_buf(),
-            })
+            },
+        )
     }
 
     /// The file's path.
@@ -327,13 +326,9 @@ impl Sink {
 }
 
 /// Replaces the file at `path` with `text` whole ([`crate::sys::write::replace`]): a kill at
-/// any moment leaves the old file or the new one. A path that is not a regular file (a
+/// any moment leaves the old file or the new one; a path that is not a regular file (a
 /// device, `/dev/stdout`) is written in place. The error does not name the path: the callers
 /// name it with the flag that gave it.
 pub fn replace(path: &Path, text: &str) -> io::Result<()> {
-    if path.exists() && !path.is_file() {
-        let mut f = OpenOptions::new().write(true).open(path)?;
-        return f.write_all(text.as_bytes());
-    }
     crate::sys::write::replace(path, text.as_bytes()).map_err(|e| e.error)
 }

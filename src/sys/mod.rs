@@ -3,6 +3,7 @@
 //! shell completions), [`files`] (opening the files a user names without blocking on them),
 //! [`lines`] (reading
 //! lines from a pipe without trusting it: the engine's input, the referee's engines),
+//! [`outputs`] (a command's outputs checked against its inputs before it starts),
 //! [`prefetch`] (a cache-line hint for the searches and table probes), [`sigbus`] (mapped
 //! files truncated under the process: a dropped layer, not a dead engine), [`stderr`] (lines
 //! to the error output that never panic) and [`write`](mod@write) (writing a file whole, so no
@@ -11,6 +12,7 @@
 pub mod conventions;
 pub mod files;
 pub mod lines;
+pub mod outputs;
 pub mod prefetch;
 pub mod sigbus;
 pub mod stderr;

@@ -4,6 +4,12 @@
 //! target ([`replace`], [`replace_with`]) or linked to its name only if that name is free
 //! ([`create_new`]); then the directory is synced, so that the new name survives a crash too.
 //!
+//! A target that is not a regular file is never renamed over: a character device (`/dev/null`,
+//! `/dev/full`), a FIFO or `/dev/stdout` is written in place, opened without truncating and
+//! without waiting for a FIFO's reader (a FIFO with none is an error, not a hang); a
+//! directory, a block device or a socket is an error. A symbolic link is followed: the file it
+//! names is replaced, and the link stays.
+//!
 //! The temporary file is `.NAME.tmp-PID-N` (see [`temporary_of`]): created exclusively, with
 //! `N` counted per process, so two writes in flight never share one, whether they are two
 //! threads of one process, two runs, or two nodes whose processes have the same id. A write
@@ -49,7 +55,8 @@ pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 }
 
 /// Replaces the file at `path` with what `write` writes into the (empty) temporary file,
-/// whole: if `write` fails, the target is left as it was.
+/// whole: if `write` fails, the target is left as it was. A target that exists and is not a
+/// regular file is written in place instead (see the module's documentation).
 pub fn replace_with(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
@@ -58,11 +65,111 @@ pub fn replace_with(
         path: path.to_path_buf(),
         error,
     };
-    let temp = Temporary::write(path, write).map_err(at)?;
-    std::fs::rename(&temp.path, path).map_err(at)?;
+    // Through symbolic links: the kind of the file written, not of a link to it.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return in_place(path, &meta, write).map_err(at);
+        }
+    }
+    // A link's file is replaced beside itself; the link is left as it is.
+    let target = crate::sys::files::resolve(path);
+    rename_into(&target, write).map_err(at)
+}
+
+/// Replaces the name `path` itself, whatever it names but a directory (a FIFO, a device, a
+/// symbolic link: the name is given to the new file, and what it named is left as it was),
+/// with what `write` writes, whole. Only for the names a program gives the files of its own
+/// directory (a table's layer), where anything else of that name is debris to replace, never a
+/// destination a user named: those go through [`replace_with`].
+pub fn replace_name_with(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), Error> {
+    rename_into(path, write).map_err(|error| Error {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+/// Writes a temporary file beside `target` and renames it to `target`.
+fn rename_into(target: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    let temp = Temporary::write(target, write)?;
+    std::fs::rename(&temp.path, target)?;
     temp.placed();
-    sync_directory(path);
+    sync_directory(target);
     Ok(())
+}
+
+/// Whether what is at `path` can be written by [`replace_with`]: an error for a directory, a
+/// block device or a socket (what it would refuse), so a command can refuse such an output
+/// before it starts its work, not after.
+pub fn writable(path: &Path) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) => writable_kind(&meta),
+        Err(_) => Ok(()),
+    }
+}
+
+/// [`writable`] for a file of the kind `meta` tells.
+fn writable_kind(meta: &std::fs::Metadata) -> io::Result<()> {
+    if meta.is_dir() {
+        // The system's own error, as a rename over a directory gives.
+        return Err(io::Error::from_raw_os_error(
+            nix::errno::Errno::EISDIR as i32,
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let refuse = |why: &str| Err(io::Error::new(io::ErrorKind::InvalidInput, why.to_string()));
+        if meta.file_type().is_block_device() {
+            return refuse("a block device; name a file");
+        }
+        if meta.file_type().is_socket() {
+            return refuse("a socket; name a file");
+        }
+    }
+    Ok(())
+}
+
+/// Writes what `write` writes into the file at `path`, which exists and is not a regular
+/// file, in place: a character device or a FIFO, opened without truncating it, without
+/// creating anything and without waiting for a FIFO's reader. What a device or a reader took
+/// before an error cannot be taken back.
+#[cfg(unix)]
+fn in_place(
+    path: &Path,
+    meta: &std::fs::Metadata,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
+    writable_kind(meta)?;
+    // Not truncated (a device is not a file to empty), not created, never waited on.
+    let mut file = crate::sys::files::open_for_writing(OpenOptions::new().write(true), path)?;
+    write(&mut file)?;
+    file.flush()?;
+    match file.sync_all() {
+        // Devices and pipes cannot be synced: nothing waits in them to be.
+        Err(e)
+            if [nix::errno::Errno::EINVAL, nix::errno::Errno::EROFS]
+                .iter()
+                .any(|&n| e.raw_os_error() == Some(n as i32)) =>
+        {
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+#[cfg(not(unix))]
+fn in_place(
+    path: &Path,
+    meta: &std::fs::Metadata,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
+    writable_kind(meta)?;
+    let mut file = OpenOptions::new().write(true).open(path)?;
+    write(&mut file)?;
+    file.flush()
 }
 
 /// Writes `bytes` to `path` whole if no file has that name; if one has, leaves it and fails
@@ -232,7 +339,7 @@ mod tests {
         assert!(panicked.is_err());
         assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
         assert_eq!(names(&dir), ["f.txt"]);
-        // The rename fails: the target is a non-empty directory.
+        // The target is a directory: refused, never renamed over.
         let taken = dir.join("taken");
         std::fs::create_dir_all(taken.join("inside")).unwrap();
         let e = replace(&taken, b"new\n").unwrap_err();
@@ -322,6 +429,89 @@ mod tests {
         });
         assert_eq!(won, 1);
         assert_eq!(names(&dir), ["m.json", "race.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_target_that_is_no_regular_file_is_written_in_place_or_refused() {
+        use nix::sys::stat::{mknod, Mode, SFlag};
+        use std::io::Read;
+        use std::os::unix::fs::FileTypeExt;
+        let dir = scratch("special");
+        // A FIFO with a reader gets the bytes, and stays a FIFO.
+        let fifo = dir.join("fifo");
+        nix::unistd::mkfifo(&fifo, Mode::from_bits_truncate(0o600)).unwrap();
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut got = Vec::new();
+                File::open(&fifo).unwrap().read_to_end(&mut got).unwrap();
+                got
+            })
+        };
+        // The reader's open and the write's meet; until the reader is there the write fails.
+        let big = b"through the pipe\n".repeat(10_000);
+        loop {
+            match replace(&fifo, &big) {
+                Ok(()) => break,
+                Err(e) if e.error.kind() == io::ErrorKind::BrokenPipe => std::thread::yield_now(),
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(reader.join().unwrap(), big);
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        // A FIFO with no reader: an error that says so, at once.
+        let e = replace(&fifo, b"nobody reads\n").unwrap_err();
+        assert!(e.to_string().contains("a FIFO with no reader"), "{e}");
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        // A directory, empty or not, is an error, and stays.
+        let e = replace(&dir, b"x").unwrap_err();
+        assert_eq!(e.error.kind(), io::ErrorKind::IsADirectory, "{e}");
+        // A symbolic link: its file is replaced, the link stays (a dangling one too).
+        std::fs::write(dir.join("real"), b"old\n").unwrap();
+        std::os::unix::fs::symlink("real", dir.join("link")).unwrap();
+        std::os::unix::fs::symlink("later", dir.join("dangling")).unwrap();
+        replace(&dir.join("link"), b"new\n").unwrap();
+        replace(&dir.join("dangling"), b"made\n").unwrap();
+        assert_eq!(std::fs::read(dir.join("real")).unwrap(), b"new\n");
+        assert_eq!(std::fs::read(dir.join("later")).unwrap(), b"made\n");
+        for link in ["link", "dangling"] {
+            let meta = std::fs::symlink_metadata(dir.join(link)).unwrap();
+            assert!(meta.file_type().is_symlink(), "{link}");
+        }
+        // A character device (the null device, made here, not the system's): written in
+        // place, it stays a device. Making one needs root.
+        let null = dir.join("null");
+        if mknod(
+            &null,
+            SFlag::S_IFCHR,
+            Mode::from_bits_truncate(0o666),
+            nix::sys::stat::makedev(1, 3),
+        )
+        .is_ok()
+        {
+            replace(&null, b"into nothing\n").unwrap();
+            assert!(std::fs::metadata(&null)
+                .unwrap()
+                .file_type()
+                .is_char_device());
+        }
+        // No temporary file is left beside any of them.
+        let mut expected = vec!["dangling", "fifo", "later", "link", "real"];
+        if null.exists() {
+            expected.insert(4, "null");
+        }
+        assert_eq!(names(&dir), expected);
+        // A program's own name (a layer's) is given to the new file, whatever it named.
+        replace_name_with(&fifo, |f| f.write_all(b"a layer\n")).unwrap();
+        replace_name_with(&dir.join("link"), |f| f.write_all(b"a layer\n")).unwrap();
+        assert_eq!(std::fs::read(&fifo).unwrap(), b"a layer\n");
+        assert!(std::fs::symlink_metadata(dir.join("link"))
+            .unwrap()
+            .is_file());
+        assert_eq!(std::fs::read(dir.join("real")).unwrap(), b"new\n");
+        assert_eq!(names(&dir), expected);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

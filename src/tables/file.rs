@@ -142,8 +142,8 @@ fn header(
 }
 
 /// Writes the table of layer `n` of `variant` into `dir`, whole
-/// ([`crate::sys::write::replace_with`]: a temporary file, synced, then renamed). The error
-/// names the file.
+/// ([`crate::sys::write::replace_name_with`]: a temporary file, synced, then renamed, also
+/// over a FIFO or device left with a layer's name). The error names the file.
 ///
 /// # Panics
 /// If `entries` and `ranks` are not both one byte per position of the layer.
@@ -181,7 +181,7 @@ fn write_file(
 ) -> io::Result<PathBuf> {
     assert!(entries.len() as u64 == layer_size(n) && ranks.len() == entries.len());
     let path = kind.path(dir, variant, n);
-    crate::sys::write::replace_with(&path, |file| {
+    crate::sys::write::replace_name_with(&path, |file| {
         file.write_all(&header(kind, variant, n, entries, ranks))?;
         file.write_all(entries)?;
         file.write_all(ranks)

@@ -34,13 +34,13 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
             |n| n as usize,
         ),
     };
-    let mut files = super::outputs::Files::default();
+    let mut files = crate::sys::outputs::Files::default();
     files.writes("--out", &args.out);
     if let Some(path) = &args.log {
         files.writes("--log", path);
     }
     if let Some(dir) = &args.out_dir {
-        files.evolve_dir(dir);
+        files.writes_dir("--out-dir", dir, is_evolve_part, 2);
     }
     if let Err(e) = files.check() {
         crate::sys::stderr::line(format_args!("error: {e}"));
@@ -122,11 +122,17 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
         "# evolved weights w1..w6 (a2 a3 b2 b3 as bs): {}\n{best}\n",
         header.trim_start_matches("# ")
     );
-    // Every shard writes the same weights: whole, by rename.
+    // Every shard writes the same weights: whole, by rename (or in place, to a device).
     if let Err(e) = crate::referee::records::replace(&args.out, &text) {
         crate::sys::stderr::line(format_args!("error: --out {}: {e}", args.out.display()));
         return ExitCode::from(2);
     }
     say!("best weights written to {}", args.out.display());
     ExitCode::SUCCESS
+}
+
+/// An evolution's `--out-dir` file: its settings or a shard's results of a generation
+/// (`generation-N/shard-K-of-N.json`).
+fn is_evolve_part(name: &str) -> bool {
+    name == "evolve.json" || (name.starts_with("shard-") && name.ends_with(".json"))
 }

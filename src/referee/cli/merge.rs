@@ -13,8 +13,8 @@ use std::process::ExitCode;
 pub(super) fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
     let result = (|| -> Result<bool, String> {
         if let Some(path) = html {
-            let mut files = super::outputs::Files::default();
-            files.out_dir("the merged directory", dir, true);
+            let mut files = crate::sys::outputs::Files::default();
+            files.writes_dir("the merged directory", dir, outdir::is_own, 2);
             files.writes("--html", path);
             files.check()?;
         }

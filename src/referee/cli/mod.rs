@@ -4,9 +4,10 @@
 //!
 //! This file holds the grammar, every flag of every command (what `--help` prints), and the
 //! dispatch; each job has a file of its own: `play.rs` the match or tournament, `check.rs`,
-//! `evolve.rs`, `merge.rs` and `report.rs` the subcommands, `parse.rs` the values written
-//! inside the flags (time controls, engine words, SPRT parameters), and `outputs.rs` the check
-//! that no file a command writes is another it reads or writes.
+//! `evolve.rs`, `merge.rs` and `report.rs` the subcommands, and `parse.rs` the values written
+//! inside the flags (time controls, engine words, SPRT parameters). Every command checks that
+//! no file it writes is another it reads or writes with [`crate::sys::outputs`], as `awari`'s
+//! commands do.
 //!
 //! With no `--engine` it plays the `awari` engine built beside it at depth 8 against the
 //! evolved player (a classic opponent, through the same engine's `Opponent` option): a short
@@ -32,7 +33,6 @@ macro_rules! say {
 mod check;
 mod evolve;
 mod merge;
-mod outputs;
 mod parse;
 mod play;
 mod report;

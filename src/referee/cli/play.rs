@@ -1,7 +1,6 @@
 //! The referee's default job: a match of two engines, or a tournament of matches, from the
 //! flags to the games, the progress shown while they are played and the table at the end.
 
-use super::outputs::Files;
 use super::parse::{contestant, parse_sprt, parse_tc};
 use super::{Cli, Error, Order};
 use crate::cluster::shard::Shard;
@@ -15,6 +14,7 @@ use crate::referee::resume::Schedule;
 use crate::referee::runner::{self, Config, Contestant, Opening, Output};
 use crate::referee::tournament::{self, Standings};
 use crate::sys::lines::{read_text, MAX_OPENING_LINE};
+use crate::sys::outputs::Files;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -275,12 +275,17 @@ fn outputs(cli: &Cli, engines: &[Contestant]) -> Files {
         }
     }
     if let Some(dir) = &cli.out_dir {
-        files.out_dir("--out-dir", dir, true);
+        files.writes_dir("--out-dir", dir, crate::referee::outdir::is_own, 2);
     }
     if let Some(dir) = &cli.log_dir {
-        files.log_dir(dir);
+        files.writes_dir("--log-dir", dir, is_log, 2);
     }
     files
+}
+
+/// A `--log-dir`'s file: `game-<round>-<side>-<name>.log` or `.stderr`.
+fn is_log(name: &str) -> bool {
+    name.starts_with("game-") && (name.ends_with(".log") || name.ends_with(".stderr"))
 }
 
 /// Plays one two-engine match (resumed from `--jsonout` with `--resume`) and prints its

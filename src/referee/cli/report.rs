@@ -10,10 +10,15 @@ pub(super) fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) 
     let result = (|| -> Result<usize, String> {
         let sprt = sprt.map(parse_sprt).transpose()?;
         // A page written over its own records would lose them.
-        let mut files = super::outputs::Files::default();
+        let mut files = crate::sys::outputs::Files::default();
         for r in records {
             if r.is_dir() {
-                files.out_dir("the records directory", r, false);
+                files.reads_dir(
+                    "the records directory",
+                    r,
+                    crate::referee::outdir::is_own,
+                    2,
+                );
             } else {
                 files.reads("the records", r);
             }
