@@ -228,7 +228,9 @@ fn records_of_every_way_a_game_ends_verify() {
                 awari("A"),
                 vec![
                     "--engine".into(),
-                    "cmd=/nonexistent/engine".into(),
+                    // It starts (a command that cannot is refused before the first
+                    // game) and exits before its handshake.
+                    "cmd=/bin/false".into(),
                     "name=gone".into(),
                 ],
                 games("2"),

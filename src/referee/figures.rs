@@ -6,6 +6,22 @@
 use super::runner::Totals;
 use super::stats::{self, Sprt, Verdict};
 
+/// The openings a match of `games` games plays from a suite of `suite`, as its first line
+/// says them: each opening serves one pair, so a match of fewer pairs than its suite has
+/// openings plays only the first (`10 of 36 openings`). The match and `referee merge` both
+/// say it so.
+pub fn openings_used(games: u64, suite: usize) -> String {
+    let suite = suite.max(1) as u64;
+    let pairs = games / 2;
+    if pairs < suite {
+        format!("{pairs} of {suite} openings")
+    } else if suite == 1 {
+        "1 opening".to_string()
+    } else {
+        format!("{suite} openings")
+    }
+}
+
 /// A match's figures from engine A's side, formatted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figures {

@@ -7,7 +7,7 @@
 //! the shards' SPRT decided, the match is the games that SPRT counted; games the other shards
 //! finished after it are left out, and said so.
 
-use super::figures::Figures;
+use super::figures::{openings_used, Figures};
 use super::outdir::{self, Manifest, Verdict};
 use super::records::{replace, GameRecord};
 use super::resume;
@@ -88,14 +88,7 @@ pub fn merge_dir(dir: &Path) -> Result<Merged, String> {
 impl Merged {
     /// The totals, counted as the match counts them (engine A's point of view).
     pub fn tally(&self) -> Tally {
-        let mut tally = Tally::default();
-        for r in &self.records {
-            tally.add(r.round, r.result.half_points(r.round % 2 == 1));
-            if let Some(side) = r.forfeited() {
-                tally.forfeit((side == crate::rules::Side::South) == (r.round % 2 == 1));
-            }
-        }
-        tally
+        Tally::of_records(&self.records)
     }
 
     /// The report: the match's first line, then the lines an unsharded match prints at its
@@ -104,12 +97,12 @@ impl Merged {
         let s = &self.manifest.schedule;
         let mut lines = vec![
             format!(
-                "{} vs {}, {}, {} games, {} openings",
+                "{} vs {}, {}, {} games, {}",
                 s.names[0],
                 s.names[1],
                 s.variant,
                 s.games,
-                s.openings.len()
+                openings_used(s.games, s.openings.len())
             ),
             String::new(),
         ];

@@ -5,6 +5,7 @@
 
 use super::game::{Record, Termination};
 use super::reply::EngineScore;
+use super::stats::Sprt;
 use crate::rules::{format_move_list, parse_move_list, Board, Variant};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -85,7 +86,7 @@ pub struct MoveInfo {
 pub const MAX_LINE: usize = 16 << 20;
 
 /// One finished game, as both files hold it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameRecord {
     /// Game number in the match, from 1.
@@ -118,6 +119,61 @@ pub struct GameRecord {
     pub time_control: [String; 2],
     /// One entry per engine move.
     pub info: Vec<MoveInfo>,
+    /// The SPRT the match ran, if any, so that a report of the records alone gives the
+    /// verdict the match gave. Records written without one (older ones) read as `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSettings>,
+}
+
+/// An SPRT's settings as a record carries them: the hypotheses, the error rates and the Elo
+/// model they are in, named so that a record read later cannot take them for another model's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtSettings {
+    /// H0's Elo.
+    pub elo0: f64,
+    /// H1's Elo.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// The Elo model of `elo0` and `elo1`.
+    pub model: EloModel,
+}
+
+/// The Elo model an SPRT's hypotheses are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EloModel {
+    /// Normalized Elo on game pairs (fishtest's), the only model the referee runs.
+    Normalized,
+}
+
+impl From<Sprt> for SprtSettings {
+    fn from(s: Sprt) -> SprtSettings {
+        SprtSettings {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+            model: EloModel::Normalized,
+        }
+    }
+}
+
+impl SprtSettings {
+    /// The SPRT these settings describe.
+    pub fn sprt(self) -> Sprt {
+        match self.model {
+            EloModel::Normalized => Sprt {
+                elo0: self.elo0,
+                elo1: self.elo1,
+                alpha: self.alpha,
+                beta: self.beta,
+            },
+        }
+    }
 }
 
 impl GameRecord {
@@ -153,6 +209,7 @@ impl GameRecord {
                     ms: u64::try_from(m.time.as_millis()).unwrap_or(u64::MAX),
                 })
                 .collect(),
+            sprt: None,
         }
     }
 
@@ -197,6 +254,9 @@ impl GameRecord {
         }
         if self.plies != opening.len() + moves.len() {
             return Err(format!("plies {} does not count the moves", self.plies));
+        }
+        if let Some(sprt) = self.sprt {
+            sprt.sprt().check().map_err(|e| format!("sprt: {e}"))?;
         }
         Ok(())
     }
@@ -289,6 +349,50 @@ pub fn today() -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
+/// The games a PGN file at `path` holds, counted by their tag sections (a line that opens
+/// with `[` after one that does not): 0 when it is not a regular file or cannot be read.
+pub fn pgn_games(path: &Path) -> u64 {
+    let mut games = 0;
+    let mut in_tags = false;
+    count_lines(path, |line| {
+        let tag = line.first() == Some(&b'[');
+        if tag && !in_tags {
+            games += 1;
+        }
+        if tag || !line.iter().all(u8::is_ascii_whitespace) {
+            in_tags = tag;
+        }
+    });
+    games
+}
+
+/// The lines of a JSON lines file at `path` that are not blank, one a game: 0 when it is not
+/// a regular file or cannot be read.
+pub fn json_lines(path: &Path) -> u64 {
+    let mut games = 0;
+    count_lines(path, |line| {
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            games += 1;
+        }
+    });
+    games
+}
+
+/// Calls `each` with every line of the regular file at `path` (a line longer than a record
+/// as an empty one), until the end or an error.
+fn count_lines(path: &Path, mut each: impl FnMut(&[u8])) {
+    let Ok(mut lines) = crate::sys::lines::FileLines::open(path, MAX_LINE) else {
+        return;
+    };
+    while let Ok(Some((_, line))) = lines.next_line() {
+        use crate::sys::lines::FileLine;
+        match line {
+            FileLine::Text(line) | FileLine::Cut(line) => each(line),
+            FileLine::TooLong(_) => each(b"-"),
+        }
+    }
+}
+
 /// A file records are appended to.
 pub struct Sink {
     file: File,
@@ -331,4 +435,77 @@ impl Sink {
 /// name it with the flag that gave it.
 pub fn replace(path: &Path, text: &str) -> io::Result<()> {
     crate::sys::write::replace(path, text.as_bytes()).map_err(|e| e.error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record line of a two-ply game with `sprt` (a JSON value, or nothing) added.
+    fn line(sprt: Option<&str>) -> String {
+        let sprt = sprt.map_or(String::new(), |s| format!(",\"sprt\":{s}"));
+        format!(
+            "{{\"round\":1,\"event\":\"e\",\"date\":\"2026.11.25\",\"south\":\"a\",\
+             \"north\":\"b\",\"variant\":\"oware\",\"start\":\"{}\",\"opening\":\"\",\
+             \"moves\":\"Ff\",\"result\":\"*\",\"termination\":\"t\",\"plies\":2,\
+             \"stores\":[0,0],\"time_control\":[\"depth=1\",\"depth=1\"],\
+             \"info\":[{{\"ms\":0}},{{\"ms\":0}}]{sprt}}}",
+            Board::start(Variant::Oware)
+        )
+    }
+
+    #[test]
+    fn a_record_carries_its_sprt_and_older_records_read_without_one() {
+        let normalized = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.1,
+        };
+        /// What a line reads as: its SPRT, or `None` for a line refused.
+        type Reads = Option<Option<Sprt>>;
+        // (what, the sprt field, what it reads as)
+        let rows: [(&str, Option<&str>, Reads); 6] = [
+            ("an older record", None, Some(None)),
+            (
+                "normalized",
+                Some(r#"{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.1,"model":"normalized"}"#),
+                Some(Some(normalized)),
+            ),
+            (
+                "another model",
+                Some(r#"{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.1,"model":"logistic"}"#),
+                None,
+            ),
+            (
+                "no model",
+                Some(r#"{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.1}"#),
+                None,
+            ),
+            (
+                "bounds that cross",
+                Some(r#"{"elo0":0,"elo1":5,"alpha":0.6,"beta":0.6,"model":"normalized"}"#),
+                None,
+            ),
+            (
+                "elo1 below elo0",
+                Some(r#"{"elo0":5,"elo1":0,"alpha":0.05,"beta":0.1,"model":"normalized"}"#),
+                None,
+            ),
+        ];
+        for (what, sprt, reads) in rows {
+            let read = GameRecord::from_json(line(sprt).as_bytes());
+            match reads {
+                Some(expected) => {
+                    let record = read.unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert_eq!(record.sprt.map(SprtSettings::sprt), expected, "{what}");
+                    // Written again, it reads the same.
+                    let again = GameRecord::from_json(record.json().as_bytes()).unwrap();
+                    assert_eq!(again, record, "{what}");
+                    assert_eq!(record.json().contains("\"sprt\""), expected.is_some());
+                }
+                None => assert!(read.is_err(), "{what}: read as {read:?}"),
+            }
+        }
+    }
 }

@@ -231,6 +231,19 @@ impl Tally {
         }
     }
 
+    /// The tally of a match's records, as the match counted them (engine A is South in odd
+    /// rounds).
+    pub fn of_records<'a>(records: impl IntoIterator<Item = &'a GameRecord>) -> Tally {
+        let mut tally = Tally::default();
+        for r in records {
+            tally.add(r.round, r.result.half_points(r.round % 2 == 1));
+            if let Some(side) = r.forfeited() {
+                tally.forfeit((side == Side::South) == (r.round % 2 == 1));
+            }
+        }
+        tally
+    }
+
     /// Counts a forfeit by engine A (`true`) or B.
     pub fn forfeit(&mut self, by_a: bool) {
         self.totals.forfeits[usize::from(!by_a)] += 1;
@@ -526,7 +539,8 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
                 north,
                 time_control: config.time_controls(finished.round),
             };
-            let record = GameRecord::new(&meta, &finished.record);
+            let mut record = GameRecord::new(&meta, &finished.record);
+            record.sprt = config.sprt.map(Into::into);
             // The JSON line first: it is the game's record, from which --resume makes the
             // PGN again if a kill comes between the two.
             let written = json

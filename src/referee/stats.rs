@@ -373,6 +373,27 @@ impl std::fmt::Display for Verdict {
 }
 
 impl Sprt {
+    /// Whether the parameters make a test: Elo values within ±1000 with `elo1` above `elo0`,
+    /// `alpha` and `beta` in 0..1 with a sum below 1 (from 1 on the bounds cross and the test
+    /// decides on its first pair, whatever the games say). The error says what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        let elo = |v: f64| v.is_finite() && v.abs() <= 1000.0;
+        let rate = |v: f64| v > 0.0 && v < 1.0;
+        if !(elo(self.elo0) && elo(self.elo1)) {
+            return Err("elo0 and elo1 must lie within -1000 to 1000".to_string());
+        }
+        if !(rate(self.alpha) && rate(self.beta)) {
+            return Err("alpha and beta must lie within 0..1".to_string());
+        }
+        if self.elo1 <= self.elo0 {
+            return Err("elo1 must be above elo0".to_string());
+        }
+        if self.alpha + self.beta >= 1.0 {
+            return Err("alpha + beta must be below 1".to_string());
+        }
+        Ok(())
+    }
+
     /// The bounds on the LLR, lower and upper.
     pub fn bounds(&self) -> (f64, f64) {
         sprt_bounds(self.alpha, self.beta)

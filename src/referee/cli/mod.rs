@@ -196,7 +196,7 @@ enum Sub {
         html: Option<PathBuf>,
     },
     /// An HTML page of matches already played: the result, plots and a viewer of every
-    /// game, in one file that needs no network. RECORDS are --jsonout files (a shard's,
+    /// game, in one file that needs no network; each match's final lines are printed too. RECORDS are --jsonout files (a shard's,
     /// merged.jsonl) or --out-dir directories of sharded matches and tournaments; their games
     /// are grouped into matches by engines and rule set.
     Report {
@@ -206,8 +206,8 @@ enum Sub {
         /// The page to write (replaced whole).
         #[arg(long, value_name = "FILE", required = true)]
         html: PathBuf,
-        /// The SPRT to show the LLR of (a directory's match shows its own without it):
-        /// elo0=0 elo1=5 alpha=0.05 beta=0.05.
+        /// The SPRT to show the LLR of (without it, the one the match ran, which its records
+        /// and its directory carry): elo0=0 elo1=5 alpha=0.05 beta=0.05.
         #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
         sprt: Option<Vec<String>>,
     },

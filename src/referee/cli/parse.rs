@@ -151,14 +151,7 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
             }
         }
     }
-    if s.elo1 <= s.elo0 {
-        return Err("--sprt: elo1 must be above elo0".to_string());
-    }
-    // Below 1, the lower bound is below 0 and the upper above it; from 1 on they cross and
-    // the test decides on its first pair, whatever the games say.
-    if s.alpha + s.beta >= 1.0 {
-        return Err("--sprt: alpha + beta must be below 1".to_string());
-    }
+    s.check().map_err(|e| format!("--sprt: {e}"))?;
     Ok(s)
 }
 

@@ -4,11 +4,11 @@
 use super::parse::{contestant, parse_sprt, parse_tc};
 use super::{Cli, Error, Order};
 use crate::cluster::shard::Shard;
-use crate::referee::figures::Figures;
+use crate::referee::figures::{openings_used, Figures};
 use crate::referee::game::Limit;
 use crate::referee::outdir::{self, Manifest, Union};
 use crate::referee::process::{become_subreaper, install_interrupt_handler, Spec};
-use crate::referee::records::{GameRecord, Sink};
+use crate::referee::records::{self, GameRecord, Sink};
 use crate::referee::report::Live;
 use crate::referee::resume::Schedule;
 use crate::referee::runner::{self, Config, Contestant, Opening, Output};
@@ -52,20 +52,6 @@ fn awari_beside() -> Result<PathBuf, String> {
             "the built-in match needs the awari engine at {}; build it with `cargo build --release`",
             path.display()
         ))
-    }
-}
-
-/// The openings a match plays, as its first line says them: each opening serves one pair, so a
-/// match of fewer pairs than its suite has openings plays only the first (`10 of 36 openings`).
-fn openings_used(config: &Config) -> String {
-    let suite = config.openings.len().max(1) as u64;
-    let pairs = config.total_games() / 2;
-    if pairs < suite {
-        format!("{pairs} of {suite} openings")
-    } else if suite == 1 {
-        "1 opening".to_string()
-    } else {
-        format!("{suite} openings")
     }
 }
 
@@ -157,6 +143,21 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         Some(text) => Shard::parse(text, &|k| std::env::var(k).ok())?,
         None => Shard::WHOLE,
     };
+    // An engine that cannot be started would lose (or void) every game: refused before the
+    // first, with nothing written.
+    for e in &engines {
+        crate::referee::process::can_start(&e.spec).map_err(|why| {
+            let looked_up = if e.spec.command.components().count() == 1 {
+                "; a cmd= without a / is looked up on the PATH"
+            } else {
+                ""
+            };
+            format!(
+                "engine {} cannot be started here: {why}{looked_up}",
+                e.spec.name
+            )
+        })?;
+    }
     crate::referee::process::make_room_for(2 * cli.concurrency)
         .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
     if let Some(dir) = &cli.log_dir {
@@ -191,6 +192,10 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         dir => vec![dir.clone(); pairings.len()],
     };
     let mut live = cli.html.as_deref().map(Live::new).transpose()?;
+    // A resumed match continues its file and writes its PGN again, appending to nothing.
+    if !cli.resume {
+        say_appending(&cli);
+    }
     let mut standings = Standings::new(engines.len());
     let (mut counted, mut no_contest) = (0, 0);
     for (&(a, b), dir) in pairings.iter().zip(dirs) {
@@ -224,6 +229,31 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         )));
     }
     Ok(())
+}
+
+/// Says on stderr how many games `--pgnout` and `--jsonout` already hold, when they do: the
+/// games are appended after them (as cutechess appends), which a report of the file then
+/// counts too.
+fn say_appending(cli: &Cli) {
+    for (flag, path, count) in [
+        (
+            "--pgnout",
+            &cli.pgnout,
+            records::pgn_games as fn(&Path) -> u64,
+        ),
+        ("--jsonout", &cli.jsonout, records::json_lines),
+    ] {
+        if let Some(path) = path {
+            let n = count(path);
+            if n > 0 {
+                crate::sys::stderr::line(format_args!(
+                    "{flag} {}: appending to {n} game{} already there",
+                    path.display(),
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+        }
+    }
 }
 
 /// Engines are told apart by their names (in the records, the standings, `--resume`): two
@@ -370,7 +400,7 @@ fn play_match(
         names[1],
         config.variant,
         config.total_games(),
-        openings_used(config),
+        openings_used(config.total_games(), config.openings.len()),
         if config.shard == Shard::WHOLE {
             String::new()
         } else {

@@ -1,10 +1,13 @@
 //! `referee report`: the HTML page of matches already played.
 
 use super::parse::parse_sprt;
+use crate::referee::figures::Figures;
+use crate::referee::runner::Tally;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// `referee report RECORDS --html FILE`: the page of matches already played. Exit status 0
+/// `referee report RECORDS --html FILE`: the page of matches already played, and each
+/// match's result printed as the match printed it. Exit status 0
 /// when it is written, 2 when the records cannot be read or the page cannot be written.
 pub(super) fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) -> ExitCode {
     let result = (|| -> Result<usize, String> {
@@ -30,6 +33,14 @@ pub(super) fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) 
             crate::sys::stderr::line(format_args!("warning: report: {w}"));
         }
         crate::referee::report::write(html, &read.matches)?;
+        // Each match's result as the match printed it at its end, its SPRT's verdict too.
+        for m in &read.matches {
+            let totals = Tally::of_records(&m.records).totals;
+            for line in Figures::of(&totals, [&m.names[0], &m.names[1]], m.sprt).lines() {
+                say!("{line}");
+            }
+            say!();
+        }
         Ok(read.matches.iter().map(|m| m.records.len()).sum())
     })();
     match result {

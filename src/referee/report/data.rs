@@ -584,6 +584,7 @@ mod tests {
                     ms: 10 * i as u64,
                 })
                 .collect(),
+            sprt: None,
         }
     }
 

@@ -87,14 +87,28 @@ impl Read {
         };
         let (a, b) = (a.clone(), b.clone());
         let m = self.entry(&a, &b, &record.variant.clone());
-        if m.records.iter().any(|r| r.round == record.round) {
-            let warning = format!(
-                "{from}: round {} of {a} vs {b} is already read; the first is kept",
-                record.round
-            );
-            self.warnings.push(warning);
-        } else {
+        // The SPRT the records carry is the match's; a match resumed with other settings
+        // has two, and the later one (the one its last run printed) is kept.
+        let twice = m.records.iter().any(|r| r.round == record.round);
+        let round = record.round;
+        let mut other_sprt = false;
+        if !twice {
+            if let Some(sprt) = record.sprt.map(|s| s.sprt()) {
+                other_sprt = m.sprt.is_some_and(|old| old != sprt);
+                m.sprt = Some(sprt);
+            }
             m.records.push(record);
+        }
+        if other_sprt {
+            self.warnings.push(format!(
+                "{from}: round {round} of {a} vs {b} carries another SPRT than the records \
+                 before it; the last one read is the match's"
+            ));
+        }
+        if twice {
+            self.warnings.push(format!(
+                "{from}: round {round} of {a} vs {b} is already read; the first is kept"
+            ));
         }
     }
 }
