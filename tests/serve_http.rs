@@ -14,6 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const AWARI: &str = env!("CARGO_BIN_EXE_awari");
+const MISBEHAVE: &str = env!("CARGO_BIN_EXE_misbehave");
 
 /// The headers every answer must carry.
 const SECURITY: [&str; 4] = [
@@ -162,7 +163,8 @@ fn parse(data: &[u8]) -> Answer {
 /// A request with the server's own `Host`.
 fn request(addr: &str, method: &str, path: &str, extra: &str, body: &str) -> Vec<u8> {
     format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
+         Content-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .into_bytes()
@@ -307,7 +309,12 @@ fn every_answer_is_checked_and_carries_the_security_headers() {
             400,
             Some("host once"),
         ),
-        ("no Host", b"GET / HTTP/1.1\r\n\r\n".to_vec(), 400, Some("host once")),
+        (
+            "no Host",
+            b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+            400,
+            Some("host once"),
+        ),
         ("a POST that is not JSON", request(&a, "POST", "/api/move", "", "{}"), 415, None),
         (
             "a POST from another origin",
@@ -317,27 +324,27 @@ fn every_answer_is_checked_and_carries_the_security_headers() {
         ),
         (
             "a body over 64 KiB",
-            format!("POST /api/move HTTP/1.1\r\nHost: {a}\r\n{json}Content-Length: 70000\r\n\r\n")
+            format!("POST /api/move HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n{json}Content-Length: 70000\r\n\r\n")
                 .into_bytes(),
             413,
             None,
         ),
         (
             "a chunked body",
-            format!("POST /api/move HTTP/1.1\r\nHost: {a}\r\n{json}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+            format!("POST /api/move HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n{json}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
                 .into_bytes(),
             501,
             None,
         ),
         (
             "a request line over 8 KiB",
-            format!("GET /{long} HTTP/1.1\r\nHost: {a}\r\n\r\n").into_bytes(),
+            format!("GET /{long} HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n").into_bytes(),
             414,
             None,
         ),
         (
             "a header line over 8 KiB",
-            format!("GET / HTTP/1.1\r\nHost: {a}\r\nX-Long: {long}\r\n\r\n").into_bytes(),
+            format!("GET / HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\nX-Long: {long}\r\n\r\n").into_bytes(),
             431,
             None,
         ),
@@ -508,13 +515,40 @@ fn slow_connections_and_an_endless_header_leave_the_server_answering() {
     assert!(running(engine), "the session's engine ended");
 }
 
+/// Processes killed (SIGKILL) by pid when dropped, those still running.
+struct Killed(Vec<u32>);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        for &pid in self.0.iter().filter(|&&p| running(p)) {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+}
+
 #[test]
 fn an_aborted_server_leaves_no_engine_running() {
+    // An engine that outlives the end of its input and ignores SIGTERM, besides this
+    // program's analysis engine.
+    let stubborn = ["--engine", &format!("cmd={MISBEHAVE}"), "arg=ignore-quit"];
     // SIGABRT is how a failed allocation ends a Rust program; SIGKILL leaves it nothing to run.
     for signal in ["KILL", "ABRT"] {
-        let mut server = Server::start(&[], None);
-        let engine = analysing(&server);
-        assert!(running(engine));
+        let mut server = Server::start(&stubborn, None);
+        let addr = server.addr();
+        let id = session(
+            &addr,
+            json!({ "variant": "oware", "south": "engine-1", "north": "human" }),
+        );
+        let answer = post(&addr, "/api/analyse", &json!({ "id": id, "on": true }));
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        let mut engines = Vec::new();
+        wait_until(Duration::from_secs(60), "both engines", || {
+            engines = children_of(server.pid());
+            engines.len() == 2
+        });
         let killed = Command::new("kill")
             .args([&format!("-{signal}"), &server.pid().to_string()])
             .status()
@@ -523,11 +557,15 @@ fn an_aborted_server_leaves_no_engine_running() {
         wait_until(Duration::from_secs(30), "the server's end", || {
             server.exited()
         });
-        wait_until(
-            Duration::from_secs(30),
-            &format!("the engine {engine}'s end after SIG{signal}"),
-            || !running(engine),
-        );
+        // Should the server have left them, they are killed when the test ends.
+        let _engines = Killed(engines.clone());
+        for &engine in &engines {
+            wait_until(
+                Duration::from_secs(30),
+                &format!("the engine {engine}'s end after SIG{signal}"),
+                || !running(engine),
+            );
+        }
     }
 }
 
