@@ -84,6 +84,17 @@ impl Server {
             .unwrap()
     }
 
+    /// The server's threads.
+    fn threads(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
+            .expect("the server is running");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("Threads:"))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap()
+    }
+
     /// Whether the server has exited.
     fn exited(&mut self) -> bool {
         !matches!(self.child.try_wait(), Ok(None))
@@ -456,6 +467,13 @@ fn slow_connections_and_an_endless_header_leave_the_server_answering() {
     let mut most = before;
     let partial = format!("GET / HTTP/1.1\r\nHost: {a}\r\nX-Slow: ");
     for batch in 0..6 {
+        // The last batch's connections gone (their threads ended), so that the cap on
+        // connections sees only this batch.
+        wait_until(
+            Duration::from_secs(60),
+            "the last batch's threads' end",
+            || server.threads() < 64,
+        );
         // 500 connections that send part of a head and then nothing.
         let slow: Vec<TcpStream> = (0..500)
             .filter_map(|_| {
