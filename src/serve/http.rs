@@ -12,10 +12,11 @@
 //! descriptors or memory) closes the oldest waiting connection, pauses a moment and accepts
 //! again; a thread that cannot start closes its connection.
 //!
-//! Why not a crate: `tiny_http` (which this replaced) grows a header line without limit and
-//! gives each connection an unbounded thread whose failure to start panics its acceptor;
-//! `hyper` or `axum` on `tokio` bound all of this but bring some forty crates to build, for a
-//! page that needs a few `GET` routes, JSON `POST`s and one event stream per page. The subset
+//! Why not a crate: `tiny_http` grows a header line without limit and gives each connection
+//! a thread, without a cap, whose failure to start panics its acceptor; `hyper` or `axum` on
+//! `tokio` bound all of this but bring a score of crates or more (`tokio`, `mio`, `hyper`,
+//! `http`, `bytes`, the `futures` family, ...) to build on every machine, for a page that needs
+//! a few `GET` routes, JSON `POST`s and one event stream per page. The subset
 //! of HTTP/1.1 read here is small enough to check strictly by hand (no `httparse`): origin-form
 //! targets, `Content-Length` bodies only (`Transfer-Encoding` is refused), no line folding,
 //! one answer per connection (`Connection: close`), so that no request can be smuggled behind
