@@ -45,26 +45,32 @@ impl Shared {
     /// for a client connected to `local`: this port, and the address connected to, a loopback
     /// name on a loopback connection, or a name given with `--host`.
     fn is_own(&self, host: &str, local: IpAddr) -> bool {
-        let (name, port) = match host.rsplit_once(':') {
-            Some((name, port)) if !port.contains(']') => (name, port.parse::<u16>().ok()),
-            _ => (host, Some(80)),
-        };
-        if port != Some(self.port) {
-            return false;
+        names_this(host, local, self.port, &self.names)
+    }
+}
+
+/// Whether `host` names a server on `port` reached at `local` and known by `names` too.
+fn names_this(host: &str, local: IpAddr, port: u16, names: &[String]) -> bool {
+    let (name, said) = match host.rsplit_once(':') {
+        Some((name, said)) if !said.contains(']') => (name, said.parse::<u16>().ok()),
+        _ => (host, Some(80)),
+    };
+    if said != Some(port) {
+        return false;
+    }
+    let name = name.to_ascii_lowercase();
+    if names.contains(&name) {
+        return true;
+    }
+    let literal = name.strip_prefix('[').and_then(|n| n.strip_suffix(']'));
+    match literal.unwrap_or(&name).parse::<IpAddr>() {
+        // An IPv6 address only in brackets, an IPv4 one only without.
+        Ok(ip) if literal.is_some() == ip.is_ipv6() => {
+            let ip = ip.to_canonical();
+            ip == local || (ip.is_loopback() && local.is_loopback())
         }
-        let name = name.to_ascii_lowercase();
-        if self.names.contains(&name) {
-            return true;
-        }
-        let literal = name.strip_prefix('[').and_then(|n| n.strip_suffix(']'));
-        match literal.unwrap_or(&name).parse::<IpAddr>() {
-            Ok(ip) if literal.is_some() == ip.is_ipv6() => {
-                let ip = ip.to_canonical();
-                ip == local || (ip.is_loopback() && local.is_loopback())
-            }
-            Ok(_) => false,
-            Err(_) => name == "localhost" && local.is_loopback(),
-        }
+        Ok(_) => false,
+        Err(_) => name == "localhost" && local.is_loopback(),
     }
 }
 
@@ -695,4 +701,49 @@ fn hung_up(connection: &TcpStream) -> bool {
         Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
     };
     gone || connection.set_nonblocking(false).is_err()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_host_names_this_server_by_the_address_connected_to_or_a_given_name() {
+        let v4 = IpAddr::from([192, 0, 2, 2]);
+        let lo = IpAddr::from([127, 0, 0, 1]);
+        let v6: IpAddr = "fd00::2".parse().unwrap();
+        let names = ["box.example".to_string()];
+        // (Host, connected to, answered)
+        let cases = [
+            ("192.0.2.2:8080", v4, true),
+            ("192.0.2.2:8081", v4, false),
+            ("192.0.2.2", v4, false),
+            ("192.0.2.3:8080", v4, false),
+            ("127.0.0.1:8080", v4, false),
+            ("127.0.0.1:8080", lo, true),
+            ("[::1]:8080", lo, true),
+            ("localhost:8080", lo, true),
+            ("LOCALHOST:8080", lo, true),
+            ("localhost:8080", v4, false),
+            ("[fd00::2]:8080", v6, true),
+            ("fd00::2:8080", v6, false),
+            ("[fd00::2]", v6, false),
+            ("box.example:8080", v4, true),
+            ("Box.Example:8080", lo, true),
+            ("evil.example:8080", v4, false),
+            ("evil.example:8080", lo, false),
+            ("0.0.0.0:8080", lo, false),
+            ("", lo, false),
+        ];
+        for (host, local, want) in cases {
+            assert_eq!(
+                names_this(host, local, 8080, &names),
+                want,
+                "{host} on {local}"
+            );
+        }
+        // Port 80 may go unsaid.
+        assert!(names_this("box.example", v4, 80, &names));
+        assert!(names_this("[fd00::2]", v6, 80, &names));
+    }
 }
