@@ -15,6 +15,11 @@ pub struct ServeArgs {
     /// engines on this one (a warning says so).
     #[arg(long, default_value = "127.0.0.1")]
     bind: IpAddr,
+    /// A name other machines reach this one by (a DNS name, or an address this machine does
+    /// not know as its own, behind a NAT); repeat for more. The page answers only to the
+    /// address connected to and to these names.
+    #[arg(long = "host", value_name = "NAME")]
+    host: Vec<String>,
     /// Another engine to offer, as the referee's KEY=VALUE words (cmd=PATH name=NAME
     /// option.X=V movetime=MS depth=N ...); repeat for more. It moves in 1 s unless it says.
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
@@ -42,12 +47,25 @@ pub fn run(args: &ServeArgs, matches: Option<&clap::ArgMatches>) -> Result<(), S
         let c = crate::referee::cli::contestant(words, Limit::MoveTime(Duration::from_secs(1)))?;
         engines.push((c.spec, c.limit));
     }
+    for name in &args.host {
+        let ok = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_');
+        if !ok {
+            return Err(format!(
+                "--host {name:?}: a host name or IPv4 address, without a port \
+                 (letters, digits, '-', '_' and '.')"
+            ));
+        }
+    }
     if let Some(dir) = args.tables.as_deref().filter(|d| !d.is_dir()) {
         return Err(format!("--tables {}: no such directory", dir.display()));
     }
     crate::serve::run(&crate::serve::Config {
         bind: args.bind,
         port: args.port,
+        hosts: args.host.clone(),
         engines,
         tables: args.tables.clone(),
         open: args.open,

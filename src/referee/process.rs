@@ -332,6 +332,24 @@ impl Process {
             } else {
                 Stdio::null()
             });
+        #[cfg(target_os = "linux")]
+        if DIE_WITH_STARTER.load(Ordering::Relaxed) {
+            let parent = nix::unistd::getpid();
+            // SAFETY: the closure runs in the child between fork and exec, where only
+            // async-signal-safe calls are allowed: it makes two system calls (`prctl`,
+            // `getppid`) and allocates nothing.
+            unsafe {
+                command.pre_exec(move || {
+                    let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGKILL);
+                    // Its starter may have died before the signal was asked for.
+                    if nix::unistd::getppid() == parent {
+                        Ok(())
+                    } else {
+                        Err(io::Error::from_raw_os_error(nix::libc::ESRCH))
+                    }
+                });
+            }
+        }
         let mut child = spawn(&mut command, spec).map_err(Failure::Start)?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stdin = child.stdin.take().expect("stdin is piped");
@@ -761,6 +779,17 @@ pub fn install_interrupt_handler() {
                 std::process::exit(130);
             }
         });
+}
+
+/// Whether engines are started to die with the thread that starts them ([`die_with_starter`]).
+static DIE_WITH_STARTER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Linux: every engine started from now on is killed (SIGKILL) when the thread that started it
+/// ends, and so when this process dies in any way, a SIGKILL or an abort included, where
+/// nothing of this program runs to end it. Only for a program whose threads that start
+/// engines outlive them (the page's sessions do; the referee's match threads need not).
+pub fn die_with_starter() {
+    DIE_WITH_STARTER.store(true, Ordering::Relaxed);
 }
 
 /// Whether an interrupt is being handled: then the interrupt thread is killing the engines

@@ -1,624 +1,603 @@
-//! The HTTP side: `tiny_http` accepts connections and parses requests; each request is
-//! answered on a thread of its own (at most [`MAX_HANDLERS`] at once), after these checks: the
-//! `Host` is the server's own address (no other site's name resolving to it can reach the
-//! page's API), a `POST` carries JSON of at most [`MAX_BODY`] bytes and comes from no other
-//! origin, and the session named exists. No path from a request is ever opened: the page's
-//! files are compiled in.
+//! The HTTP/1.1 layer, written here over std's [`TcpListener`], bounded everywhere a client
+//! could make it grow or wait: a request line of at most [`MAX_LINE`] bytes (else 414), a
+//! header line of at most [`MAX_LINE`] and a head of at most [`MAX_HEAD`] bytes and
+//! [`MAX_HEADERS`] fields (else 431), a body of at most [`MAX_BODY`] bytes (else 413), a whole
+//! request within [`REQUEST_TIME`] (else 408), each write within [`WRITE_TIME`], and at most
+//! [`MAX_CONNECTIONS`] connections open, each on a thread of its own with a small stack.
+//!
+//! Past that cap, the connection that has waited longest for its request is closed to make
+//! room (a slow client holds nothing a fresh one needs); when every open connection is busy
+//! (a request being answered, an event stream), the newcomer gets a 503 written without
+//! waiting, and is closed. The acceptor never stops: an error from `accept` (out of file
+//! descriptors or memory) closes the oldest waiting connection, pauses a moment and accepts
+//! again; a thread that cannot start closes its connection.
+//!
+//! Why not a crate: `tiny_http` grows a header line without limit and gives each connection
+//! a thread, without a cap, whose failure to start panics its acceptor; `hyper` or `axum` on
+//! `tokio` bound all of this but bring a score of crates or more (`tokio`, `mio`, `hyper`,
+//! `http`, `bytes`, the `futures` family, ...) to build on every machine, for a page that needs
+//! a few `GET` routes, JSON `POST`s and one event stream per page. The subset
+//! of HTTP/1.1 read here is small enough to check strictly by hand (no `httparse`): origin-form
+//! targets, `Content-Length` bodies only (`Transfer-Encoding` is refused), no line folding,
+//! one answer per connection (`Connection: close`), so that no request can be smuggled behind
+//! another.
+//!
+//! Every answer, errors and the event stream included, carries the same security headers
+//! ([`SECURITY`]).
 
-use super::engine::{self, Kind};
-use super::session::{NewGame, Seat, Session};
-use super::{Config, IDLE, MAX_SESSIONS};
-use crate::rules::{Board, Move, Variant};
-use serde::Deserialize;
-use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::path::Path;
+use std::collections::VecDeque;
+use std::io::{ErrorKind, Read, Write};
+use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use tiny_http::{Header, Method, Request, Response, Server};
+use std::time::{Duration, Instant};
+
+/// A request line or a header line, at most.
+pub const MAX_LINE: usize = 8 << 10;
+
+/// A request's head (its line and header fields), at most.
+pub const MAX_HEAD: usize = 64 << 10;
+
+/// Header fields in a request, at most.
+pub const MAX_HEADERS: usize = 100;
 
 /// A request body's size, at most.
 pub const MAX_BODY: usize = 64 << 10;
 
-/// Requests answered at once, at most (an event stream holds one for as long as it is open).
-const MAX_HANDLERS: usize = 512;
+/// Connections open at once, at most (each has a thread).
+pub const MAX_CONNECTIONS: usize = 512;
 
-/// Event streams per session, at most (a page holds one).
-const MAX_STREAMS: usize = 4;
+/// Connections being closed to make room may briefly take the count this far above
+/// [`MAX_CONNECTIONS`]; beyond it a newcomer is refused at once.
+const OVERFLOW: usize = 64;
 
-const PAGE: &str = include_str!("page.html");
-const SCRIPT: &str = include_str!("serve.js");
-const STYLE: &str = include_str!("serve.css");
-const BOARD: &str = include_str!("../referee/report/board.js");
-const BOARD_STYLE: &str = include_str!("../referee/report/board.css");
+/// The time a client has to send a whole request, head and body.
+pub const REQUEST_TIME: Duration = Duration::from_secs(10);
+
+/// The time one write may wait for a client that reads nothing.
+pub const WRITE_TIME: Duration = Duration::from_secs(10);
+
+/// A connection thread's stack: a request is answered with little recursion (the JSON read
+/// is bounded by `serde_json`'s own depth limit).
+const STACK: usize = 512 << 10;
+
+/// How long a closing connection reads what the client still sends, so that the answer
+/// reaches it before the close.
+const LINGER: Duration = Duration::from_secs(1);
 
 /// The page's own files and nothing else.
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-                   connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+                       img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+                       form-action 'none'; frame-ancestors 'none'";
 
-/// What every request handler shares.
-struct Shared {
-    kinds: Arc<Vec<Kind>>,
-    analyst: Kind,
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
-    /// The `Host` values the page may be reached by.
-    hosts: Vec<String>,
-    handlers: AtomicUsize,
+/// The headers every answer carries.
+pub const SECURITY: [(&str, &str); 4] = [
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("Cache-Control", "no-store"),
+];
+
+/// A request, read whole.
+pub struct Request {
+    /// `GET`, `HEAD`, `POST`, ...
+    pub method: String,
+    /// The target as sent (a path and a query).
+    pub target: String,
+    /// The header fields, names in lower case, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body; `None` when its `Content-Length` was over [`MAX_BODY`] (it was not read).
+    pub body: Option<Vec<u8>>,
+    /// The address of this machine the client connected to.
+    pub local: IpAddr,
 }
 
-/// Binds, prints the page's address and answers requests until the process is interrupted.
-pub fn serve(config: &Config, exe: &Path) -> Result<(), String> {
-    let server = Server::http((config.bind, config.port))
-        .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .ok_or("the server has no address")?;
-    let host = match config.bind {
-        std::net::IpAddr::V6(a) => format!("[{a}]"),
-        a => a.to_string(),
-    };
-    if !config.bind.is_loopback() {
-        crate::sys::stderr::line(format_args!(
-            "warning: listening on {host}, not a loopback address: anyone who can reach it can \
-             start engines on this machine"
-        ));
+impl Request {
+    /// The values of the field `name` (lower case).
+    pub fn all(&self, name: &str) -> Vec<&str> {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
     }
-    let url = format!("http://{host}:{port}/");
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{url}").and_then(|()| out.flush());
-    drop(out);
-    if config.open {
-        open_browser(&url);
+
+    /// The field `name` (lower case), when it is there (the first one).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
-    let mut hosts = vec![
-        format!("{host}:{port}"),
-        format!("localhost:{port}"),
-        format!("127.0.0.1:{port}"),
-        format!("[::1]:{port}"),
-    ];
-    hosts.dedup();
-    let shared = Arc::new(Shared {
-        kinds: Arc::new(engine::kinds(
-            exe,
-            config.engines.clone(),
-            config.tables.as_deref(),
-        )),
-        analyst: engine::analyst(exe, config.tables.as_deref()),
-        sessions: Mutex::new(HashMap::new()),
-        hosts,
-        handlers: AtomicUsize::new(0),
-    });
-    let reaper = Arc::clone(&shared);
-    std::thread::Builder::new()
-        .name("serve-idle".to_string())
-        .spawn(move || loop {
-            std::thread::sleep(Duration::from_secs(5));
-            reap(&reaper);
+
+    /// The target's path, without its query.
+    pub fn path(&self) -> &str {
+        self.target.split('?').next().unwrap_or("")
+    }
+}
+
+/// An answer with a body of known length.
+pub struct Response {
+    /// The status code.
+    pub status: u16,
+    /// Its `Content-Type`.
+    pub content_type: &'static str,
+    /// Its body.
+    pub body: Vec<u8>,
+    /// Header fields beyond the ones every answer has.
+    pub extra: Vec<(&'static str, String)>,
+}
+
+impl Response {
+    /// An answer of `status` with `body`.
+    pub fn new(status: u16, content_type: &'static str, body: Vec<u8>) -> Response {
+        Response {
+            status,
+            content_type,
+            body,
+            extra: Vec::new(),
+        }
+    }
+
+    /// A plain text answer (the message and a newline).
+    pub fn text(status: u16, message: &str) -> Response {
+        Response::new(
+            status,
+            "text/plain; charset=utf-8",
+            format!("{message}\n").into_bytes(),
+        )
+    }
+
+    /// The head of this answer: status line, fields, blank line.
+    fn head(&self) -> String {
+        let mut head = head(self.status, self.content_type, Some(self.body.len()));
+        head.truncate(head.len() - 2);
+        for (name, value) in &self.extra {
+            head += &format!("{name}: {value}\r\n");
+        }
+        head + "\r\n"
+    }
+
+    /// Writes the answer (its head alone for `HEAD`), then closes the connection.
+    pub fn send(&self, mut stream: TcpStream, head_only: bool) {
+        let mut data = self.head().into_bytes();
+        if !head_only {
+            data.extend_from_slice(&self.body);
+        }
+        let _ = stream.write_all(&data).and_then(|()| stream.flush());
+        close(stream);
+    }
+}
+
+/// A head for `status` with every answer's fields; `length` when the body's size is known
+/// (an event stream's is not: it ends with the connection).
+pub fn head(status: u16, content_type: &str, length: Option<usize>) -> String {
+    let mut head = format!(
+        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\n",
+        reason(status)
+    );
+    if let Some(n) = length {
+        head += &format!("Content-Length: {n}\r\n");
+    }
+    for (name, value) in SECURITY {
+        head += &format!("{name}: {value}\r\n");
+    }
+    head + "Connection: close\r\n\r\n"
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        414 => "URI Too Long",
+        415 => "Unsupported Media Type",
+        421 => "Misdirected Request",
+        429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
+        501 => "Not Implemented",
+        503 => "Service Unavailable",
+        505 => "HTTP Version Not Supported",
+        _ => "Status",
+    }
+}
+
+/// Closes a connection whose answer is written: no more writes, then what the client still
+/// sends is read (for at most [`LINGER`] or [`MAX_HEAD`] bytes), so that the close does not
+/// reset the connection before the client has read the answer.
+pub fn close(stream: TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    let until = Instant::now() + LINGER;
+    let mut chunk = [0u8; 4096];
+    let mut read = 0;
+    while read < MAX_HEAD {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            break;
+        }
+        match (&stream).read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n,
+        }
+    }
+}
+
+/// The open connections: how many, and those still waiting for their request, oldest first
+/// (each a second handle on its socket, to close it from the acceptor).
+struct Open {
+    count: AtomicUsize,
+    waiting: Mutex<VecDeque<(u64, TcpStream)>>,
+}
+
+impl Open {
+    fn waiting(&self) -> std::sync::MutexGuard<'_, VecDeque<(u64, TcpStream)>> {
+        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Closes the connection that has waited longest for its request; whether there was one.
+    fn evict_oldest(&self) -> bool {
+        let oldest = self.waiting().pop_front();
+        oldest.is_some_and(|(_, stream)| {
+            let _ = stream.shutdown(Shutdown::Both);
+            true
         })
-        .map_err(|e| format!("cannot start a thread: {e}"))?;
-    for request in server.incoming_requests() {
-        if shared.handlers.fetch_add(1, Ordering::AcqRel) >= MAX_HANDLERS {
-            shared.handlers.fetch_sub(1, Ordering::AcqRel);
-            let _ = request.respond(text(503, "too many requests at once"));
-            continue;
+    }
+}
+
+/// One open connection, counted until it is dropped, on every path out of its thread.
+struct Slot {
+    open: Arc<Open>,
+    id: u64,
+}
+
+impl Slot {
+    /// The request is read: the connection is no longer one to close for room.
+    fn busy(&self) {
+        self.open.waiting().retain(|(id, _)| *id != self.id);
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.busy();
+        self.open.count.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Accepts connections on `listener` for ever, each answered by `handle` on a thread of its
+/// own once its request is read whole and within the bounds.
+pub fn run<H>(listener: &TcpListener, handle: H) -> !
+where
+    H: Fn(Request, TcpStream) + Send + Sync + 'static,
+{
+    few_arenas();
+    let handle = Arc::new(handle);
+    let open = Arc::new(Open {
+        count: AtomicUsize::new(0),
+        waiting: Mutex::new(VecDeque::new()),
+    });
+    let mut next = 0u64;
+    loop {
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of descriptors (or memory, or a connection gone before it was taken):
+                // make room and accept again.
+                if e.kind() != ErrorKind::Interrupted {
+                    open.evict_oldest();
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                continue;
+            }
+        };
+        next += 1;
+        admit(&open, stream, next, &handle);
+    }
+}
+
+/// glibc gives each thread that allocates an arena of its own, up to eight per core, each
+/// reserving 64 MiB of address space: hundreds of connection threads would reserve a GiB that
+/// they never use, and under a limit on address space (`ulimit -v`) the next thread could not
+/// start. Two arenas are plenty for a server that mostly waits.
+fn few_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` sets one of the allocator's tunables; M_ARENA_MAX takes effect for
+    // arenas made later and is safe to set while other threads allocate.
+    unsafe {
+        nix::libc::mallopt(nix::libc::M_ARENA_MAX, 2);
+    }
+}
+
+/// Starts a connection's thread, making room or refusing it when [`MAX_CONNECTIONS`] are
+/// open.
+fn admit<H>(open: &Arc<Open>, stream: TcpStream, id: u64, handle: &Arc<H>)
+where
+    H: Fn(Request, TcpStream) + Send + Sync + 'static,
+{
+    let count = open.count.load(Ordering::Acquire);
+    if count >= MAX_CONNECTIONS && (!open.evict_oldest() || count >= MAX_CONNECTIONS + OVERFLOW) {
+        refuse(&stream);
+        return;
+    }
+    let Ok(second) = stream.try_clone() else {
+        refuse(&stream);
+        return;
+    };
+    open.count.fetch_add(1, Ordering::AcqRel);
+    open.waiting().push_back((id, second));
+    let slot = Slot {
+        open: Arc::clone(open),
+        id,
+    };
+    let handle = Arc::clone(handle);
+    // A thread that cannot start drops the closure: the slot is counted out and the
+    // connection closed.
+    let _ = std::thread::Builder::new()
+        .name("serve-connection".to_string())
+        .stack_size(STACK)
+        .spawn(move || connection(slot, stream, &*handle));
+}
+
+/// A fast 503, written without waiting (what does not fit in the socket's buffer is lost),
+/// then the close.
+fn refuse(stream: &TcpStream) {
+    let answer = Response::text(503, "too many connections at once: try again");
+    let mut data = answer.head().into_bytes();
+    data.extend_from_slice(&answer.body);
+    let _ = stream.set_nonblocking(true);
+    let _ = (&*stream).write(&data);
+    let _ = stream.shutdown(Shutdown::Both);
+}
+
+/// One connection: its request read within the bounds, then answered by `handle`; a request
+/// out of bounds is answered here.
+fn connection(slot: Slot, mut stream: TcpStream, handle: &dyn Fn(Request, TcpStream)) {
+    let _ = stream.set_write_timeout(Some(WRITE_TIME));
+    let local = stream
+        .local_addr()
+        .map_or(IpAddr::from([0, 0, 0, 0]), |a| a.ip().to_canonical());
+    match read_request(&mut stream, Instant::now() + REQUEST_TIME, local) {
+        Ok(request) => {
+            slot.busy();
+            handle(request, stream);
         }
-        let s = Arc::clone(&shared);
-        let spawned = std::thread::Builder::new()
-            .name("serve-request".to_string())
-            .spawn(move || {
-                handle(&s, request);
-                s.handlers.fetch_sub(1, Ordering::AcqRel);
-            });
-        if spawned.is_err() {
-            shared.handlers.fetch_sub(1, Ordering::AcqRel);
+        Err(Bad::Answer(status, message)) => {
+            slot.busy();
+            Response::text(status, message).send(stream, false);
         }
+        Err(Bad::Gone) => {}
+    }
+    drop(slot);
+}
+
+/// A request that is not answered by a route.
+#[derive(Debug, PartialEq, Eq)]
+enum Bad {
+    /// Answered with this status and message, then closed.
+    Answer(u16, &'static str),
+    /// The client left (or was closed to make room): nothing to answer.
+    Gone,
+}
+
+/// Reads some bytes before `deadline`: `Gone` on the client's end, 408 at the deadline.
+fn read_some(stream: &mut TcpStream, chunk: &mut [u8], deadline: Instant) -> Result<usize, Bad> {
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Bad::Answer(408, "the request took too long to arrive"));
+        }
+        stream.set_read_timeout(Some(left)).map_err(|_| Bad::Gone)?;
+        match stream.read(chunk) {
+            Ok(0) => return Err(Bad::Gone),
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => return Err(Bad::Gone),
+        }
+    }
+}
+
+/// Where the head ends (after its blank line), if it has.
+fn head_end(data: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(at) = data[i..].iter().position(|&b| b == b'\n') {
+        let line_end = i + at + 1;
+        match data.get(line_end..) {
+            Some([b'\n', ..]) => return Some(line_end + 1),
+            Some([b'\r', b'\n', ..]) => return Some(line_end + 2),
+            _ => i = line_end,
+        }
+    }
+    None
+}
+
+/// Whether a head not yet whole is already over a bound.
+fn check_partial(data: &[u8]) -> Result<(), Bad> {
+    let line_start = data.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if data.len() - line_start > MAX_LINE {
+        return Err(if line_start == 0 {
+            Bad::Answer(414, "the request line is over 8 KiB")
+        } else {
+            Bad::Answer(431, "a header line is over 8 KiB")
+        });
+    }
+    if data.len() > MAX_HEAD {
+        return Err(Bad::Answer(431, "the request's head is over 64 KiB"));
     }
     Ok(())
 }
 
-/// Ends the sessions idle for [`IDLE`] with no event stream open.
-fn reap(shared: &Shared) {
-    let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
-    sessions.retain(|_, session| {
-        let st = session.lock();
-        let idle = st.streams == 0 && st.seen.elapsed() >= IDLE;
-        drop(st);
-        if idle {
-            session.close();
-        }
-        !idle
-    });
-}
-
-/// Tries the desktop's opener; the address is printed anyway.
-fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    if let Ok(mut child) = std::process::Command::new(opener)
-        .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        std::thread::spawn(move || child.wait());
-    }
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
-}
-
-/// An answer with the headers every answer carries.
-fn answer(status: u16, content_type: &str, body: Vec<u8>) -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_data(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("Content-Security-Policy", CSP))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("Referrer-Policy", "no-referrer"))
-        .with_header(header("Cache-Control", "no-store"))
-}
-
-fn text(status: u16, message: &str) -> Response<std::io::Cursor<Vec<u8>>> {
-    answer(
-        status,
-        "text/plain; charset=utf-8",
-        format!("{message}\n").into_bytes(),
-    )
-}
-
-fn json(status: u16, value: String) -> Response<std::io::Cursor<Vec<u8>>> {
-    answer(status, "application/json", value.into_bytes())
-}
-
-/// A file to save.
-fn download(body: String, content_type: &str, name: &str) -> Response<std::io::Cursor<Vec<u8>>> {
-    answer(200, content_type, body.into_bytes()).with_header(header(
-        "Content-Disposition",
-        &format!("attachment; filename=\"{name}\""),
-    ))
-}
-
-fn error(status: u16, message: &str) -> Response<std::io::Cursor<Vec<u8>>> {
-    json(status, serde_json::json!({ "error": message }).to_string())
-}
-
-fn header_value<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str())
-}
-
-/// A request's query parameter.
-fn query<'a>(url: &'a str, key: &str) -> Option<&'a str> {
-    let (_, q) = url.split_once('?')?;
-    q.split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(k, _)| *k == key)
-        .map(|(_, v)| v)
-}
-
-fn handle(shared: &Shared, mut request: Request) {
-    let host_ok =
-        header_value(&request, "Host").is_some_and(|h| shared.hosts.iter().any(|a| a == h));
-    if !host_ok {
-        let _ = request.respond(text(421, "this server answers only to its own address"));
-        return;
-    }
-    let url = request.url().to_string();
-    let path = url.split('?').next().unwrap_or("").to_string();
-    let method = request.method().clone();
-    let response = match (&method, path.as_str()) {
-        (Method::Get, "/") => answer(200, "text/html; charset=utf-8", PAGE.into()),
-        (Method::Get, "/serve.js") => answer(200, "text/javascript; charset=utf-8", SCRIPT.into()),
-        (Method::Get, "/board.js") => answer(200, "text/javascript; charset=utf-8", BOARD.into()),
-        (Method::Get, "/serve.css") => answer(200, "text/css; charset=utf-8", STYLE.into()),
-        (Method::Get, "/board.css") => answer(200, "text/css; charset=utf-8", BOARD_STYLE.into()),
-        (Method::Get, "/api/config") => json(200, config_json(shared)),
-        (Method::Get, "/api/events") => {
-            let Some(session) = query(&url, "id").and_then(|id| find(shared, id)) else {
-                let _ = request.respond(error(404, "no such session"));
-                return;
-            };
-            let after = header_value(&request, "Last-Event-ID").and_then(|v| v.parse().ok());
-            stream(session, request, after);
-            return;
-        }
-        (Method::Get, "/api/record") => match query(&url, "id").and_then(|id| find(shared, id)) {
-            Some(session) => {
-                let record = session.lock().record(&shared.kinds);
-                match query(&url, "format") {
-                    Some("pgn") => download(record.pgn(), "application/x-chess-pgn", "awari.pgn"),
-                    Some("json") => {
-                        download(record.json() + "\n", "application/json", "awari.json")
-                    }
-                    _ => error(400, "format: pgn or json"),
-                }
-            }
-            None => error(404, "no such session"),
-        },
-        (Method::Get, "/api/ply") => match query(&url, "id").and_then(|id| find(shared, id)) {
-            Some(session) => {
-                let st = session.lock();
-                let ply = query(&url, "ply").and_then(|p| p.parse::<usize>().ok());
-                match ply.and_then(|p| st.game.positions().get(p)) {
-                    Some(board) => json(
-                        200,
-                        serde_json::to_string(&super::view::BoardView::of(board))
-                            .unwrap_or_default(),
-                    ),
-                    None => error(400, "ply: a whole number from 0 to the game's length"),
-                }
-            }
-            None => error(404, "no such session"),
-        },
-        (Method::Get, "/api/state") => match query(&url, "id").and_then(|id| find(shared, id)) {
-            Some(session) => json(200, session.lock().json(&shared.kinds)),
-            None => error(404, "no such session"),
-        },
-        (Method::Post, _) if path.starts_with("/api/") => match body(shared, &mut request) {
-            Ok(body) => post(shared, &path, &body),
-            Err(response) => response,
-        },
-        (Method::Get | Method::Head, _) => text(404, "not found"),
-        _ => text(405, "method not allowed"),
-    };
-    let _ = request.respond(response);
-}
-
-/// A POST's body, checked: JSON, from this page's origin, at most [`MAX_BODY`] bytes.
-fn body(
-    shared: &Shared,
-    request: &mut Request,
-) -> Result<Vec<u8>, Response<std::io::Cursor<Vec<u8>>>> {
-    let is_json = header_value(request, "Content-Type")
-        .is_some_and(|t| t.split(';').next().unwrap_or("").trim() == "application/json");
-    if !is_json {
-        return Err(error(415, "a request's body must be application/json"));
-    }
-    if let Some(origin) = header_value(request, "Origin") {
-        let own = origin
-            .strip_prefix("http://")
-            .is_some_and(|h| shared.hosts.iter().any(|a| a == h));
-        if !own {
-            return Err(error(403, "a request from another origin"));
-        }
-    }
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(error(413, "the body is over 64 KiB"));
-    }
+/// A request read whole from `stream` before `deadline`.
+fn read_request(stream: &mut TcpStream, deadline: Instant, local: IpAddr) -> Result<Request, Bad> {
     let mut data = Vec::new();
-    let read = request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut data);
-    if read.is_err() {
-        return Err(error(400, "the body could not be read"));
-    }
-    if data.len() > MAX_BODY {
-        return Err(error(413, "the body is over 64 KiB"));
-    }
-    Ok(data)
-}
-
-fn config_json(shared: &Shared) -> String {
-    let kinds: Vec<_> = shared
-        .kinds
-        .iter()
-        .map(|k| serde_json::json!({ "id": k.id, "label": k.label, "limit": k.limit.tag() }))
-        .collect();
-    let variants: Vec<_> = Variant::ALL
-        .iter()
-        .map(|v| serde_json::json!({ "name": v.name(), "start": Board::start(*v).to_string() }))
-        .collect();
-    serde_json::json!({ "variants": variants, "engines": kinds }).to_string()
-}
-
-fn find(shared: &Shared, id: &str) -> Option<Arc<Session>> {
-    let sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
-    let session = sessions.get(id).cloned()?;
-    session.lock().seen = std::time::Instant::now();
-    Some(session)
-}
-
-/// A new game's settings, as the page sends them.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GameRequest {
-    #[serde(default)]
-    id: Option<String>,
-    variant: String,
-    south: String,
-    north: String,
-    #[serde(default)]
-    fen: Option<String>,
-    #[serde(default)]
-    moves: Option<String>,
-    /// A game record: its JSON line or its PGN (the referee's): its rule set, start and
-    /// moves.
-    #[serde(default)]
-    record: Option<String>,
-}
-
-/// An action on a session.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Action {
-    id: String,
-    #[serde(default, rename = "move")]
-    mv: Option<String>,
-    #[serde(default)]
-    on: Option<bool>,
-    #[serde(default)]
-    ms: Option<u64>,
-    /// The analysis lines wanted (1 to [`super::engine::MAX_LINES`]).
-    #[serde(default)]
-    lines: Option<u32>,
-}
-
-fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
-    if name == "human" {
-        return Ok(Seat::Human);
-    }
-    shared
-        .kinds
-        .iter()
-        .position(|k| k.id == name)
-        .map(Seat::Engine)
-        .ok_or_else(|| format!("no player {name:?}"))
-}
-
-fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), String> {
-    if let Some(text) = r.record.as_deref().filter(|t| super::pgn::is_pgn(t)) {
-        let pgn = super::pgn::parse(text).map_err(|e| format!("the PGN: {e}"))?;
-        let from = GameRequest {
-            id: None,
-            variant: pgn.variant,
-            south: r.south.clone(),
-            north: r.north.clone(),
-            fen: pgn.start,
-            moves: Some(pgn.moves),
-            record: None,
-        };
-        return new_game(shared, &from).map_err(|e| format!("the PGN: {e}"));
-    }
-    if let Some(line) = r.record.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
-        let record = crate::referee::records::GameRecord::from_json(line.as_bytes())
-            .map_err(|e| format!("the record: {e}"))?;
-        let from = GameRequest {
-            id: None,
-            variant: record.variant,
-            south: r.south.clone(),
-            north: r.north.clone(),
-            fen: Some(record.start),
-            moves: Some(record.opening + &record.moves),
-            record: None,
-        };
-        return new_game(shared, &from);
-    }
-    let variant: Variant = r
-        .variant
-        .parse()
-        .map_err(|_| format!("no rule set {:?}", r.variant))?;
-    let start = match r.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-        Some(fen) => Board::from_notation(variant, fen).map_err(|e| format!("position: {e}"))?,
-        None => Board::start(variant),
+    let mut chunk = [0u8; 4096];
+    let end = loop {
+        if let Some(end) = head_end(&data) {
+            break end;
+        }
+        check_partial(&data)?;
+        let n = read_some(stream, &mut chunk, deadline)?;
+        data.extend_from_slice(&chunk[..n]);
     };
-    let moves = match r.moves.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
-        Some(text) => {
-            let mut game = crate::rules::Game::new(start);
-            game.play_text(text).map_err(|e| e.to_string())?;
-            game.moves().to_vec()
+    let mut request = parse_head(&data[..end], local)?;
+    let lengths = request.all("content-length");
+    let length = match (lengths.first(), request.header("transfer-encoding")) {
+        (_, Some(_)) => return Err(Bad::Answer(501, "a body must come with a Content-Length")),
+        (None, None) => 0,
+        (Some(first), None) => {
+            if lengths.iter().any(|other| other != first) {
+                return Err(Bad::Answer(400, "two different Content-Length fields"));
+            }
+            if first.is_empty() || !first.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(Bad::Answer(400, "Content-Length: a number of bytes"));
+            }
+            first.parse::<usize>().unwrap_or(usize::MAX)
         }
-        None => Vec::new(),
     };
-    let seats = [seat(shared, &r.south)?, seat(shared, &r.north)?];
-    Ok((NewGame { start, seats }, moves))
+    if length > MAX_BODY {
+        return Ok(request);
+    }
+    let mut body = data.split_off(end);
+    while body.len() < length {
+        let n = read_some(stream, &mut chunk, deadline)?;
+        body.extend_from_slice(&chunk[..n]);
+    }
+    body.truncate(length);
+    request.body = Some(body);
+    Ok(request)
 }
 
-fn post(shared: &Shared, path: &str, body: &[u8]) -> Response<std::io::Cursor<Vec<u8>>> {
-    let bad = |e: serde_json::Error| error(400, &format!("the request: {e}"));
-    if path == "/api/session" || path == "/api/new" {
-        let r: GameRequest = match serde_json::from_slice(body) {
-            Ok(r) => r,
-            Err(e) => return bad(e),
-        };
-        let (new, moves) = match new_game(shared, &r) {
-            Ok(n) => n,
-            Err(e) => return error(400, &e),
-        };
-        let session = match &r.id {
-            Some(id) if path == "/api/new" => match find(shared, id) {
-                Some(s) => {
-                    s.lock().new_game(new);
-                    s
-                }
-                None => return error(404, "no such session"),
-            },
-            _ => {
-                let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
-                if sessions.len() >= MAX_SESSIONS {
-                    return error(503, "too many sessions: close a tab or wait");
-                }
-                let id = token();
-                let s = Session::start(new, Arc::clone(&shared.kinds), shared.analyst.clone());
-                sessions.insert(id.clone(), Arc::clone(&s));
-                drop(sessions);
-                // The page learns its id from this answer.
-                s.lock().id = id;
-                s
-            }
-        };
-        let mut st = session.lock();
-        // Moves given with the position (a record's), played one by one so that each is
-        // checked and shown.
-        for m in moves {
-            if let Err(e) = st.play(m) {
-                return error(400, &e);
-            }
-        }
-        st.publish_state(&shared.kinds);
-        session.changed.notify_all();
-        let id = st.id.clone();
-        drop(st);
-        return json(200, serde_json::json!({ "id": id }).to_string());
-    }
-    let action: Action = match serde_json::from_slice(body) {
-        Ok(a) => a,
-        Err(e) => return bad(e),
-    };
-    let Some(session) = find(shared, &action.id) else {
-        return error(404, "no such session");
-    };
-    if path == "/api/close" {
-        shared
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&action.id);
-        session.close();
-        return json(200, "{}".to_string());
-    }
-    let mut st = session.lock();
-    let result = match path {
-        "/api/move" => {
-            let m = action
-                .mv
-                .as_deref()
-                .and_then(|t| {
-                    let mut chars = t.chars();
-                    match (chars.next(), chars.next()) {
-                        (Some(c), None) => Move::from_char(c),
-                        _ => None,
-                    }
-                })
-                .ok_or_else(|| "a move is one house letter, A-F or a-f".to_string());
-            m.and_then(|m| {
-                if st.error.is_some() {
-                    Err("an engine failed: start a new game or take back".to_string())
-                } else if !st.human_to_move() {
-                    Err("it is not your move".to_string())
-                } else {
-                    st.play(m)
-                }
-            })
-        }
-        "/api/takeback" => {
-            if st.take_back() {
-                Ok(())
-            } else {
-                Err("nothing to take back".to_string())
-            }
-        }
-        "/api/analyse" => match action.lines {
-            Some(n) if !(1..=super::engine::MAX_LINES).contains(&n) => Err(format!(
-                "lines: 1 to {} analysis lines",
-                super::engine::MAX_LINES
-            )),
-            lines => {
-                st.analyse = action.on.unwrap_or(false);
-                if let Some(n) = lines {
-                    st.lines_wanted = n;
-                }
-                st.lines.clear();
-                Ok(())
-            }
-        },
-        "/api/review" => match action.ms {
-            Some(ms @ 20..=10_000) => {
-                st.ask_review(ms);
-                Ok(())
-            }
-            _ => Err("ms: the time per position, 20 to 10000".to_string()),
-        },
-        "/api/hint" => {
-            st.hint = Some(st.generation);
-            Ok(())
-        }
-        _ => return error(404, "no such action"),
-    };
-    match result {
-        Ok(()) => {
-            st.publish_state(&shared.kinds);
-            session.changed.notify_all();
-            json(200, st.json(&shared.kinds))
-        }
-        Err(e) => error(409, &e),
-    }
+/// A token's characters (a method, a field's name).
+fn is_token(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
-/// A session's id: 128 random bits, in hex.
-fn token() -> String {
-    let mut bytes = [0u8; 16];
-    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
-    if read.is_err() {
-        // No /dev/urandom: the time and a counter (ids are then guessable, on a local server).
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        bytes = (t ^ (COUNTER.fetch_add(1, Ordering::Relaxed) as u128) << 64).to_le_bytes();
+/// A head (its request line and fields, through the blank line), checked.
+fn parse_head(head: &[u8], local: IpAddr) -> Result<Request, Bad> {
+    let text = std::str::from_utf8(head).map_err(|_| Bad::Answer(400, "a head not in UTF-8"))?;
+    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let first = lines.next().unwrap_or("");
+    if first.len() > MAX_LINE {
+        return Err(Bad::Answer(414, "the request line is over 8 KiB"));
     }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// A session's events, as server-sent events, for as long as the page listens: from the
-/// event after `after` (a reconnecting page's `Last-Event-ID`), else from the current state.
-fn stream(session: Arc<Session>, request: Request, after: Option<u64>) {
-    {
-        let mut st = session.lock();
-        if st.streams >= MAX_STREAMS {
-            drop(st);
-            let _ = request.respond(error(429, "too many event streams for this session"));
-            return;
-        }
-        st.streams += 1;
+    let words: Vec<&str> = first.split(' ').collect();
+    let [method, target, version] = words[..] else {
+        return Err(Bad::Answer(400, "a request line is METHOD TARGET HTTP/1.1"));
+    };
+    if !is_token(method) {
+        return Err(Bad::Answer(400, "a method is a word"));
     }
-    let mut writer = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
-                X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\nretry: 1000\n\n";
-    let mut ok = writer
-        .write_all(head.as_bytes())
-        .and_then(|()| writer.flush())
-        .is_ok();
-    let mut last = after.unwrap_or_else(|| session.lock().state_event().saturating_sub(1));
-    while ok {
-        let mut st = session.lock();
-        if st.closed {
+    if !target.starts_with('/') || !target.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(Bad::Answer(400, "a target is a path on this server"));
+    }
+    if version != "HTTP/1.1" && version != "HTTP/1.0" {
+        return Err(Bad::Answer(505, "HTTP/1.1 or HTTP/1.0 only"));
+    }
+    let mut headers = Vec::new();
+    for line in lines {
+        if line.is_empty() {
             break;
         }
-        let (text, n) = st.events_after(last);
-        let chunk = if text.is_empty() {
-            let (guard, timeout) = session
-                .changed
-                .wait_timeout(st, Duration::from_secs(15))
-                .unwrap_or_else(|e| e.into_inner());
-            st = guard;
-            st.seen = std::time::Instant::now();
-            if !timeout.timed_out() {
-                continue;
-            }
-            ": keep-alive\n\n".to_string()
-        } else {
-            last = n;
-            text
+        if line.len() > MAX_LINE {
+            return Err(Bad::Answer(431, "a header line is over 8 KiB"));
+        }
+        if headers.len() >= MAX_HEADERS {
+            return Err(Bad::Answer(431, "over 100 header fields"));
+        }
+        let Some((name, value)) = line.split_once(':') else {
+            return Err(Bad::Answer(400, "a header line without a colon"));
         };
-        drop(st);
-        ok = writer
-            .write_all(chunk.as_bytes())
-            .and_then(|()| writer.flush())
-            .is_ok();
+        if !is_token(name) {
+            return Err(Bad::Answer(
+                400,
+                "a header's name is a word, before its colon",
+            ));
+        }
+        let value = value.trim_matches([' ', '\t']);
+        if value.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
+            return Err(Bad::Answer(400, "a control character in a header"));
+        }
+        headers.push((name.to_ascii_lowercase(), value.to_string()));
     }
-    let mut st = session.lock();
-    st.streams -= 1;
-    st.seen = std::time::Instant::now();
+    Ok(Request {
+        method: method.to_string(),
+        target: target.to_string(),
+        headers,
+        body: None,
+        local,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heads_end_at_their_blank_line() {
+        let cases: [(&[u8], Option<usize>); 5] = [
+            (b"GET / HTTP/1.1\r\nHost: a\r\n\r\nbody", Some(27)),
+            (b"GET / HTTP/1.1\nHost: a\n\nbody", Some(24)),
+            (b"GET / HTTP/1.1\r\nHost: a\r\n", None),
+            (b"GET / HTTP/1.1\r\nHost: a\r\n\r", None),
+            (b"", None),
+        ];
+        for (data, want) in cases {
+            assert_eq!(head_end(data), want, "{}", String::from_utf8_lossy(data));
+        }
+    }
+
+    #[test]
+    fn heads_are_checked() {
+        let local = IpAddr::from([127, 0, 0, 1]);
+        let status = |head: &str| match parse_head(head.as_bytes(), local) {
+            Ok(_) => 200,
+            Err(Bad::Answer(s, _)) => s,
+            Err(Bad::Gone) => 0,
+        };
+        let long = "x".repeat(MAX_LINE + 1);
+        let cases = [
+            ("GET / HTTP/1.1\r\nHost: a\r\n\r\n", 200),
+            ("GET /api/state?id=1 HTTP/1.0\r\n\r\n", 200),
+            ("GET  / HTTP/1.1\r\n\r\n", 400),
+            ("GET http://a/ HTTP/1.1\r\n\r\n", 400),
+            ("GET / HTTP/2\r\n\r\n", 505),
+            ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),
+            ("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", 400),
+            ("GET / HTTP/1.1\r\nX: a\x01b\r\n\r\n", 400),
+            (&format!("GET /{long} HTTP/1.1\r\n\r\n"), 414),
+            (&format!("GET / HTTP/1.1\r\nX: {long}\r\n\r\n"), 431),
+        ];
+        for (head, want) in cases {
+            assert_eq!(status(head), want, "{head:.60}");
+        }
+        let many: String = (0..=MAX_HEADERS).map(|i| format!("X{i}: a\r\n")).collect();
+        assert_eq!(status(&format!("GET / HTTP/1.1\r\n{many}\r\n")), 431);
+    }
+
+    #[test]
+    fn partial_heads_over_a_bound_are_refused_before_they_end() {
+        let line = vec![b'a'; MAX_LINE + 1];
+        assert_eq!(
+            check_partial(&line),
+            Err(Bad::Answer(414, "the request line is over 8 KiB"))
+        );
+        let mut header = b"GET / HTTP/1.1\r\nX: ".to_vec();
+        header.extend_from_slice(&line);
+        assert!(matches!(check_partial(&header), Err(Bad::Answer(431, _))));
+        let fields = "X: a\r\n".repeat(MAX_HEAD / 6 + 1);
+        assert!(matches!(
+            check_partial(format!("GET / HTTP/1.1\r\n{fields}").as_bytes()),
+            Err(Bad::Answer(431, _))
+        ));
+        assert_eq!(check_partial(b"GET / HTTP/1.1\r\nHost: a"), Ok(()));
+    }
 }

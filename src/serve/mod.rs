@@ -1,12 +1,17 @@
 //! `awari serve`: a web page on a local server where a person plays, watches and analyses
 //! Awari against this engine, the classic opponents or any engine that speaks the protocol.
 //!
-//! - `http`: the server (`tiny_http`), its routes, the checks on every request and the
-//!   headers on every answer (a Content-Security-Policy that allows only the page's own
-//!   files).
+//! - `http`: the HTTP/1.1 layer over std's `TcpListener`, bounded in every way a client
+//!   could use (line, head and body sizes, time, connections), which never stops accepting,
+//!   and the headers on every answer (a Content-Security-Policy that allows only the page's
+//!   own files).
+//! - `routes`: what is answered, and the checks on every request before it (its `Host`, a
+//!   `POST`'s type and origin).
 //! - `session`: one page's game, its seats and its event list, and the thread that runs the
 //!   session's engines (each ended with its session, or when the session has been idle for
-//!   [`IDLE`]).
+//!   [`IDLE`]). That thread starts its engines and outlives them, so each engine is started
+//!   to die with it (`PR_SET_PDEATHSIG`): a server killed or aborted, which can end nothing
+//!   itself, leaves no engine running.
 //! - `engine`: the engines offered and one running engine, a child process driven with the
 //!   referee's [`crate::referee::process::Process`]; this program itself is started like any
 //!   other engine.
@@ -24,6 +29,7 @@ mod engine;
 mod http;
 mod info;
 mod pgn;
+mod routes;
 mod session;
 mod trace;
 mod view;
@@ -46,6 +52,9 @@ pub struct Config {
     pub bind: IpAddr,
     /// The port (0: any free one).
     pub port: u16,
+    /// Names other machines reach this one by (`--host`), accepted in a request's `Host`
+    /// besides the address connected to.
+    pub hosts: Vec<String>,
     /// Engines given with `--engine`, each with its time per move.
     pub engines: Vec<(Spec, Limit)>,
     /// The endgame tables' directory for this program's engines (else their default).
@@ -58,6 +67,7 @@ pub struct Config {
 pub fn run(config: &Config) -> Result<(), String> {
     crate::referee::process::become_subreaper();
     crate::referee::process::install_interrupt_handler();
+    crate::referee::process::die_with_starter();
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    http::serve(config, &exe)
+    routes::serve(config, &exe)
 }

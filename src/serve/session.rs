@@ -264,12 +264,13 @@ impl State {
     }
 
     /// The events after `after`, as server-sent event text, and the last one's number. One
-    /// that fell behind the kept events gets the current state first.
+    /// that fell behind the kept events, or names one not yet sent (a `Last-Event-ID` from
+    /// elsewhere), gets the current state first.
     pub fn events_after(&self, after: u64) -> (String, u64) {
         let mut text = String::new();
         let mut last = after;
         let oldest = self.events.front().map_or(u64::MAX, |e| e.0);
-        if after + 1 < oldest {
+        if after.saturating_add(1) < oldest || after >= self.next_event {
             // Too far behind: the latest state event is enough to start again.
             if let Some((n, e)) = self
                 .events

@@ -1,0 +1,749 @@
+//! What the server answers: its routes, and the checks on every request before them: one
+//! `Host`, naming this server (the address the client connected to, a loopback name on a
+//! loopback connection, or a name given with `--host`), so that no other site's name resolving
+//! to this machine can reach the page's API; a `POST` carries JSON of at most
+//! [`http::MAX_BODY`] bytes and comes from no other origin; the session named exists. No path
+//! from a request is ever opened: the page's files are compiled in. `HEAD` is answered as
+//! `GET`, without the body.
+
+use super::engine::{self, Kind};
+use super::http::{self, Request, Response};
+use super::session::{NewGame, Seat, Session};
+use super::{Config, IDLE, MAX_SESSIONS};
+use crate::rules::{Board, Move, Variant};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{IpAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Event streams per session, at most (a page holds one).
+const MAX_STREAMS: usize = 4;
+
+const PAGE: &str = include_str!("page.html");
+const SCRIPT: &str = include_str!("serve.js");
+const STYLE: &str = include_str!("serve.css");
+const BOARD: &str = include_str!("../referee/report/board.js");
+const BOARD_STYLE: &str = include_str!("../referee/report/board.css");
+
+/// What every request handler shares.
+struct Shared {
+    kinds: Arc<Vec<Kind>>,
+    analyst: Kind,
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// The port listened on.
+    port: u16,
+    /// The names given with `--host`, in lower case.
+    names: Vec<String>,
+}
+
+impl Shared {
+    /// Whether `host` (a `Host` field, or an `Origin` without its scheme) names this server
+    /// for a client connected to `local`: this port, and the address connected to, a loopback
+    /// name on a loopback connection, or a name given with `--host`.
+    fn is_own(&self, host: &str, local: IpAddr) -> bool {
+        names_this(host, local, self.port, &self.names)
+    }
+}
+
+/// Whether `host` names a server on `port` reached at `local` and known by `names` too.
+fn names_this(host: &str, local: IpAddr, port: u16, names: &[String]) -> bool {
+    let (name, said) = match host.rsplit_once(':') {
+        Some((name, said)) if !said.contains(']') => (name, said.parse::<u16>().ok()),
+        _ => (host, Some(80)),
+    };
+    if said != Some(port) {
+        return false;
+    }
+    let name = name.to_ascii_lowercase();
+    if names.contains(&name) {
+        return true;
+    }
+    let literal = name.strip_prefix('[').and_then(|n| n.strip_suffix(']'));
+    match literal.unwrap_or(&name).parse::<IpAddr>() {
+        // An IPv6 address only in brackets, an IPv4 one only without.
+        Ok(ip) if literal.is_some() == ip.is_ipv6() => {
+            let ip = ip.to_canonical();
+            ip == local || (ip.is_loopback() && local.is_loopback())
+        }
+        Ok(_) => false,
+        Err(_) => name == "localhost" && local.is_loopback(),
+    }
+}
+
+/// `addr` as it is written in an address (IPv6 in brackets).
+fn url_host(addr: IpAddr) -> String {
+    match addr {
+        IpAddr::V6(a) => format!("[{a}]"),
+        a => a.to_string(),
+    }
+}
+
+/// Binds, prints the page's address and answers requests until the process is interrupted.
+pub fn serve(config: &Config, exe: &Path) -> Result<(), String> {
+    let listener = TcpListener::bind((config.bind, config.port))
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("the server has no address: {e}"))?
+        .port();
+    // A wildcard address is no address to type: this machine reaches the page on loopback.
+    let shown = match config.bind {
+        IpAddr::V4(a) if a.is_unspecified() => IpAddr::from([127, 0, 0, 1]),
+        IpAddr::V6(a) if a.is_unspecified() => IpAddr::from(std::net::Ipv6Addr::LOCALHOST),
+        a => a,
+    };
+    if !config.bind.is_loopback() {
+        let mut names: Vec<String> = config
+            .hosts
+            .iter()
+            .map(|n| format!("http://{n}:{port}/"))
+            .collect();
+        if config.bind.is_unspecified() {
+            names.push(format!(
+                "http://ADDRESS:{port}/ (any address of this machine)"
+            ));
+        } else {
+            names.push(format!("http://{}:{port}/", url_host(config.bind)));
+        }
+        crate::sys::stderr::line(format_args!(
+            "warning: listening on {}, not a loopback address: anyone who can reach it can \
+             start engines on this machine; other machines open {}",
+            url_host(config.bind),
+            names.join(" or ")
+        ));
+    }
+    let url = format!("http://{}:{port}/", url_host(shown));
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{url}").and_then(|()| out.flush());
+    drop(out);
+    if config.open {
+        open_browser(&url);
+    }
+    // Room for every connection (two descriptors each) and every engine.
+    let connections =
+        (2 * http::MAX_CONNECTIONS as u64).div_ceil(crate::referee::process::FILES_PER_ENGINE);
+    if let Err(e) = crate::referee::process::make_room_for(engine::MAX_ENGINES as u64 + connections)
+    {
+        crate::sys::stderr::line(format_args!("warning: {e}"));
+    }
+    let shared = Arc::new(Shared {
+        kinds: Arc::new(engine::kinds(
+            exe,
+            config.engines.clone(),
+            config.tables.as_deref(),
+        )),
+        analyst: engine::analyst(exe, config.tables.as_deref()),
+        sessions: Mutex::new(HashMap::new()),
+        port,
+        names: config
+            .hosts
+            .iter()
+            .map(|n| n.to_ascii_lowercase())
+            .collect(),
+    });
+    let reaper = Arc::clone(&shared);
+    std::thread::Builder::new()
+        .name("serve-idle".to_string())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_secs(5));
+            reap(&reaper);
+        })
+        .map_err(|e| format!("cannot start a thread: {e}"))?;
+    http::run(&listener, move |request, stream| {
+        handle(&shared, request, stream);
+    })
+}
+
+/// Ends the sessions idle for [`IDLE`] with no event stream open.
+fn reap(shared: &Shared) {
+    let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
+    sessions.retain(|_, session| {
+        let st = session.lock();
+        let idle = st.streams == 0 && st.seen.elapsed() >= IDLE;
+        drop(st);
+        if idle {
+            session.close();
+        }
+        !idle
+    });
+}
+
+/// Tries the desktop's opener; the address is printed anyway.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if let Ok(mut child) = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        std::thread::spawn(move || child.wait());
+    }
+}
+
+fn answer(status: u16, content_type: &'static str, body: Vec<u8>) -> Response {
+    Response::new(status, content_type, body)
+}
+
+fn text(status: u16, message: &str) -> Response {
+    Response::text(status, message)
+}
+
+fn json(status: u16, value: String) -> Response {
+    answer(status, "application/json", value.into_bytes())
+}
+
+/// A file to save.
+fn download(body: String, content_type: &'static str, name: &str) -> Response {
+    let mut response = answer(200, content_type, body.into_bytes());
+    response.extra.push((
+        "Content-Disposition",
+        format!("attachment; filename=\"{name}\""),
+    ));
+    response
+}
+
+fn error(status: u16, message: &str) -> Response {
+    json(status, serde_json::json!({ "error": message }).to_string())
+}
+
+/// A request's query parameter.
+fn query<'a>(url: &'a str, key: &str) -> Option<&'a str> {
+    let (_, q) = url.split_once('?')?;
+    q.split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v)
+}
+
+fn handle(shared: &Shared, request: Request, connection: TcpStream) {
+    let head_only = request.method == "HEAD";
+    let response = route(shared, &request, head_only);
+    match response {
+        Routed::Answer(response) => response.send(connection, head_only),
+        Routed::Stream(session, after) => stream(session, connection, after, head_only),
+    }
+}
+
+/// What a request gets: an answer, or a session's event stream.
+enum Routed {
+    Answer(Response),
+    Stream(Arc<Session>, Option<u64>),
+}
+
+fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
+    let [host] = request.all("host")[..] else {
+        return Routed::Answer(text(400, "a request names its host once"));
+    };
+    if !shared.is_own(host, request.local) {
+        return Routed::Answer(text(421, "this server answers only to its own address"));
+    }
+    let url = request.target.as_str();
+    let method = if head_only { "GET" } else { &request.method };
+    let response = match (method, request.path()) {
+        ("GET", "/") => answer(200, "text/html; charset=utf-8", PAGE.into()),
+        ("GET", "/serve.js") => answer(200, "text/javascript; charset=utf-8", SCRIPT.into()),
+        ("GET", "/board.js") => answer(200, "text/javascript; charset=utf-8", BOARD.into()),
+        ("GET", "/serve.css") => answer(200, "text/css; charset=utf-8", STYLE.into()),
+        ("GET", "/board.css") => answer(200, "text/css; charset=utf-8", BOARD_STYLE.into()),
+        ("GET", "/api/config") => json(200, config_json(shared)),
+        ("GET", "/api/events") => {
+            let Some(session) = query(url, "id").and_then(|id| find(shared, id)) else {
+                return Routed::Answer(error(404, "no such session"));
+            };
+            let after = request.header("last-event-id").and_then(|v| v.parse().ok());
+            return Routed::Stream(session, after);
+        }
+        ("GET", "/api/record") => match query(url, "id").and_then(|id| find(shared, id)) {
+            Some(session) => {
+                let record = session.lock().record(&shared.kinds);
+                match query(url, "format") {
+                    Some("pgn") => download(record.pgn(), "application/x-chess-pgn", "awari.pgn"),
+                    Some("json") => {
+                        download(record.json() + "\n", "application/json", "awari.json")
+                    }
+                    _ => error(400, "format: pgn or json"),
+                }
+            }
+            None => error(404, "no such session"),
+        },
+        ("GET", "/api/ply") => match query(url, "id").and_then(|id| find(shared, id)) {
+            Some(session) => {
+                let st = session.lock();
+                let ply = query(url, "ply").and_then(|p| p.parse::<usize>().ok());
+                match ply.and_then(|p| st.game.positions().get(p)) {
+                    Some(board) => json(
+                        200,
+                        serde_json::to_string(&super::view::BoardView::of(board))
+                            .unwrap_or_default(),
+                    ),
+                    None => error(400, "ply: a whole number from 0 to the game's length"),
+                }
+            }
+            None => error(404, "no such session"),
+        },
+        ("GET", "/api/state") => match query(url, "id").and_then(|id| find(shared, id)) {
+            Some(session) => json(200, session.lock().json(&shared.kinds)),
+            None => error(404, "no such session"),
+        },
+        ("POST", path) if path.starts_with("/api/") => match body(shared, request) {
+            Ok(body) => post(shared, path, body),
+            Err(response) => response,
+        },
+        ("GET", _) => text(404, "not found"),
+        _ => {
+            let mut response = text(405, "method not allowed");
+            response
+                .extra
+                .push(("Allow", "GET, HEAD, POST".to_string()));
+            response
+        }
+    };
+    Routed::Answer(response)
+}
+
+/// A POST's body, checked: JSON, from this page's origin, at most [`http::MAX_BODY`] bytes.
+fn body<'a>(shared: &Shared, request: &'a Request) -> Result<&'a [u8], Response> {
+    let is_json = request
+        .header("content-type")
+        .is_some_and(|t| t.split(';').next().unwrap_or("").trim() == "application/json");
+    if !is_json {
+        return Err(error(415, "a request's body must be application/json"));
+    }
+    if let Some(origin) = request.header("origin") {
+        let own = origin
+            .strip_prefix("http://")
+            .is_some_and(|h| shared.is_own(h, request.local));
+        if !own {
+            return Err(error(403, "a request from another origin"));
+        }
+    }
+    request
+        .body
+        .as_deref()
+        .ok_or_else(|| error(413, "the body is over 64 KiB"))
+}
+
+fn config_json(shared: &Shared) -> String {
+    let kinds: Vec<_> = shared
+        .kinds
+        .iter()
+        .map(|k| serde_json::json!({ "id": k.id, "label": k.label, "limit": k.limit.tag() }))
+        .collect();
+    let variants: Vec<_> = Variant::ALL
+        .iter()
+        .map(|v| serde_json::json!({ "name": v.name(), "start": Board::start(*v).to_string() }))
+        .collect();
+    serde_json::json!({ "variants": variants, "engines": kinds }).to_string()
+}
+
+fn find(shared: &Shared, id: &str) -> Option<Arc<Session>> {
+    let sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
+    let session = sessions.get(id).cloned()?;
+    session.lock().seen = std::time::Instant::now();
+    Some(session)
+}
+
+/// A new game's settings, as the page sends them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameRequest {
+    #[serde(default)]
+    id: Option<String>,
+    variant: String,
+    south: String,
+    north: String,
+    #[serde(default)]
+    fen: Option<String>,
+    #[serde(default)]
+    moves: Option<String>,
+    /// A game record: its JSON line or its PGN (the referee's): its rule set, start and
+    /// moves.
+    #[serde(default)]
+    record: Option<String>,
+}
+
+/// An action on a session.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Action {
+    id: String,
+    #[serde(default, rename = "move")]
+    mv: Option<String>,
+    #[serde(default)]
+    on: Option<bool>,
+    #[serde(default)]
+    ms: Option<u64>,
+    /// The analysis lines wanted (1 to [`super::engine::MAX_LINES`]).
+    #[serde(default)]
+    lines: Option<u32>,
+}
+
+fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
+    if name == "human" {
+        return Ok(Seat::Human);
+    }
+    shared
+        .kinds
+        .iter()
+        .position(|k| k.id == name)
+        .map(Seat::Engine)
+        .ok_or_else(|| format!("no player {name:?}"))
+}
+
+fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), String> {
+    // A record saved by an editor that marks its files as UTF-8 starts with a byte-order mark.
+    let record = r
+        .record
+        .as_deref()
+        .map(|t| t.trim_start_matches('\u{feff}'));
+    if let Some(text) = record.filter(|t| super::pgn::is_pgn(t)) {
+        let pgn = super::pgn::parse(text).map_err(|e| format!("the PGN: {e}"))?;
+        let from = GameRequest {
+            id: None,
+            variant: pgn.variant,
+            south: r.south.clone(),
+            north: r.north.clone(),
+            fen: pgn.start,
+            moves: Some(pgn.moves),
+            record: None,
+        };
+        return new_game(shared, &from).map_err(|e| format!("the PGN: {e}"));
+    }
+    if let Some(line) = record.map(str::trim).filter(|l| !l.is_empty()) {
+        let record = crate::referee::records::GameRecord::from_json(line.as_bytes())
+            .map_err(|e| format!("the record: {e}"))?;
+        let from = GameRequest {
+            id: None,
+            variant: record.variant,
+            south: r.south.clone(),
+            north: r.north.clone(),
+            fen: Some(record.start),
+            moves: Some(record.opening + &record.moves),
+            record: None,
+        };
+        return new_game(shared, &from);
+    }
+    let variant: Variant = r
+        .variant
+        .parse()
+        .map_err(|_| format!("no rule set {:?}", r.variant))?;
+    let start = match r.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+        Some(fen) => Board::from_notation(variant, fen).map_err(|e| {
+            // The notation's own message names the position when it names no field.
+            let e = e.to_string();
+            if e.starts_with("position: ") {
+                e
+            } else {
+                format!("position: {e}")
+            }
+        })?,
+        None => Board::start(variant),
+    };
+    let moves = match r.moves.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+        Some(text) => {
+            let mut game = crate::rules::Game::new(start);
+            game.play_text(text).map_err(|e| e.to_string())?;
+            game.moves().to_vec()
+        }
+        None => Vec::new(),
+    };
+    let seats = [seat(shared, &r.south)?, seat(shared, &r.north)?];
+    Ok((NewGame { start, seats }, moves))
+}
+
+fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
+    let bad = |e: serde_json::Error| error(400, &format!("the request: {e}"));
+    if path == "/api/session" || path == "/api/new" {
+        let r: GameRequest = match serde_json::from_slice(body) {
+            Ok(r) => r,
+            Err(e) => return bad(e),
+        };
+        let (new, moves) = match new_game(shared, &r) {
+            Ok(n) => n,
+            Err(e) => return error(400, &e),
+        };
+        let session = match &r.id {
+            Some(id) if path == "/api/new" => match find(shared, id) {
+                Some(s) => {
+                    s.lock().new_game(new);
+                    s
+                }
+                None => return error(404, "no such session"),
+            },
+            _ => {
+                let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
+                if sessions.len() >= MAX_SESSIONS {
+                    return error(503, "too many sessions: close a tab or wait");
+                }
+                let id = token();
+                let s = Session::start(new, Arc::clone(&shared.kinds), shared.analyst.clone());
+                sessions.insert(id.clone(), Arc::clone(&s));
+                drop(sessions);
+                // The page learns its id from this answer.
+                s.lock().id = id;
+                s
+            }
+        };
+        let mut st = session.lock();
+        // Moves given with the position (a record's), played one by one so that each is
+        // checked and shown.
+        for m in moves {
+            if let Err(e) = st.play(m) {
+                return error(400, &e);
+            }
+        }
+        st.publish_state(&shared.kinds);
+        session.changed.notify_all();
+        let id = st.id.clone();
+        drop(st);
+        return json(200, serde_json::json!({ "id": id }).to_string());
+    }
+    let action: Action = match serde_json::from_slice(body) {
+        Ok(a) => a,
+        Err(e) => return bad(e),
+    };
+    let Some(session) = find(shared, &action.id) else {
+        return error(404, "no such session");
+    };
+    if path == "/api/close" {
+        shared
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&action.id);
+        session.close();
+        return json(200, "{}".to_string());
+    }
+    let mut st = session.lock();
+    let result = match path {
+        "/api/move" => {
+            let m = action
+                .mv
+                .as_deref()
+                .and_then(|t| {
+                    let mut chars = t.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => Move::from_char(c),
+                        _ => None,
+                    }
+                })
+                .ok_or_else(|| "a move is one house letter, A-F or a-f".to_string());
+            m.and_then(|m| {
+                if st.error.is_some() {
+                    Err("an engine failed: start a new game or take back".to_string())
+                } else if !st.human_to_move() {
+                    Err("it is not your move".to_string())
+                } else {
+                    st.play(m)
+                }
+            })
+        }
+        "/api/takeback" => {
+            if st.take_back() {
+                Ok(())
+            } else {
+                Err("nothing to take back".to_string())
+            }
+        }
+        "/api/analyse" => match action.lines {
+            Some(n) if !(1..=super::engine::MAX_LINES).contains(&n) => Err(format!(
+                "lines: 1 to {} analysis lines",
+                super::engine::MAX_LINES
+            )),
+            lines => {
+                st.analyse = action.on.unwrap_or(false);
+                if let Some(n) = lines {
+                    st.lines_wanted = n;
+                }
+                st.lines.clear();
+                Ok(())
+            }
+        },
+        "/api/review" => match action.ms {
+            Some(ms @ 20..=10_000) => {
+                st.ask_review(ms);
+                Ok(())
+            }
+            _ => Err("ms: the time per position, 20 to 10000".to_string()),
+        },
+        "/api/hint" => {
+            st.hint = Some(st.generation);
+            Ok(())
+        }
+        _ => return error(404, "no such action"),
+    };
+    match result {
+        Ok(()) => {
+            st.publish_state(&shared.kinds);
+            session.changed.notify_all();
+            json(200, st.json(&shared.kinds))
+        }
+        Err(e) => error(409, &e),
+    }
+}
+
+/// A session's id: 128 random bits, in hex.
+fn token() -> String {
+    let mut bytes = [0u8; 16];
+    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if read.is_err() {
+        // No /dev/urandom: the time and a counter (ids are then guessable, on a local server).
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = (t ^ (COUNTER.fetch_add(1, Ordering::Relaxed) as u128) << 64).to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One of a session's event streams, counted while it lives, on every path out of
+/// [`stream`].
+struct StreamSlot<'a>(&'a Session);
+
+impl<'a> StreamSlot<'a> {
+    /// A slot, unless [`MAX_STREAMS`] are open.
+    fn take(session: &'a Session) -> Option<StreamSlot<'a>> {
+        let mut st = session.lock();
+        if st.streams >= MAX_STREAMS {
+            return None;
+        }
+        st.streams += 1;
+        Some(StreamSlot(session))
+    }
+}
+
+impl Drop for StreamSlot<'_> {
+    fn drop(&mut self) {
+        let mut st = self.0.lock();
+        st.streams = st.streams.saturating_sub(1);
+        st.seen = std::time::Instant::now();
+    }
+}
+
+/// A session's events, as server-sent events, for as long as the page listens: from the
+/// event after `after` (a reconnecting page's `Last-Event-ID`), else from the current state.
+fn stream(session: Arc<Session>, mut connection: TcpStream, after: Option<u64>, head_only: bool) {
+    let head = http::head(200, "text/event-stream", None);
+    if head_only {
+        let _ = connection.write_all(head.as_bytes());
+        http::close(connection);
+        return;
+    }
+    let Some(_slot) = StreamSlot::take(&session) else {
+        error(429, "too many event streams for this session").send(connection, false);
+        return;
+    };
+    let mut ok = connection
+        .write_all((head + "retry: 1000\n\n").as_bytes())
+        .and_then(|()| connection.flush())
+        .is_ok();
+    let mut last = after.unwrap_or_else(|| session.lock().state_event().saturating_sub(1));
+    let mut quiet = std::time::Instant::now();
+    while ok {
+        let mut st = session.lock();
+        if st.closed {
+            break;
+        }
+        let (text, n) = st.events_after(last);
+        let chunk = if text.is_empty() {
+            // Woken each second to see whether the page has gone, so that its stream's slot
+            // comes back at once rather than at the next failed write.
+            let (guard, timeout) = session
+                .changed
+                .wait_timeout(st, Duration::from_secs(1))
+                .unwrap_or_else(|e| e.into_inner());
+            st = guard;
+            st.seen = std::time::Instant::now();
+            if !timeout.timed_out() {
+                continue;
+            }
+            drop(st);
+            if hung_up(&connection) {
+                break;
+            }
+            if quiet.elapsed() < Duration::from_secs(15) {
+                continue;
+            }
+            ": keep-alive\n\n".to_string()
+        } else {
+            last = n;
+            drop(st);
+            text
+        };
+        quiet = std::time::Instant::now();
+        ok = connection
+            .write_all(chunk.as_bytes())
+            .and_then(|()| connection.flush())
+            .is_ok();
+    }
+}
+
+/// Whether the client of an event stream has closed its side (it sends nothing else).
+fn hung_up(connection: &TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    if connection.set_nonblocking(true).is_err() {
+        return true;
+    }
+    let gone = match connection.peek(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    gone || connection.set_nonblocking(false).is_err()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_host_names_this_server_by_the_address_connected_to_or_a_given_name() {
+        let v4 = IpAddr::from([192, 0, 2, 2]);
+        let lo = IpAddr::from([127, 0, 0, 1]);
+        let v6: IpAddr = "fd00::2".parse().unwrap();
+        let names = ["box.example".to_string()];
+        // (Host, connected to, answered)
+        let cases = [
+            ("192.0.2.2:8080", v4, true),
+            ("192.0.2.2:8081", v4, false),
+            ("192.0.2.2", v4, false),
+            ("192.0.2.3:8080", v4, false),
+            ("127.0.0.1:8080", v4, false),
+            ("127.0.0.1:8080", lo, true),
+            ("[::1]:8080", lo, true),
+            ("localhost:8080", lo, true),
+            ("LOCALHOST:8080", lo, true),
+            ("localhost:8080", v4, false),
+            ("[fd00::2]:8080", v6, true),
+            ("fd00::2:8080", v6, false),
+            ("[fd00::2]", v6, false),
+            ("box.example:8080", v4, true),
+            ("Box.Example:8080", lo, true),
+            ("evil.example:8080", v4, false),
+            ("evil.example:8080", lo, false),
+            ("0.0.0.0:8080", lo, false),
+            ("", lo, false),
+        ];
+        for (host, local, want) in cases {
+            assert_eq!(
+                names_this(host, local, 8080, &names),
+                want,
+                "{host} on {local}"
+            );
+        }
+        // Port 80 may go unsaid.
+        assert!(names_this("box.example", v4, 80, &names));
+        assert!(names_this("[fd00::2]", v6, 80, &names));
+    }
+}
