@@ -277,6 +277,28 @@ impl Engine {
         lines
     }
 
+    /// What this machine adds now to anything a test times: the slowest of three `isready`
+    /// round trips of the idle engine, measured in the same run, so that a loaded machine's
+    /// pipes and scheduling are not counted against the engine. A bound on a time the test
+    /// measures is the engine's own limit plus this.
+    pub fn slack(&mut self) -> Duration {
+        (0..3)
+            .map(|_| {
+                self.send("isready");
+                self.expect("readyok", Duration::from_secs(5)).1
+            })
+            .max()
+            .unwrap_or_default()
+    }
+
+    /// The lines up to the answer to an `isready` sent now: nothing but `readyok` when the
+    /// engine owes no other answer (its output keeps its order, so this waits for an event,
+    /// not for a time within which a stray line might have come).
+    pub fn up_to_readyok(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok", Duration::from_secs(10))
+    }
+
     /// Closes the engine's input: end of file.
     pub fn close_stdin(&mut self) {
         self.stdin = None;
@@ -463,4 +485,74 @@ pub fn two_engines() -> Vec<String> {
             ]
         })
         .collect()
+}
+
+/// Holds the lock that lets one browser run at a time in this test binary (the harness runs
+/// a binary's tests in parallel threads, and two browsers beside each other's builds slowed a
+/// loaded two-core machine past every limit). A test that failed while holding it does not
+/// stop the others: the lock guards no data.
+pub fn one_browser() -> std::sync::MutexGuard<'static, ()> {
+    static BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    BROWSER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The processes whose parent is `pid`, then theirs, and so on (not zombies).
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let mut parents: Vec<(u32, u32)> = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // The fields after the command's closing parenthesis: state, ppid, ...
+        let rest = stat.rsplit_once(')').map_or("", |r| r.1);
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if let (Some(&state), Some(Ok(ppid))) = (fields.first(), fields.get(1).map(|p| p.parse())) {
+            if state != "Z" {
+                parents.push((child, ppid));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut next = vec![pid];
+    while let Some(p) = next.pop() {
+        for &(child, _) in parents.iter().filter(|&&(_, ppid)| ppid == p) {
+            out.push(child);
+            next.push(child);
+        }
+    }
+    out
+}
+
+/// A program started in a process group of its own (a browser, chromedriver: they start
+/// children of their own), ended with all of them however the test ends: on drop its whole
+/// group and every descendant is killed by pid, and it is reaped.
+pub struct Group(pub Child);
+
+impl Group {
+    /// Starts `command` as the leader of a new process group.
+    pub fn spawn(mut command: Command) -> std::io::Result<Group> {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0).spawn().map(Group)
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        use nix::sys::signal::{kill, killpg, Signal};
+        use nix::unistd::Pid;
+        // The tree first, while the leader still holds it together: a child that made a group
+        // of its own is ended by its pid.
+        let tree = descendants(self.0.id());
+        let _ = killpg(Pid::from_raw(self.0.id() as i32), Signal::SIGKILL);
+        for pid in tree {
+            let _ = kill(Pid::from_raw(pid as i32), Signal::SIGKILL);
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
