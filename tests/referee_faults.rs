@@ -592,7 +592,9 @@ fn interrupting_a_hundred_games_at_once_leaves_no_engine() {
             .status()
             .unwrap();
         assert_eq!(child.wait().unwrap().code(), Some(130));
-        // SIGKILL was sent before the referee exited; give the kernel a moment to act on it.
+        // SIGKILL was sent before the referee exited: an engine it reached is dying, which
+        // `running` does not count; the poll only covers the instant between the kernel taking
+        // the signal and marking the process as exiting.
         let start = Instant::now();
         while running(&sh) > 0 && start.elapsed() < Duration::from_secs(2) {
             std::thread::sleep(Duration::from_millis(10));

@@ -42,7 +42,9 @@ pub fn scratch(prefix: &str, tag: &str) -> Scratch {
     Scratch(dir)
 }
 
-/// Running (not zombie) processes whose program (argv[0]) is `path`.
+/// Running processes whose program (argv[0]) is `path`: not zombies, and not dying (killed
+/// with SIGKILL, or exiting), so that a check right after whatever killed them has ended
+/// needs no pause for the kernel, however busy the machine.
 pub fn running(path: &Path) -> usize {
     let wanted = path.to_string_lossy().to_string();
     std::fs::read_dir("/proc")
@@ -53,15 +55,40 @@ pub fn running(path: &Path) -> usize {
                     let p = e.path();
                     let cmd = std::fs::read(p.join("cmdline")).unwrap_or_default();
                     let argv0 = cmd.split(|&b| b == 0).next().unwrap_or_default();
-                    let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
-                    let zombie = stat
-                        .rfind(')')
-                        .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
-                    String::from_utf8_lossy(argv0) == wanted && !zombie
+                    String::from_utf8_lossy(argv0) == wanted && !dying(&p)
                 })
                 .count()
         })
         .unwrap_or(0)
+}
+
+/// Whether the process of `/proc/PID` is a zombie, exiting, or has SIGKILL pending (or is
+/// gone): it will not run the program's code again.
+fn dying(proc_dir: &Path) -> bool {
+    let Ok(stat) = std::fs::read_to_string(proc_dir.join("stat")) else {
+        return true;
+    };
+    // The fields after the command's closing parenthesis: state (3), ..., flags (9).
+    let fields: Vec<&str> = stat
+        .rfind(')')
+        .map_or("", |i| &stat[i + 1..])
+        .split_whitespace()
+        .collect();
+    const PF_EXITING: u64 = 0x4;
+    let state = fields.first().copied().unwrap_or("X");
+    let flags: u64 = fields.get(6).and_then(|f| f.parse().ok()).unwrap_or(0);
+    if matches!(state, "Z" | "X" | "x") || flags & PF_EXITING != 0 {
+        return true;
+    }
+    let status = std::fs::read_to_string(proc_dir.join("status")).unwrap_or_default();
+    let sigkill = 1u64 << (nix::libc::SIGKILL - 1);
+    status
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("SigPnd:")
+                .or_else(|| l.strip_prefix("ShdPnd:"))
+        })
+        .any(|mask| u64::from_str_radix(mask.trim(), 16).is_ok_and(|m| m & sigkill != 0))
 }
 
 /// The home and data directory of every program a test starts: an empty directory of the
