@@ -327,6 +327,12 @@ impl Browser {
         let mut args = vec![
             "--headless=new".to_string(),
             "--disable-gpu".to_string(),
+            // A tab not in front is "backgrounded": its renderer runs at a lower priority and
+            // its timers are throttled. Beside busy processes it then got no time at all, and a
+            // navigation in the second tab timed out after 120 s; every tab here is under test.
+            "--disable-renderer-backgrounding".to_string(),
+            "--disable-background-timer-throttling".to_string(),
+            "--disable-backgrounding-occluded-windows".to_string(),
             "--window-size=1300,1000".to_string(),
             format!("--user-data-dir={dir}"),
         ];
