@@ -453,8 +453,7 @@ fn a_searchmoves_move_that_cannot_be_searched_is_answered() {
     let mut e = Engine::start();
     e.send("go infinite searchmoves Z");
     e.expect("info string error: go: searchmoves: ", WAIT);
-    e.send("isready");
-    assert_eq!(e.drain(Duration::from_millis(300)), ["readyok"]);
+    assert_eq!(e.up_to_readyok(), ["readyok"]);
     e.send("stop");
     e.expect("bestmove 0000", WAIT);
     // Perft answers no `bestmove`: a `searchmoves` there is an error alone.

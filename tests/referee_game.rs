@@ -79,7 +79,9 @@ fn the_engine_against_itself_in_every_variant() {
             .moves
             .iter()
             .all(|m| m.depth.is_some() && m.score.is_some()));
-        assert!(a.end(Duration::from_secs(2)) && b.end(Duration::from_secs(2)));
+        // The grace before a kill: awari exits on `quit` in milliseconds; 10 s leaves a busy
+        // machine room to schedule it.
+        assert!(a.end(Duration::from_secs(10)) && b.end(Duration::from_secs(10)));
     }
 }
 
@@ -120,7 +122,11 @@ fn misbehaving_engines_lose_with_the_reason() {
     for (what, on_go, limit, reason) in rows {
         let mut south = awari();
         let mut north = script(on_go);
-        let record = play([&mut south, &mut north], &setup(Variant::Oware, limit));
+        // The limit under test is North's; South searches to a depth, so that a busy machine
+        // cannot make the real engine lose on time first.
+        let mut setup = setup(Variant::Oware, limit);
+        setup.limits[0] = Limit::Depth(2);
+        let record = play([&mut south, &mut north], &setup);
         match &record.termination {
             Termination::Forfeit { side, reason: r } => {
                 assert_eq!(*side, Side::North, "{what}");
@@ -147,7 +153,9 @@ fn a_stalled_engine_loses_at_the_new_game() {
         ],
     );
     let mut s = setup(Variant::Oware, Limit::Depth(1));
-    s.stall = Duration::from_millis(200);
+    // North never answers, whatever the limit; South's shell has this long to answer (a bound
+    // that a busy machine's scheduling does not reach; the test waits it out once).
+    s.stall = Duration::from_secs(2);
     let record = play([&mut south, &mut north], &s);
     match &record.termination {
         Termination::Forfeit { side, reason } => {

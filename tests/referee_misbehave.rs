@@ -31,15 +31,16 @@ fn every_kind_of_misbehaviour() {
             0,
             "2 games",
         ),
+        // (A timeout that awari's own handshake meets on a busy machine: it applies to both.)
         (
             &["slow-start", "2000"],
-            &["--depth", "2", "--timeout", "300"],
+            &["--depth", "2", "--timeout", "1000"],
             2,
             "handshake",
         ),
         (
             &["no-uciok"],
-            &["--depth", "2", "--timeout", "300"],
+            &["--depth", "2", "--timeout", "1000"],
             2,
             "handshake",
         ),
@@ -59,6 +60,9 @@ fn every_kind_of_misbehaviour() {
                 "--engine",
                 &format!("cmd={}", env!("CARGO_BIN_EXE_awari")),
                 "name=awari",
+                // A limit of its own, so that under `--movetime 50` a busy machine cannot
+                // make the real engine lose on time.
+                "depth=2",
             ])
             .args(&b)
             .args(["--games", "2"])
@@ -91,7 +95,7 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
         .spawn()
         .unwrap();
     let start = std::time::Instant::now();
-    while running(&engine) < 2 && start.elapsed() < std::time::Duration::from_secs(10) {
+    while running(&engine) < 2 && start.elapsed() < std::time::Duration::from_secs(60) {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     assert_eq!(running(&engine), 2, "both engines started");
@@ -102,6 +106,12 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
     .unwrap();
     let status = referee.wait().unwrap();
     assert_eq!(status.code(), Some(130), "{status:?}");
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    // The referee sent SIGKILL before it exited: an engine it reached is dying, which
+    // `running` does not count (the poll only covers the instant between the kernel taking
+    // the signal and marking the process as exiting).
+    let start = std::time::Instant::now();
+    while running(&engine) > 0 && start.elapsed() < std::time::Duration::from_secs(2) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     assert_eq!(running(&engine), 0, "an engine outlived the referee");
 }

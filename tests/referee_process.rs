@@ -28,11 +28,15 @@ fn sh(script: &str) -> Spec {
 }
 
 const SHORT: Duration = Duration::from_millis(300);
+const LONG: Duration = Duration::from_secs(60);
 
-/// Whether the group is gone, zombies included, within a second (a margin for the kernel:
-/// `Process` has already killed and reaped everything it could).
+/// Whether the group is gone, zombies included, within 30 s (a margin for the kernel, and
+/// for the init that reaps what was reparented to it, on a busy machine: `Process` has
+/// already killed and reaped everything it could; what it missed, a `sleep 100`, would
+/// outlast the margin).
 fn gone(pgid: u32) -> bool {
-    for _ in 0..500 {
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(30) {
         if !group_exists(pgid) {
             return true;
         }
@@ -58,7 +62,9 @@ fn the_real_engine_handshakes_and_quits_by_itself() {
     p.wait_for(Expect::ReadyOk, Duration::from_secs(5), &mut |_| {})
         .unwrap();
     let pgid = p.id();
-    assert!(p.end(Duration::from_secs(2)), "awari exits on quit");
+    // The grace before a kill: awari exits on `quit` in milliseconds; 10 s leaves a busy
+    // machine room to schedule it.
+    assert!(p.end(Duration::from_secs(10)), "awari exits on quit");
     assert!(gone(pgid));
 }
 
@@ -100,33 +106,37 @@ fn failures_are_named_and_nothing_survives() {
         max_line: 1000,
         max_lines_per_second: 2000,
     };
-    // (what, program, the failure waiting for `uciok`)
-    let rows: Vec<(&str, Spec, Expected)> = vec![
-        ("silent", sh("sleep 100"), |f| {
+    // (what, program, how long to wait for `uciok`, the failure then): SHORT where the
+    // failure is that time running out, LONG (a bound against hanging, not a measure) where
+    // it is something the program does, which a busy machine may delay.
+    let rows: Vec<(&str, Spec, Duration, Expected)> = vec![
+        ("silent", sh("sleep 100"), SHORT, |f| {
             matches!(f, Failure::Timeout(_))
         }),
-        ("crashes", sh("read line; exit 3"), |f| {
+        ("crashes", sh("read line; exit 3"), LONG, |f| {
             *f == Failure::Exited(Some(Exit::Status(3)))
         }),
-        ("floods", sh("yes 'info string spam'"), |f| {
+        ("floods", sh("yes 'info string spam'"), LONG, |f| {
             matches!(f, Failure::Flood(_))
         }),
         (
             "endless line",
             sh("head -c 5000 /dev/zero | tr '\\0' x; echo; sleep 100"),
+            LONG,
             |f| *f == Failure::LineTooLong(5000),
         ),
         (
             "ignores quit, leaves a child",
             sh("trap '' TERM; sleep 100 & while true; do sleep 1; done"),
+            SHORT,
             |f| matches!(f, Failure::Timeout(_)),
         ),
     ];
-    for (what, spec, expected) in rows {
+    for (what, spec, wait, expected) in rows {
         let mut p = Process::start(&spec, limits, None, None).unwrap();
         let pgid = p.id();
         let _ = p.send("uci");
-        let got = p.wait_for(Expect::UciOk, SHORT, &mut |_| {});
+        let got = p.wait_for(Expect::UciOk, wait, &mut |_| {});
         match got {
             Err(f) => assert!(expected(&f), "{what}: {f}"),
             Ok(line) => panic!("{what}: got {line}"),
@@ -160,7 +170,12 @@ fn dropping_a_process_kills_its_group() {
     )
     .unwrap();
     let pgid = p.id();
-    std::thread::sleep(Duration::from_millis(50));
+    // Once the shell has started its first `sleep`, there is a child to be killed with it.
+    let start = std::time::Instant::now();
+    while common::descendants(pgid).is_empty() {
+        assert!(start.elapsed() < LONG, "the shell started nothing");
+        std::thread::sleep(Duration::from_millis(2));
+    }
     assert!(group_alive(pgid));
     drop(p);
     assert!(gone(pgid));

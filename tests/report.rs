@@ -16,7 +16,7 @@ use awari::referee::report::data::{match_page, MatchPage, MatchRecords};
 use awari::rules::{parse_move_list, relay_sow, Board, Game, Side, Variant};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -67,20 +67,12 @@ fn browser() -> Result<PathBuf, String> {
     .ok_or_else(|| "no chromium, chromium-browser or google-chrome on PATH (.ci/run installs Debian's chromium)".to_string())
 }
 
-/// A browser process, killed and reaped however the test ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// Runs the browser headless on `url` with `args` (a fresh profile, no sandbox as root, no
 /// GPU) and returns what it printed on its standard output and its error output; it is
-/// stopped by its process id after `limit`.
+/// stopped after `limit`, and however the test ends, with every process it started (by pid).
+/// One browser runs at a time in this binary.
 fn headless(browser: &Path, url: &str, args: &[&str], limit: Duration) -> (String, String) {
+    let _one = common::one_browser();
     // Tests run in parallel threads of one process: each run gets a profile of its own.
     static RUNS: AtomicUsize = AtomicUsize::new(0);
     let profile = scratch(
@@ -104,7 +96,7 @@ fn headless(browser: &Path, url: &str, args: &[&str], limit: Duration) -> (Strin
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut running = Running(command.spawn().expect("the browser starts"));
+    let mut running = common::Group::spawn(command).expect("the browser starts");
     let read = |mut pipe: Box<dyn std::io::Read + Send>| {
         std::thread::spawn(move || {
             let mut text = String::new();
@@ -120,7 +112,7 @@ fn headless(browser: &Path, url: &str, args: &[&str], limit: Duration) -> (Strin
             Ok(Some(_)) => break,
             Ok(None) if started.elapsed() > limit => {
                 drop(running);
-                panic!("the browser ran for more than {limit:?} on {url}");
+                panic!("the browser did not end within {limit:?} on {url}");
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => panic!("waiting for the browser: {e}"),

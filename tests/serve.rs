@@ -25,22 +25,51 @@ const MISBEHAVE: &str = env!("CARGO_BIN_EXE_misbehave");
 
 // ---- plain HTTP ----
 
-/// One HTTP/1.1 request to `addr` (host:port); the status and the body.
+/// How long a request waits for its whole answer: beyond WebDriver's own limits set below
+/// (a script 60 s, a page load 120 s), so that the driver's error, naming what it waited
+/// for, comes first.
+const ANSWER: Duration = Duration::from_secs(180);
+
+/// One HTTP/1.1 request to `addr` (host:port); the status and the body. A request that gets
+/// no whole answer within [`ANSWER`] fails the test, saying which request it was.
 fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(120)))
-        .unwrap();
+    http_within(addr, method, path, body, ANSWER)
+}
+
+/// [`http`], waiting at most `limit` for the answer.
+fn http_within(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    limit: Duration,
+) -> (u16, String) {
+    let fail = |what: &str, e: std::io::Error| -> ! {
+        let why = match e.kind() {
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                format!("no {what} within {limit:?}")
+            }
+            _ => format!("{what}: {e}"),
+        };
+        panic!("{method} http://{addr}{path}: {why}")
+    };
+    let mut stream = TcpStream::connect(addr).unwrap_or_else(|e| fail("connection", e));
+    stream.set_read_timeout(Some(limit)).unwrap();
+    stream.set_write_timeout(Some(limit)).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    stream.write_all(request.as_bytes()).unwrap();
+    stream
+        .write_all(request.as_bytes())
+        .unwrap_or_else(|e| fail("request sent", e));
     let mut reader = BufReader::new(stream);
     let mut status = String::new();
-    reader.read_line(&mut status).unwrap();
+    reader
+        .read_line(&mut status)
+        .unwrap_or_else(|e| fail("status line", e));
     let code: u16 = status
         .split_whitespace()
         .nth(1)
@@ -50,7 +79,9 @@ fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Str
     let mut chunked = false;
     loop {
         let mut line = String::new();
-        reader.read_line(&mut line).unwrap();
+        reader
+            .read_line(&mut line)
+            .unwrap_or_else(|e| fail("header", e));
         let line = line.trim_end();
         if line.is_empty() {
             break;
@@ -67,20 +98,28 @@ fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Str
     if chunked {
         loop {
             let mut size = String::new();
-            reader.read_line(&mut size).unwrap();
+            reader
+                .read_line(&mut size)
+                .unwrap_or_else(|e| fail("chunk", e));
             let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
             if n == 0 {
                 break;
             }
             let mut chunk = vec![0; n + 2];
-            reader.read_exact(&mut chunk).unwrap();
+            reader
+                .read_exact(&mut chunk)
+                .unwrap_or_else(|e| fail("chunk", e));
             out.extend_from_slice(&chunk[..n]);
         }
     } else if let Some(n) = length {
         out.resize(n, 0);
-        reader.read_exact(&mut out).unwrap();
+        reader
+            .read_exact(&mut out)
+            .unwrap_or_else(|e| fail("body", e));
     } else {
-        reader.read_to_end(&mut out).unwrap();
+        reader
+            .read_to_end(&mut out)
+            .unwrap_or_else(|e| fail("body", e));
     }
     (code, String::from_utf8_lossy(&out).into_owned())
 }
@@ -190,14 +229,18 @@ fn wait_until(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
 
 // ---- WebDriver ----
 
-/// `chromedriver` on a free port with one headless Chromium session; both stopped when
-/// dropped (the session deleted, which ends the browser, then chromedriver by its pid).
+/// `chromedriver` on a port of its own choosing with one headless Chromium session; both
+/// stopped when dropped, also when the test fails (the session deleted, which ends the
+/// browser, then chromedriver's process group and every process under it, by pid). One runs
+/// at a time in this binary: it holds [`common::one_browser`] from start to end.
 struct Browser {
-    driver: Child,
+    _driver: common::Group,
     addr: String,
     session: String,
     /// The browser's profile, removed once it has ended.
     _profile: common::Scratch,
+    /// Dropped last, once everything above has ended.
+    _one: std::sync::MutexGuard<'static, ()>,
 }
 
 /// A browser and its driver, or why there are none.
@@ -211,34 +254,85 @@ fn tools() -> Result<(PathBuf, PathBuf), String> {
     Ok((browser, driver))
 }
 
+/// How long chromedriver may take to say it listens.
+const DRIVER_START: Duration = Duration::from_secs(60);
+
+/// chromedriver listening on `port`, and the port; `port` 0 asks chromedriver to choose one
+/// (a free port picked here and dropped before chromedriver binds it could be taken meanwhile
+/// by another test's server). `None` when chromedriver exits without listening (the port was
+/// taken) or does not say which port it chose (a version without `--port=0`).
+fn driver_on(driver: &Path, port: u16) -> Option<(common::Group, u16)> {
+    let mut command = Command::new(driver);
+    command
+        .arg(format!("--port={port}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut group = common::Group::spawn(command).expect("chromedriver starts");
+    let stdout = group.0.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    // Read to its end, so that chromedriver never blocks on a full pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    let until = Instant::now() + DRIVER_START;
+    let mut seen = Vec::new();
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            // "ChromeDriver was started successfully on port 43835."
+            Ok(line) if line.contains("started successfully") => {
+                let said = line
+                    .rsplit(' ')
+                    .next()
+                    .and_then(|w| w.trim_end_matches('.').parse::<u16>().ok());
+                return match said {
+                    Some(p) if p != 0 => Some((group, p)),
+                    _ if port != 0 => Some((group, port)),
+                    _ => None,
+                };
+            }
+            Ok(line) => seen.push(line),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                panic!("chromedriver did not say it listens within {DRIVER_START:?}: {seen:?}")
+            }
+        }
+    }
+}
+
 impl Browser {
     fn start(browser: &Path, driver: &Path, tag: &str) -> Browser {
-        let port = {
-            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            l.local_addr().unwrap().port()
-        };
-        let child = Command::new(driver)
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver");
+        let one = common::one_browser();
+        // Its own choice first; then, for a chromedriver that does not say its choice, ports
+        // of the dynamic range that differ from run to run, the next on a conflict.
+        let seed = std::process::id() as usize;
+        let (child, port) = std::iter::once(0)
+            .chain((0..20).map(|i| 49152 + ((seed * 7919 + i * 104729) % 16000) as u16))
+            .find_map(|port| driver_on(driver, port))
+            .expect("chromedriver listening: it exits on every port tried");
         let addr = format!("127.0.0.1:{port}");
         let profile = common::scratch("serve-chromium", tag);
         let dir = profile.display().to_string();
         let mut b = Browser {
-            driver: child,
+            _driver: child,
             addr,
             session: String::new(),
             _profile: profile,
+            _one: one,
         };
-        wait_until(Duration::from_secs(20), "chromedriver", || {
-            TcpStream::connect(&b.addr).is_ok()
-        });
         let mut args = vec![
             "--headless=new".to_string(),
             "--disable-gpu".to_string(),
+            // A tab not in front is "backgrounded": its renderer runs at a lower priority and
+            // its timers are throttled. Beside busy processes it then got no time at all, and a
+            // navigation in the second tab timed out after 120 s; every tab here is under test.
+            "--disable-renderer-backgrounding".to_string(),
+            "--disable-background-timer-throttling".to_string(),
+            "--disable-backgrounding-occluded-windows".to_string(),
             "--window-size=1300,1000".to_string(),
             format!("--user-data-dir={dir}"),
         ];
@@ -246,8 +340,10 @@ impl Browser {
         if unsafe { nix::libc::geteuid() } == 0 {
             args.push("--no-sandbox".to_string());
         }
+        // WebDriver's own limits, each below `ANSWER`: a script, a page load.
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
+            "timeouts": {"script": 60_000, "pageLoad": 120_000, "implicit": 0},
             "goog:chromeOptions": {"binary": browser.display().to_string(), "args": args}
         }}});
         let (code, text) = http(&b.addr, "POST", "/session", Some(&caps));
@@ -356,18 +452,21 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        if !self.session.is_empty() {
+        // Politely first (chromedriver ends the browser it started), but not for long: the
+        // group's end below stops whatever is left.
+        if !self.session.is_empty() && !std::thread::panicking() {
             let _ = std::panic::catch_unwind(|| {
-                http(
+                http_within(
                     &self.addr,
                     "DELETE",
                     &format!("/session/{}", self.session),
                     None,
+                    Duration::from_secs(20),
                 )
             });
         }
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        // `self._driver` (a `Group`) is dropped next: chromedriver, the browser and its
+        // helpers, by pid.
     }
 }
 

@@ -42,7 +42,9 @@ pub fn scratch(prefix: &str, tag: &str) -> Scratch {
     Scratch(dir)
 }
 
-/// Running (not zombie) processes whose program (argv[0]) is `path`.
+/// Running processes whose program (argv[0]) is `path`: not zombies, and not dying (killed
+/// with SIGKILL, or exiting), so that a check right after whatever killed them has ended
+/// needs no pause for the kernel, however busy the machine.
 pub fn running(path: &Path) -> usize {
     let wanted = path.to_string_lossy().to_string();
     std::fs::read_dir("/proc")
@@ -53,15 +55,40 @@ pub fn running(path: &Path) -> usize {
                     let p = e.path();
                     let cmd = std::fs::read(p.join("cmdline")).unwrap_or_default();
                     let argv0 = cmd.split(|&b| b == 0).next().unwrap_or_default();
-                    let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
-                    let zombie = stat
-                        .rfind(')')
-                        .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
-                    String::from_utf8_lossy(argv0) == wanted && !zombie
+                    String::from_utf8_lossy(argv0) == wanted && !dying(&p)
                 })
                 .count()
         })
         .unwrap_or(0)
+}
+
+/// Whether the process of `/proc/PID` is a zombie, exiting, or has SIGKILL pending (or is
+/// gone): it will not run the program's code again.
+fn dying(proc_dir: &Path) -> bool {
+    let Ok(stat) = std::fs::read_to_string(proc_dir.join("stat")) else {
+        return true;
+    };
+    // The fields after the command's closing parenthesis: state (3), ..., flags (9).
+    let fields: Vec<&str> = stat
+        .rfind(')')
+        .map_or("", |i| &stat[i + 1..])
+        .split_whitespace()
+        .collect();
+    const PF_EXITING: u64 = 0x4;
+    let state = fields.first().copied().unwrap_or("X");
+    let flags: u64 = fields.get(6).and_then(|f| f.parse().ok()).unwrap_or(0);
+    if matches!(state, "Z" | "X" | "x") || flags & PF_EXITING != 0 {
+        return true;
+    }
+    let status = std::fs::read_to_string(proc_dir.join("status")).unwrap_or_default();
+    let sigkill = 1u64 << (nix::libc::SIGKILL - 1);
+    status
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("SigPnd:")
+                .or_else(|| l.strip_prefix("ShdPnd:"))
+        })
+        .any(|mask| u64::from_str_radix(mask.trim(), 16).is_ok_and(|m| m & sigkill != 0))
 }
 
 /// The home and data directory of every program a test starts: an empty directory of the
@@ -277,6 +304,28 @@ impl Engine {
         lines
     }
 
+    /// What this machine adds now to anything a test times: the slowest of three `isready`
+    /// round trips of the idle engine, measured in the same run, so that a loaded machine's
+    /// pipes and scheduling are not counted against the engine. A bound on a time the test
+    /// measures is the engine's own limit plus this.
+    pub fn slack(&mut self) -> Duration {
+        (0..3)
+            .map(|_| {
+                self.send("isready");
+                self.expect("readyok", Duration::from_secs(5)).1
+            })
+            .max()
+            .unwrap_or_default()
+    }
+
+    /// The lines up to the answer to an `isready` sent now: nothing but `readyok` when the
+    /// engine owes no other answer (its output keeps its order, so this waits for an event,
+    /// not for a time within which a stray line might have come).
+    pub fn up_to_readyok(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok", Duration::from_secs(10))
+    }
+
     /// Closes the engine's input: end of file.
     pub fn close_stdin(&mut self) {
         self.stdin = None;
@@ -463,4 +512,74 @@ pub fn two_engines() -> Vec<String> {
             ]
         })
         .collect()
+}
+
+/// Holds the lock that lets one browser run at a time in this test binary (the harness runs
+/// a binary's tests in parallel threads, and two browsers beside each other's builds slowed a
+/// loaded two-core machine past every limit). A test that failed while holding it does not
+/// stop the others: the lock guards no data.
+pub fn one_browser() -> std::sync::MutexGuard<'static, ()> {
+    static BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    BROWSER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The processes whose parent is `pid`, then theirs, and so on (not zombies).
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let mut parents: Vec<(u32, u32)> = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // The fields after the command's closing parenthesis: state, ppid, ...
+        let rest = stat.rsplit_once(')').map_or("", |r| r.1);
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if let (Some(&state), Some(Ok(ppid))) = (fields.first(), fields.get(1).map(|p| p.parse())) {
+            if state != "Z" {
+                parents.push((child, ppid));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut next = vec![pid];
+    while let Some(p) = next.pop() {
+        for &(child, _) in parents.iter().filter(|&&(_, ppid)| ppid == p) {
+            out.push(child);
+            next.push(child);
+        }
+    }
+    out
+}
+
+/// A program started in a process group of its own (a browser, chromedriver: they start
+/// children of their own), ended with all of them however the test ends: on drop its whole
+/// group and every descendant is killed by pid, and it is reaped.
+pub struct Group(pub Child);
+
+impl Group {
+    /// Starts `command` as the leader of a new process group.
+    pub fn spawn(mut command: Command) -> std::io::Result<Group> {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0).spawn().map(Group)
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        use nix::sys::signal::{kill, killpg, Signal};
+        use nix::unistd::Pid;
+        // The tree first, while the leader still holds it together: a child that made a group
+        // of its own is ended by its pid.
+        let tree = descendants(self.0.id());
+        let _ = killpg(Pid::from_raw(self.0.id() as i32), Signal::SIGKILL);
+        for pid in tree {
+            let _ = kill(Pid::from_raw(pid as i32), Signal::SIGKILL);
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
