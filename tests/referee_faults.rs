@@ -686,9 +686,11 @@ fn games_nobody_played_are_no_contest_and_not_counted() {
     let out = referee()
         .args([
             "--engine",
-            "cmd=/nonexistent/a",
+            "cmd=/bin/false",
+            "name=a",
             "--engine",
-            "cmd=/nonexistent/b",
+            "cmd=/bin/false",
+            "name=b",
         ])
         .args(["--games", "2", "--depth", "1", "--jsonout"])
         .arg(&json)
@@ -909,8 +911,8 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
     }
     // No game played at all: exit status 1, and why.
     let child = referee()
-        .args(["--engine", "cmd=/nonexistent/a", "name=a"])
-        .args(["--engine", "cmd=/nonexistent/b", "name=b"])
+        .args(["--engine", "cmd=/bin/false", "name=a"])
+        .args(["--engine", "cmd=/bin/false", "name=b"])
         .args(["--games", "2", "--depth", "2"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
