@@ -64,7 +64,7 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         }
         files.writes_dir("--out-dir", &args.out_dir, is_run_file, 1);
     })?;
-        use crate::tools::datagen::{read_openings, run_shard, DatagenOptions};
+    use crate::tools::datagen::{read_openings, run_shard, DatagenOptions};
     let shard = shard_of(args.shard.as_deref(), Some(&args.out_dir))?;
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
