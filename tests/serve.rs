@@ -167,7 +167,7 @@ impl Server {
 
     /// The server's engines now: its children's pids.
     fn children(&self) -> Vec<u32> {
-        children_of(self.child.id())
+        common::children_of(self.child.id())
     }
 
     /// Resident memory, in KiB.
@@ -197,26 +197,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// The processes whose parent is `pid`.
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // The fields after the command's closing parenthesis: state, ppid, ...
-        let rest = stat.rsplit_once(')').map_or("", |r| r.1);
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) && fields[0] != "Z" {
-            out.push(child);
-        }
-    }
-    out
 }
 
 fn wait_until(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
@@ -710,7 +690,7 @@ fn take_back_set_up_a_position_and_two_tabs_at_once() {
         }
     }
     assert_eq!(
-        children_of(server.child.id()).len(),
+        common::children_of(server.child.id()).len(),
         2,
         "one engine per tab"
     );

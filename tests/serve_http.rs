@@ -223,25 +223,6 @@ fn read_stream(addr: &str, id: &str, extra: &str) -> String {
     text
 }
 
-/// The processes whose parent is `pid` (not zombies).
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        let rest = stat.rsplit_once(')').map_or("", |r| r.1);
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) && fields[0] != "Z" {
-            out.push(child);
-        }
-    }
-    out
-}
-
 /// Whether process `pid` runs (exists and is no zombie).
 fn running(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
@@ -269,7 +250,7 @@ fn analysing(server: &Server) -> u32 {
     assert_eq!(answer.status, 200, "{}", answer.body);
     let mut engines = Vec::new();
     wait_until(Duration::from_secs(60), "the analysis engine", || {
-        engines = children_of(server.pid());
+        engines = common::children_of(server.pid());
         !engines.is_empty()
     });
     engines[0]
@@ -564,7 +545,7 @@ fn an_aborted_server_leaves_no_engine_running() {
         assert_eq!(answer.status, 200, "{}", answer.body);
         let mut engines = Vec::new();
         wait_until(Duration::from_secs(60), "both engines", || {
-            engines = children_of(server.pid());
+            engines = common::children_of(server.pid());
             engines.len() == 2
         });
         let killed = Command::new("kill")

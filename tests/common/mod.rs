@@ -525,9 +525,9 @@ pub fn one_browser() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The processes whose parent is `pid`, then theirs, and so on (not zombies).
-pub fn descendants(pid: u32) -> Vec<u32> {
-    let mut parents: Vec<(u32, u32)> = Vec::new();
+/// Every living process (no zombie) with its parent: (pid, ppid), read from `/proc`.
+fn living_parents() -> Vec<(u32, u32)> {
+    let mut parents = Vec::new();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
             continue;
@@ -544,6 +544,21 @@ pub fn descendants(pid: u32) -> Vec<u32> {
             }
         }
     }
+    parents
+}
+
+/// The processes whose parent is `pid` (not zombies).
+pub fn children_of(pid: u32) -> Vec<u32> {
+    living_parents()
+        .into_iter()
+        .filter(|&(_, ppid)| ppid == pid)
+        .map(|(child, _)| child)
+        .collect()
+}
+
+/// The processes whose parent is `pid`, then theirs, and so on (not zombies).
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let parents = living_parents();
     let mut out = Vec::new();
     let mut next = vec![pid];
     while let Some(p) = next.pop() {
