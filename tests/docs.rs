@@ -8,7 +8,7 @@
 //!   command names, the option names, and every value the parser checks (ranges, choices); it
 //!   does not check what the parser leaves to the command (files that must exist, engine
 //!   words), which other tests exercise;
-//! - the options the engine lists under `uci` and the rows of doc/protocol.md's options table
+//! - the options the engine lists under `uci` and the rows of protocol.md's options table
 //!   are the same set;
 //! - every sample engine session marked `<!-- tested -->` is what the engine answers, with the
 //!   figures that vary from run to run (`nps`, `time`, `hashfull`) masked;
@@ -366,15 +366,15 @@ fn every_command_line_in_the_docs_parses() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The option names of doc/protocol.md's options table (the first column's backticked names;
+/// The option names of protocol.md's options table (the first column's backticked names;
 /// a row `A` ... `B` stands for the engine's options from A to B in the order `uci` lists
 /// them).
 fn documented_options(listed: &[String]) -> BTreeSet<String> {
-    let text = std::fs::read_to_string(Path::new(ROOT).join("doc/protocol.md")).unwrap();
+    let text = std::fs::read_to_string(Path::new(ROOT).join("protocol.md")).unwrap();
     let section = text
         .split("\n## Options\n")
         .nth(1)
-        .expect("doc/protocol.md has a section `## Options`");
+        .expect("protocol.md has a section `## Options`");
     let mut names = BTreeSet::new();
     for row in section
         .lines()
@@ -417,14 +417,14 @@ fn the_options_reference_lists_exactly_the_engines_options() {
         if !documented.contains(name) {
             problems.push(format!(
                 "option `{name}`: listed by the engine under `uci`, missing from the options \
-                 table of doc/protocol.md (section `## Options`): add a row for it"
+                 table of protocol.md (section `## Options`): add a row for it"
             ));
         }
     }
     for name in &documented {
         if !listed.contains(name) {
             problems.push(format!(
-                "option `{name}`: in the options table of doc/protocol.md, not listed by the \
+                "option `{name}`: in the options table of protocol.md, not listed by the \
                  engine under `uci`: remove the row or add the option"
             ));
         }

@@ -33,7 +33,7 @@ use std::process::ExitCode;
     version = crate::sys::conventions::VERSION,
     about = "An Awari engine: oware, awari, ahl, kalah and ayoayo",
     after_help = "With no command, awari is the engine: it speaks the UCI-like line protocol of\n\
-                  doc/protocol.md on stdin/stdout, e.g.\n  \
+                  protocol.md on stdin/stdout, e.g.\n  \
                   printf 'position startpos moves FfEa\\ngo depth 12\\n' | awari\n\
                   Positions use the notation of doc/rules.md, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.\n\
                   Examples: awari play; awari bench; awari bench --threads 2;\n  \
