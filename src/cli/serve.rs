@@ -1,6 +1,6 @@
 //! `awari serve`: its flags, read into a [`crate::serve::Config`].
 
-use crate::referee::game::Limit;
+use crate::client::limit::Limit;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;

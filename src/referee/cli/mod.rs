@@ -309,7 +309,7 @@ pub fn main() -> ExitCode {
     let result = play::run(cli, engines);
     // The games fail once an interrupt kills their engines, and the match may end before the
     // interrupt thread has finished its cleanup: it ends the process itself, with status 130.
-    while super::process::interrupted() {
+    while crate::sys::registry::interrupted() {
         std::thread::park();
     }
     match result {

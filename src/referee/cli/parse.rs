@@ -3,8 +3,8 @@
 //! names the word.
 
 use super::{MAX_DEPTH, MAX_MOVES_PER_PERIOD, MAX_SECONDS};
-use crate::referee::game::Limit;
-use crate::referee::process::Spec;
+use crate::client::limit::Limit;
+use crate::client::process::Spec;
 use crate::referee::runner::Contestant;
 use crate::referee::stats::Sprt;
 use std::path::PathBuf;

@@ -1,0 +1,16 @@
+//! The engine client: an engine of the line protocol driven as a child process, for the
+//! referee's games and for the page (`awari serve`) alike. [`process`] starts one (never
+//! through a shell), writes to it, reads its output within limits and ends it for sure;
+//! [`reply`] types what it says (`uciok`, `readyok`, `id name`, `option`, `info`,
+//! `bestmove`); [`limit`] is what a search is limited by and the `go` line that asks for it.
+//!
+//! It builds on the rules and on [`crate::sys`] (the registry of live engines, the subreaper,
+//! the interrupt handler, `/proc`), and knows nothing of matches or of the page.
+
+pub mod limit;
+pub mod process;
+pub mod reply;
+
+pub use limit::Limit;
+pub use process::{Exit, Failure, OutputLimits, Process, Spec};
+pub use reply::{EngineOption, EngineScore, Expect, Reply};
