@@ -1,10 +1,11 @@
 //! The referee's default job: a match of two engines, or a tournament of matches, from the
 //! flags to the games, the progress shown while they are played and the table at the end.
 
-use super::parse::{contestant, parse_sprt, parse_tc};
+use super::parse::{contestant, parse_sprt};
 use super::{Cli, Error, Order};
 use crate::client::limit::Limit;
 use crate::client::process::Spec;
+use crate::client::words::parse_tc;
 use crate::cluster::shard::Shard;
 use crate::record::{self as records, GameRecord, Sink};
 use crate::referee::figures::{openings_used, Figures};
