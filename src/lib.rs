@@ -27,7 +27,8 @@
 //!   terminal).
 //! - [`client`]: the engine client: an engine driven as a child process (started, written
 //!   to, read within limits, ended for sure), its replies typed, the search limits and their
-//!   `go` lines. The referee and the page both stand on it.
+//!   `go` lines, an engine as `--engine` words name it. The referee and the page both stand
+//!   on it; it builds only on [`sys`].
 //! - [`record`]: a game's record, as a JSON line and as PGN, written by the referee for its
 //!   matches and by the page for its downloads.
 //! - [`referee`]: games and matches between engine processes, their records and statistics.

@@ -5,8 +5,9 @@
 //! `bestmove`); [`limit`] is what a search is limited by and the `go` line that asks for it;
 //! [`words`] reads an engine as a command line names it (`--engine cmd=... tc=...`).
 //!
-//! It builds on the rules and on [`crate::sys`] (the registry of live engines, the subreaper,
-//! the interrupt handler, `/proc`), and knows nothing of matches or of the page.
+//! It builds only on [`crate::sys`] (the registry of live engines, the subreaper,
+//! the interrupt handler, `/proc`), and knows nothing of the rules, of matches or of
+//! the page: a move is text to it, which its users check.
 
 pub mod limit;
 pub mod process;
