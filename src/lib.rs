@@ -7,7 +7,8 @@
 //!   included). It imports nothing.
 //! - [`rules`]: the game only (board, moves, five rule sets, notation, Zobrist keys, perft).
 //!   Everything else builds on it and it imports nothing from them.
-//! - [`sys`]: files, pipes and the processor's cache, wrapped once.
+//! - [`sys`]: files, pipes, the processor's cache, signals, the subreaper, the registry of
+//!   live engines and `/proc`, wrapped once.
 //! - [`tables`]: endgame tables for oware and kalah, built by retrograde analysis.
 //! - [`search`]: the engine's search (iterative deepening alpha-beta, ordering, transposition
 //!   table, evaluation and oware's network, time, threads, scores, the table root, the
@@ -24,10 +25,16 @@
 //!   `Opponent` option asks, and runs `bench` and the book from [`tools`].
 //! - [`play`]: a person against the engine or a classic opponent (`awari play`, in a
 //!   terminal).
-//! - [`referee`]: engine processes, games and matches between them, their records and
-//!   statistics. It checks moves with [`rules`] and meets engines only as processes.
+//! - [`client`]: the engine client: an engine driven as a child process (started, written
+//!   to, read within limits, ended for sure), its replies typed, the search limits and their
+//!   `go` lines, an engine as `--engine` words name it. The referee and the page both stand
+//!   on it; it builds only on [`sys`].
+//! - [`record`]: a game's record, as a JSON line and as PGN, written by the referee for its
+//!   matches and by the page for its downloads.
+//! - [`referee`]: games and matches between engine processes, their records and statistics.
+//!   It checks moves with [`rules`] and meets engines only through [`client`].
 //! - [`serve`]: `awari serve`, a local web page to play, watch and analyse games against
-//!   any engine, driven as processes with the referee's process code.
+//!   any engine, driven through [`client`]. It imports nothing from the referee.
 //! - [`cli`]: the `awari` command line (the engine, `perft`, `bench`, `play`, `tune`, `book`,
 //!   `tables`, `solve`, `datagen`, `train`, `serve`); `src/bin/awari.rs` only calls it. The referee's is [`referee::cli`].
 //!
@@ -35,8 +42,10 @@
 
 pub mod classic;
 pub mod cli;
+pub mod client;
 pub mod cluster;
 pub mod play;
+pub mod record;
 pub mod referee;
 pub mod rng;
 pub mod rules;

@@ -2,7 +2,7 @@
 //! through the real `referee` binary with real misbehaving engines: shell programs and
 //! `misbehave` in its modes.
 
-use awari::referee::records::GameRecord;
+use awari::record::GameRecord;
 use std::path::Path;
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};

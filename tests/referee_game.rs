@@ -3,10 +3,13 @@
 
 mod common;
 
-use awari::referee::game::{adjudicate, play, Limit, Scoring, Setup, Termination};
-use awari::referee::process::{become_subreaper, OutputLimits, Process, Spec};
-use awari::referee::reply::Expect;
+use awari::client::Expect;
+use awari::client::Limit;
+use awari::client::{OutputLimits, Process, Spec};
+use awari::record::Termination;
+use awari::referee::game::{adjudicate, play, Scoring, Setup};
 use awari::rules::{Board, Game, Side, Variant};
+use awari::sys::subreaper::become_subreaper;
 use std::path::PathBuf;
 use std::time::Duration;
 

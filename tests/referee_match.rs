@@ -2,7 +2,7 @@
 //! and the match finishes with no process left; a match killed with SIGKILL resumes from its
 //! JSON lines without losing or replaying a finished game, and ends with the same totals.
 
-use awari::referee::records::GameRecord;
+use awari::record::GameRecord;
 use std::path::Path;
 use std::process::Stdio;
 use std::thread;

@@ -5,10 +5,10 @@
 
 mod common;
 
-use awari::referee::process::{
-    become_subreaper, group_alive, group_exists, Exit, Failure, OutputLimits, Process, Spec,
-};
-use awari::referee::reply::Expect;
+use awari::client::Expect;
+use awari::client::{Exit, Failure, OutputLimits, Process, Spec};
+use awari::sys::procfs::{group_alive, group_exists};
+use awari::sys::subreaper::become_subreaper;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -4,9 +4,9 @@
 //! another match are refused, and the SPRT runs over every shard's games at once.
 
 use awari::cluster::shard::Shard;
+use awari::record::GameRecord;
 use awari::referee::figures::Figures;
 use awari::referee::outdir;
-use awari::referee::records::GameRecord;
 use awari::referee::runner::{Sprt, Tally};
 use std::path::Path;
 use std::process::Output;

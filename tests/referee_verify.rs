@@ -2,7 +2,7 @@
 //! refused, with its file and line, by `referee merge`, `referee report` and `--resume`, and
 //! left out of their totals; the records of every way the referee ends a game still verify.
 
-use awari::referee::records::{GameRecord, GameResult};
+use awari::record::{GameRecord, GameResult};
 use std::path::Path;
 use std::process::Output;
 

@@ -11,7 +11,7 @@
 //! test process's error output, which a passing run shows too; `.ci/run` installs Debian's
 //! `chromium` where it can.
 
-use awari::referee::records::GameRecord;
+use awari::record::GameRecord;
 use awari::referee::report::data::{match_page, MatchPage, MatchRecords};
 use awari::rules::{parse_move_list, relay_sow, Board, Game, Side, Variant};
 use serde_json::Value;

@@ -973,7 +973,7 @@ fn analysis_hint_review_and_records() {
         None,
     );
     assert_eq!(code, 200);
-    let record = awari::referee::records::GameRecord::from_json(line.trim().as_bytes()).unwrap();
+    let record = awari::record::GameRecord::from_json(line.trim().as_bytes()).unwrap();
     assert_eq!(record.moves, end["moves"].as_str().unwrap());
     assert_eq!(record.variant, "kalah");
     assert_ne!(record.result.tag(), "*");

@@ -1,6 +1,6 @@
 //! `awari serve`: its flags, read into a [`crate::serve::Config`].
 
-use crate::referee::game::Limit;
+use crate::client::limit::Limit;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -44,8 +44,10 @@ pub fn run(args: &ServeArgs, matches: Option<&clap::ArgMatches>) -> Result<(), S
     );
     let mut engines = Vec::new();
     for words in &groups {
-        let c = crate::referee::cli::contestant(words, Limit::MoveTime(Duration::from_secs(1)))?;
-        engines.push((c.spec, c.limit));
+        engines.push(crate::client::words::engine(
+            words,
+            Limit::MoveTime(Duration::from_secs(1)),
+        )?);
     }
     for name in &args.host {
         let ok = !name.is_empty()

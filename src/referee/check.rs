@@ -5,8 +5,8 @@
 //! Each probe starts by synchronising with the engine (`isready`, every earlier line
 //! discarded), so that a late line from one check is never blamed on the next.
 
-use super::process::{OutputLimits, Process, Spec};
-use super::reply::{quote, Expect, Reply};
+use crate::client::process::{OutputLimits, Process, Spec};
+use crate::client::reply::{quote, Expect, Reply};
 use crate::rules::{parse_move_list, Board, Game, Variant};
 use std::time::{Duration, Instant};
 

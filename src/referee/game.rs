@@ -9,57 +9,14 @@
 //! That time is charged to its clock, as is all the time from then to `bestmove`: a clock may
 //! run below zero, and the engine loses once it is more than the margin below.
 
-use super::process::{Failure, Process};
-use super::reply::{quote, EngineScore, Expect, Reply};
+use crate::client::limit::{Clocks, Limit};
+use crate::client::process::{Failure, Process};
+use crate::client::reply::{quote, Expect, Reply};
+use crate::record::{Played, Record, Termination};
 use crate::rules::{
     format_move_list, parse_move_list, Board, EndReason, Game, Move, Side, Variant,
 };
-use std::fmt;
 use std::time::{Duration, Instant};
-
-/// How long each move may take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// A clock per side: `moves` per period (None: the whole game), `base` per period,
-    /// `inc` per move.
-    Clock {
-        /// Moves per period, if the clock is refilled.
-        moves: Option<u32>,
-        /// Time per period.
-        base: Duration,
-        /// Increment per move.
-        inc: Duration,
-    },
-    /// A fixed time per move.
-    MoveTime(Duration),
-    /// A fixed depth per move (time is not limited beyond the stall timeout).
-    Depth(u32),
-    /// A fixed node count per move.
-    Nodes(u64),
-}
-
-impl Limit {
-    /// The PGN TimeControl tag: `40/60+0.5`, `60+0`, `movetime=100`, `depth=5`, `nodes=1000`.
-    pub fn tag(&self) -> String {
-        let secs = |d: Duration| {
-            let s = d.as_secs_f64();
-            if s.fract() == 0.0 {
-                format!("{}", s as u64)
-            } else {
-                format!("{s}")
-            }
-        };
-        match *self {
-            Limit::Clock { moves, base, inc } => match moves {
-                Some(m) => format!("{m}/{}+{}", secs(base), secs(inc)),
-                None => format!("{}+{}", secs(base), secs(inc)),
-            },
-            Limit::MoveTime(d) => format!("movetime={}", d.as_millis()),
-            Limit::Depth(d) => format!("depth={d}"),
-            Limit::Nodes(n) => format!("nodes={n}"),
-        }
-    }
-}
 
 /// Everything about one game but its engines.
 #[derive(Clone, Debug)]
@@ -78,103 +35,6 @@ pub struct Setup {
     pub scoring: Scoring,
     /// How long `isready` and the answer to a depth or node limited `go` may take.
     pub stall: Duration,
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// The rules ended it.
-    Rules(EndReason),
-    /// The move limit: adjudicated on the stores (plus rows where the rules collect them).
-    Adjudicated,
-    /// An engine failed; it lost.
-    Forfeit {
-        /// The side that failed.
-        side: Side,
-        /// What it did.
-        reason: String,
-    },
-    /// Nobody's result: a bad opening, or neither engine started. Left out of the statistics.
-    NoContest(String),
-}
-
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Termination::Rules(r) => write!(f, "{}", r.describe()),
-            Termination::Adjudicated => write!(f, "adjudicated at the move limit"),
-            Termination::Forfeit { side, reason } => write!(f, "{side} forfeits: {reason}"),
-            Termination::NoContest(reason) => write!(f, "no contest: {reason}"),
-        }
-    }
-}
-
-/// One move as played: what the engine said about it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played {
-    /// The move.
-    pub mv: Move,
-    /// The last score the engine reported, if any.
-    pub score: Option<EngineScore>,
-    /// The last depth it reported.
-    pub depth: Option<u32>,
-    /// Time the referee measured and charged, from the synchronisation before `go` to
-    /// `bestmove`.
-    pub time: Duration,
-}
-
-/// A finished game.
-#[derive(Clone, Debug)]
-pub struct Record {
-    /// The start position.
-    pub start: Board,
-    /// The opening moves (not the engines').
-    pub opening: Vec<Move>,
-    /// The engines' moves.
-    pub moves: Vec<Played>,
-    /// The winner, or `None` for a draw (or no contest).
-    pub winner: Option<Side>,
-    /// Final stores as scored.
-    pub stores: [u8; 2],
-    /// How it ended.
-    pub termination: Termination,
-}
-
-impl Record {
-    /// `1-0` (South won), `0-1`, `1/2-1/2`, or `*` for no contest.
-    pub fn result_tag(&self) -> &'static str {
-        match (self.winner, &self.termination) {
-            (_, Termination::NoContest(_)) => "*",
-            (Some(Side::South), _) => "1-0",
-            (Some(Side::North), _) => "0-1",
-            (None, _) => "1/2-1/2",
-        }
-    }
-
-    /// Whether the game counts for anyone.
-    pub fn is_contest(&self) -> bool {
-        !matches!(self.termination, Termination::NoContest(_))
-    }
-
-    /// The side that forfeited, if one did.
-    pub fn forfeited(&self) -> Option<Side> {
-        match self.termination {
-            Termination::Forfeit { side, .. } => Some(side),
-            _ => None,
-        }
-    }
-
-    /// A game no engine played: no contest, for `reason`.
-    pub fn no_contest(start: Board, opening: Vec<Move>, reason: String) -> Record {
-        Record {
-            start,
-            opening,
-            moves: Vec::new(),
-            winner: None,
-            stores: start.stores(),
-            termination: Termination::NoContest(reason),
-        }
-    }
 }
 
 /// How a game stopped at the move limit is scored.
@@ -293,7 +153,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             Limit::Depth(_) | Limit::Nodes(_) => setup.stall,
         };
         let started = Instant::now();
-        let mut info = super::reply::Info::default();
+        let mut info = crate::client::reply::Info::default();
         let answer = engine
             .sync(allowed)
             .and_then(|()| engine.send(position.trim_end()))
@@ -367,22 +227,14 @@ fn go_command(setup: &Setup, clocks: &[Clock; 2], made: &[u32; 2], side: Side) -
         Limit::Clock { inc, .. } => inc.as_millis(),
         _ => 0,
     };
-    match setup.limits[side.index()] {
-        Limit::Clock { moves, .. } => {
-            let mut go = format!(
-                "go wtime {} btime {} winc {} binc {}",
-                clock_ms(clocks[0]),
-                clock_ms(clocks[1]),
-                inc_of(setup.limits[0]),
-                inc_of(setup.limits[1])
-            );
-            if let Some(m) = moves.filter(|&m| m > 0) {
-                go += &format!(" movestogo {}", m - made[side.index()] % m);
-            }
-            go
-        }
-        Limit::MoveTime(d) => format!("go movetime {}", d.as_millis()),
-        Limit::Depth(n) => format!("go depth {n}"),
-        Limit::Nodes(n) => format!("go nodes {n}"),
-    }
+    let limit = setup.limits[side.index()];
+    let moves_to_go = match limit {
+        Limit::Clock { moves, .. } => moves.filter(|&m| m > 0).map(|m| m - made[side.index()] % m),
+        _ => None,
+    };
+    limit.go(Some(&Clocks {
+        left_ms: [clock_ms(clocks[0]), clock_ms(clocks[1])],
+        inc_ms: [inc_of(setup.limits[0]), inc_of(setup.limits[1])],
+        moves_to_go,
+    }))
 }

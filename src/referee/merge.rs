@@ -9,9 +9,9 @@
 
 use super::figures::{openings_used, Figures};
 use super::outdir::{self, Manifest, Verdict};
-use super::records::{replace, GameRecord};
 use super::resume;
 use super::runner::Tally;
+use crate::record::{replace, GameRecord};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,7 @@
-//! The referee: engine processes ([`process`]) and what they say ([`reply`]), one game
-//! ([`game`]), a match ([`runner`]) and tournaments of matches ([`tournament`]), the records
-//! ([`records`]), each checked against its moves ([`verify`]), resuming from them
+//! The referee: one game ([`game`]) between engines driven through the engine client
+//! ([`crate::client`]), a match ([`runner`]) and tournaments of matches
+//! ([`tournament`]), the records ([`crate::record`]), each checked against its moves
+//! ([`verify`]), resuming from them
 //! ([`resume`]), a sharded match's directory ([`outdir`]) and its shards merged ([`merge`]),
 //! the statistics ([`stats`]) and the text that shows them ([`figures`]), the HTML report page
 //! ([`report`]), the compliance test ([`check`]) and the command line ([`cli`]).
@@ -11,9 +12,6 @@ pub mod figures;
 pub mod game;
 pub mod merge;
 pub mod outdir;
-pub mod process;
-pub mod records;
-pub mod reply;
 pub mod report;
 pub mod resume;
 pub mod runner;

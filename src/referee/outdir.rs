@@ -14,11 +14,11 @@
 //! Every file is written whole under a temporary name and renamed, or appended a line at a
 //! time; a reader treats a last line without its line break as not yet written.
 
-use super::records::GameRecord;
 use super::resume::Schedule;
 use super::runner::{Config, Sprt, Tally};
 use crate::cluster::manifest::ManifestFile;
 use crate::cluster::shard::Shard;
+use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};

@@ -9,8 +9,8 @@
 //! game that was no contest (whatever stopped it may be fixed). A round recorded twice keeps
 //! its first record.
 
-use super::records::{replace, GameRecord, GameResult, MAX_LINE};
 use super::runner::Config;
+use crate::record::{replace, GameRecord, GameResult, MAX_LINE};
 use crate::sys::lines::{FileLine, FileLines};
 use serde::{Deserialize, Serialize};
 use serde_json::error::Category;

@@ -7,12 +7,14 @@
 //! cutechess-cli's `restart=auto` does; [`Restart::Always`] starts fresh processes for every
 //! game. A crashed or hung engine costs one game, never the match.
 
-use super::game::{play, Limit, Record, Scoring, Setup};
-use super::process::{self, OutputLimits, Process, Spec};
-use super::records::{GameRecord, Meta, Sink};
-use super::reply::Expect;
+use super::game::{play, Scoring, Setup};
 use super::stats::Verdict;
+use crate::client::limit::Limit;
+use crate::client::process::{self, OutputLimits, Process, Spec};
+use crate::client::reply::Expect;
 use crate::cluster::shard::Shard;
+use crate::record::Record;
+use crate::record::{GameRecord, Meta, Sink};
 use crate::rules::{parse_move_list, Board, Move, Side, Variant};
 use crossbeam_channel::{bounded, unbounded, Sender};
 use std::collections::HashMap;
@@ -433,12 +435,12 @@ fn one_game(config: &Config, round: u64, kept: &mut [Option<Process>; 2]) -> Fin
                 moves: Vec::new(),
                 winner: Some(side.opponent()),
                 stores: setup.start.stores(),
-                termination: super::game::Termination::Forfeit { side, reason },
+                termination: crate::record::Termination::Forfeit { side, reason },
             }
         }
     };
     // Whatever an engine started and left behind ends with the game.
-    process::sweep();
+    crate::sys::subreaper::sweep();
     Finished {
         round,
         a_south,
@@ -517,7 +519,7 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
                 for p in kept.iter_mut().flatten() {
                     p.end(Duration::from_millis(500));
                 }
-                process::sweep();
+                crate::sys::subreaper::sweep();
             });
         }
         drop(tx);

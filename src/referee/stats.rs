@@ -7,6 +7,7 @@
 //! (a one-parameter family `p_i / (1 + x·φ_i)`, `x` solved by bisection), and the LLR is
 //! `N · Σ p_i · ln(q1_i / q0_i)`. The tests reproduce fishtest's reference values.
 
+use crate::record::{EloModel, SprtSettings};
 use std::f64::consts::LN_10;
 
 /// Zero counts are replaced by this, as fishtest does, so that every outcome keeps a little
@@ -377,21 +378,8 @@ impl Sprt {
     /// `alpha` and `beta` in 0..1 with a sum below 1 (from 1 on the bounds cross and the test
     /// decides on its first pair, whatever the games say). The error says what is wrong.
     pub fn check(&self) -> Result<(), String> {
-        let elo = |v: f64| v.is_finite() && v.abs() <= 1000.0;
-        let rate = |v: f64| v > 0.0 && v < 1.0;
-        if !(elo(self.elo0) && elo(self.elo1)) {
-            return Err("elo0 and elo1 must lie within -1000 to 1000".to_string());
-        }
-        if !(rate(self.alpha) && rate(self.beta)) {
-            return Err("alpha and beta must lie within 0..1".to_string());
-        }
-        if self.elo1 <= self.elo0 {
-            return Err("elo1 must be above elo0".to_string());
-        }
-        if self.alpha + self.beta >= 1.0 {
-            return Err("alpha + beta must be below 1".to_string());
-        }
-        Ok(())
+        // One check for the command line's SPRT and a record's ([`SprtSettings::check`]).
+        SprtSettings::from(*self).check()
     }
 
     /// The bounds on the LLR, lower and upper.
@@ -415,6 +403,35 @@ impl Sprt {
             Verdict::AcceptH0
         } else {
             Verdict::Continue
+        }
+    }
+}
+
+// A record carries its SPRT's settings; the record room knows nothing of the statistics, so
+// the conversions both ways live here.
+
+impl From<Sprt> for SprtSettings {
+    fn from(s: Sprt) -> SprtSettings {
+        SprtSettings {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+            model: EloModel::Normalized,
+        }
+    }
+}
+
+impl SprtSettings {
+    /// The SPRT these settings describe.
+    pub fn sprt(self) -> Sprt {
+        match self.model {
+            EloModel::Normalized => Sprt {
+                elo0: self.elo0,
+                elo1: self.elo1,
+                alpha: self.alpha,
+                beta: self.beta,
+            },
         }
     }
 }

@@ -13,7 +13,7 @@
 //! engine moves, and a bad opening one that does not play.
 
 use super::game::{adjudicate, Scoring};
-use super::records::{GameRecord, GameResult};
+use crate::record::{GameRecord, GameResult};
 use crate::rules::{parse_move_list, Board, EndReason, Game, Side, Variant};
 
 /// How a record says its game ended, read back from its termination text.

@@ -1,10 +1,10 @@
 //! The engines a page can play: the kinds offered (this program at a few strengths, the
 //! classic opponents, the engines given with `--engine`), and one running engine, driven with
-//! the referee's [`Process`]. Every engine is a child process, this program's own included.
+//! the engine client's [`Process`]. Every engine is a child process, this program's own included.
 
-use crate::referee::game::Limit;
-use crate::referee::process::{Failure, OutputLimits, Process, Spec};
-use crate::referee::reply::{Expect, Reply};
+use crate::client::limit::Limit;
+use crate::client::process::{Failure, OutputLimits, Process, Spec};
+use crate::client::reply::{Expect, Reply};
 use crate::rules::{format_move_list, Game, Variant};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -105,15 +105,10 @@ pub fn analyst(exe: &Path, tables: Option<&Path>) -> Kind {
 /// per move (the period over 40 moves, or over its own move count, plus the increment): the
 /// page keeps no clocks.
 pub fn go(limit: &Limit) -> (String, Duration) {
-    match *limit {
-        Limit::MoveTime(d) => (format!("go movetime {}", d.as_millis()), d + MARGIN),
-        Limit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(120)),
-        Limit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(120)),
-        Limit::Clock { moves, base, inc } => {
-            let d = base / moves.unwrap_or(40).max(1) + inc;
-            (format!("go movetime {}", d.as_millis().max(1)), d + MARGIN)
-        }
-    }
+    let wait = limit
+        .move_time()
+        .map_or(Duration::from_secs(120), |d| d + MARGIN);
+    (limit.go(None), wait)
 }
 
 /// A running engine.
@@ -162,14 +157,12 @@ impl Engine {
         let mut multipv = 0;
         self.process
             .wait_for(Expect::UciOk, HANDSHAKE, &mut |line| {
-                let words: Vec<&str> = line.split_whitespace().collect();
-                if words.starts_with(&["option", "name", "MultiPV"]) {
-                    // `... type spin default 1 min 1 max 6`; without a max, 1 line is sure.
-                    let max = words
-                        .windows(2)
-                        .find(|w| w[0] == "max")
-                        .and_then(|w| w[1].parse::<u32>().ok());
-                    multipv = max.unwrap_or(1).clamp(1, MAX_LINES);
+                if let Reply::Option(option) = Reply::parse(line) {
+                    if option.name == "MultiPV" {
+                        // `... type spin default 1 min 1 max 6`; without a max, 1 line is sure.
+                        let max = option.max.and_then(|m| u32::try_from(m).ok());
+                        multipv = max.unwrap_or(1).clamp(1, MAX_LINES);
+                    }
                 }
             })?;
         self.multipv = multipv;

@@ -4,7 +4,7 @@
 //! reaches the page but numbers and move letters the rules accepted.
 
 use super::view::{BoardView, Score};
-use crate::referee::reply::EngineScore;
+use crate::client::reply::EngineScore;
 use crate::rules::{parse_move_list, Game};
 use serde::Serialize;
 

@@ -13,10 +13,10 @@
 //!   to die with it (`PR_SET_PDEATHSIG`): a server killed or aborted, which can end nothing
 //!   itself, leaves no engine running.
 //! - `engine`: the engines offered and one running engine, a child process driven with the
-//!   referee's [`crate::referee::process::Process`]; this program itself is started like any
+//!   engine client's [`crate::client::Process`]; this program itself is started like any
 //!   other engine.
-//! - `pgn`: a game's PGN text (the referee's, the page's download) read back for the load
-//!   box.
+//! - `pgn`: a game's PGN text (a [`crate::record`]'s, the referee's and the page's download)
+//!   read back for the load box.
 //! - `view`, `info`, `trace`: what the page is sent: boards, legal moves and why the other
 //!   houses are not, analysis lines checked against the rules, and each sowing's path for the
 //!   page to animate.
@@ -34,8 +34,8 @@ mod session;
 mod trace;
 mod view;
 
-use crate::referee::game::Limit;
-use crate::referee::process::Spec;
+use crate::client::limit::Limit;
+use crate::client::process::Spec;
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -65,9 +65,9 @@ pub struct Config {
 
 /// Serves until interrupted. The page's address goes to stdout as soon as the port is open.
 pub fn run(config: &Config) -> Result<(), String> {
-    crate::referee::process::become_subreaper();
-    crate::referee::process::install_interrupt_handler();
-    crate::referee::process::die_with_starter();
+    crate::sys::subreaper::become_subreaper();
+    crate::sys::signals::install_interrupt_handler();
+    crate::client::process::die_with_starter();
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     routes::serve(config, &exe)
 }

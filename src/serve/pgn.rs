@@ -1,4 +1,4 @@
-//! A game's PGN text, as the referee writes it ([`crate::referee::records::GameRecord::pgn`])
+//! A game's PGN text, as the referee writes it ([`crate::record::GameRecord::pgn`])
 //! and the page downloads it, read back for the page's load box: its rule set, its start and
 //! its moves. Tags other than `Variant` and `FEN` are read and passed over; comments (`{...}`,
 //! `; ...`) are skipped; the moves are read with the rules' move-list code, and their

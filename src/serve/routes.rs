@@ -125,8 +125,8 @@ pub fn serve(config: &Config, exe: &Path) -> Result<(), String> {
     }
     // Room for every connection (two descriptors each) and every engine.
     let connections =
-        (2 * http::MAX_CONNECTIONS as u64).div_ceil(crate::referee::process::FILES_PER_ENGINE);
-    if let Err(e) = crate::referee::process::make_room_for(engine::MAX_ENGINES as u64 + connections)
+        (2 * http::MAX_CONNECTIONS as u64).div_ceil(crate::client::process::FILES_PER_ENGINE);
+    if let Err(e) = crate::client::process::make_room_for(engine::MAX_ENGINES as u64 + connections)
     {
         crate::sys::stderr::line(format_args!("warning: {e}"));
     }
@@ -420,7 +420,7 @@ fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), St
         return new_game(shared, &from).map_err(|e| format!("the PGN: {e}"));
     }
     if let Some(line) = record.map(str::trim).filter(|l| !l.is_empty()) {
-        let record = crate::referee::records::GameRecord::from_json(line.as_bytes())
+        let record = crate::record::GameRecord::from_json(line.as_bytes())
             .map_err(|e| format!("the record: {e}"))?;
         let from = GameRequest {
             id: None,

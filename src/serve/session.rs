@@ -394,9 +394,9 @@ impl State {
 
     /// The game as the referee records one: its JSON line's record, from which its PGN is
     /// made too. An unfinished game has the result `*`.
-    pub fn record(&self, kinds: &[Kind]) -> crate::referee::records::GameRecord {
-        use crate::referee::game::{Played, Record, Termination};
-        use crate::referee::records::{today, GameRecord, Meta};
+    pub fn record(&self, kinds: &[Kind]) -> crate::record::GameRecord {
+        use crate::record::{today, GameRecord, Meta};
+        use crate::record::{Played, Record, Termination};
         let outcome = self.game.outcome();
         let record = Record {
             start: *self.game.start(),

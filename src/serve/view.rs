@@ -2,7 +2,7 @@
 //! how the game ended, scores from South's point of view. The page decides nothing: it draws
 //! these.
 
-use crate::referee::reply::EngineScore;
+use crate::client::reply::EngineScore;
 use crate::rules::{Board, Game, IllegalReason, Move, Side};
 use serde::Serialize;
 

@@ -4,7 +4,10 @@
 //! [`lines`] (reading
 //! lines from a pipe without trusting it: the engine's input, the referee's engines),
 //! [`outputs`] (a command's outputs checked against its inputs before it starts),
-//! [`prefetch`] (a cache-line hint for the searches and table probes), [`sigbus`] (mapped
+//! [`prefetch`] (a cache-line hint for the searches and table probes), [`procfs`] (the
+//! processes `/proc` shows), [`registry`] (the engines started and not yet reaped),
+//! [`signals`] (Ctrl-C ends them all), [`subreaper`] (what they leave behind is ours to end
+//! and reap), [`sigbus`] (mapped
 //! files truncated under the process: a dropped layer, not a dead engine), [`stderr`] (lines
 //! to the error output that never panic) and [`write`](mod@write) (writing a file whole, so no
 //! reader ever finds a part of one).
@@ -14,6 +17,10 @@ pub mod files;
 pub mod lines;
 pub mod outputs;
 pub mod prefetch;
+pub mod procfs;
+pub mod registry;
 pub mod sigbus;
+pub mod signals;
 pub mod stderr;
+pub mod subreaper;
 pub mod write;

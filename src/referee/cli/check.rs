@@ -1,8 +1,10 @@
 //! `referee check`: the compliance test of one engine, a line per check.
 
+use crate::client::process::Spec;
 use crate::referee::check as compliance;
-use crate::referee::process::{become_subreaper, install_interrupt_handler, Spec};
 use crate::rules::Variant;
+use crate::sys::signals::install_interrupt_handler;
+use crate::sys::subreaper::become_subreaper;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

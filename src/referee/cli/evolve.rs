@@ -47,7 +47,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let mut log = match &args.log {
-        Some(path) => match crate::referee::process::open_log(path) {
+        Some(path) => match crate::client::process::open_log(path) {
             Ok(f) => Some(f),
             Err(e) => {
                 crate::sys::stderr::line(format_args!("error: --log {}: {e}", path.display()));
@@ -123,7 +123,7 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
         header.trim_start_matches("# ")
     );
     // Every shard writes the same weights: whole, by rename (or in place, to a device).
-    if let Err(e) = crate::referee::records::replace(&args.out, &text) {
+    if let Err(e) = crate::record::replace(&args.out, &text) {
         crate::sys::stderr::line(format_args!("error: --out {}: {e}", args.out.display()));
         return ExitCode::from(2);
     }

@@ -37,15 +37,9 @@ mod parse;
 mod play;
 mod report;
 
-pub use parse::{contestant, parse_sprt, parse_tc};
+pub use crate::client::words::{parse_tc, MAX_DEPTH, MAX_MOVES_PER_PERIOD, MAX_SECONDS};
+pub use parse::{contestant, parse_sprt};
 pub use play::shuffle;
-
-/// Longest clock period, increment or move time: a week, in seconds.
-pub const MAX_SECONDS: f64 = 7.0 * 86_400.0;
-/// Deepest fixed depth.
-pub const MAX_DEPTH: u32 = 1000;
-/// Most moves per clock period.
-pub const MAX_MOVES_PER_PERIOD: u32 = 10_000;
 /// Most games at once: each is two engines, each with three threads and three pipes.
 pub const MAX_CONCURRENCY: usize = 128;
 
@@ -309,7 +303,7 @@ pub fn main() -> ExitCode {
     let result = play::run(cli, engines);
     // The games fail once an interrupt kills their engines, and the match may end before the
     // interrupt thread has finished its cleanup: it ends the process itself, with status 130.
-    while super::process::interrupted() {
+    while crate::sys::registry::interrupted() {
         std::thread::park();
     }
     match result {

@@ -1,20 +1,23 @@
 //! The referee's default job: a match of two engines, or a tournament of matches, from the
 //! flags to the games, the progress shown while they are played and the table at the end.
 
-use super::parse::{contestant, parse_sprt, parse_tc};
+use super::parse::{contestant, parse_sprt};
 use super::{Cli, Error, Order};
+use crate::client::limit::Limit;
+use crate::client::process::Spec;
+use crate::client::words::parse_tc;
 use crate::cluster::shard::Shard;
+use crate::record::{self as records, GameRecord, Sink};
 use crate::referee::figures::{openings_used, Figures};
-use crate::referee::game::Limit;
 use crate::referee::outdir::{self, Manifest, Union};
-use crate::referee::process::{become_subreaper, install_interrupt_handler, Spec};
-use crate::referee::records::{self, GameRecord, Sink};
 use crate::referee::report::Live;
 use crate::referee::resume::Schedule;
 use crate::referee::runner::{self, Config, Contestant, Opening, Output};
 use crate::referee::tournament::{self, Standings};
 use crate::sys::lines::{read_text, MAX_OPENING_LINE};
 use crate::sys::outputs::Files;
+use crate::sys::signals::install_interrupt_handler;
+use crate::sys::subreaper::become_subreaper;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -146,7 +149,7 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
     // An engine that cannot be started would lose (or void) every game: refused before the
     // first, with nothing written.
     for e in &engines {
-        crate::referee::process::can_start(&e.spec).map_err(|why| {
+        crate::client::process::can_start(&e.spec).map_err(|why| {
             let looked_up = if e.spec.command.components().count() == 1 {
                 "; a cmd= without a / is looked up on the PATH"
             } else {
@@ -158,7 +161,7 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
             )
         })?;
     }
-    crate::referee::process::make_room_for(2 * cli.concurrency)
+    crate::client::process::make_room_for(2 * cli.concurrency)
         .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
     if let Some(dir) = &cli.log_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
@@ -178,7 +181,7 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         restart: cli.restart,
         shard,
         event: "awari referee match".to_string(),
-        date: crate::referee::records::today(),
+        date: crate::record::today(),
     };
     let names: Vec<&str> = engines.iter().map(|e| e.spec.name.as_str()).collect();
     let dirs = match &cli.out_dir {

@@ -7,9 +7,9 @@
 //! ([`encode_boards`]) rather than an array of objects: the browser parses a long string
 //! almost for free and decodes only the game it shows.
 
+use crate::client::reply::EngineScore;
+use crate::record::{GameRecord, GameResult};
 use crate::referee::figures::Figures;
-use crate::referee::records::{GameRecord, GameResult};
-use crate::referee::reply::EngineScore;
 use crate::referee::runner::{Tally, Totals};
 use crate::referee::stats::{self, Sprt};
 use crate::rules::{parse_move_list, relay_sow, Board, Side, Variant};
@@ -550,7 +550,7 @@ pub fn page(title: &str, matches: &[MatchRecords]) -> Result<Page, BadRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::records::MoveInfo;
+    use crate::record::MoveInfo;
     use crate::rules::{format_move_list, Game};
 
     /// A record of `moves` played from `variant`'s start, with made-up engine info.

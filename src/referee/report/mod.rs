@@ -13,9 +13,9 @@ pub mod page;
 
 use super::merge;
 use super::outdir;
-use super::records::{replace, GameRecord, MAX_LINE};
 use super::runner::Sprt;
 use super::tournament;
+use crate::record::{replace, GameRecord, MAX_LINE};
 use crate::sys::lines::{FileLine, FileLines};
 use data::MatchRecords;
 use std::path::{Path, PathBuf};

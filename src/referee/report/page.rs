@@ -66,7 +66,7 @@ pub fn script_json(page: &Page) -> Result<String, String> {
 mod tests {
     use super::super::data::{page, MatchRecords};
     use super::*;
-    use crate::referee::records::GameRecord;
+    use crate::record::GameRecord;
 
     #[test]
     fn the_script_decodes_with_the_data_models_constants() {

@@ -1,4 +1,4 @@
-//! One engine process, as the referee runs it: started from an argument vector (never through
+//! One engine process, as the referee and the page run it: started from an argument vector (never through
 //! a shell) in its own process group, written to by a thread of its own (so that an engine
 //! that reads nothing can never block the referee), its output read by a thread that bounds
 //! line length and rate, and ended for sure: `quit`, a grace period, then SIGKILL to the whole
@@ -17,19 +17,20 @@
 //! and owns the process: a watcher thread per engine blocked in `waitid`, or a SIGCHLD
 //! handler, would only pass the news on to it; and the look costs nothing while lines come.
 //!
-//! The referee is a child subreaper ([`become_subreaper`]): what an engine leaves behind comes
-//! to it, and [`sweep`] ends and reaps all of it. The live engines are kept in one registry,
-//! which the interrupt thread ([`install_interrupt_handler`]) closes before it kills them, so
-//! that no engine can start while it does.
+//! The referee is a child subreaper ([`crate::sys::subreaper::become_subreaper`]): what an engine leaves behind comes
+//! to it, and [`sweep`] ends and reaps all of it. The live engines are kept in one registry
+//! ([`crate::sys::registry`]), which the interrupt thread
+//! ([`crate::sys::signals::install_interrupt_handler`]) closes before it kills them, so that no
+//! engine can start while it does.
 
 use super::reply::{Expect, Reply};
 use crate::sys::lines::{read_line, Line};
+use crate::sys::registry::registry;
+use crate::sys::subreaper::{kill_tree, pid, sweep};
 use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::{waitpid, WaitStatus};
-use nix::unistd::{getpgrp, getpid, Pid};
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
@@ -38,7 +39,7 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -720,67 +721,6 @@ fn relay_stderr(mut pipe: impl Read, target: &Mutex<Option<File>>) {
     }
 }
 
-/// The live engines (by process id, also their group id), and whether the referee is being
-/// interrupted (then no engine may start).
-#[derive(Default)]
-struct Registry {
-    engines: HashSet<u32>,
-    closing: bool,
-}
-
-static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
-
-/// The registry, locked. A panic elsewhere does not stop the cleanup.
-fn registry() -> RegistryGuard {
-    let mut guard = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-    guard.get_or_insert_with(Registry::default);
-    RegistryGuard(guard)
-}
-
-struct RegistryGuard(MutexGuard<'static, Option<Registry>>);
-
-impl std::ops::Deref for RegistryGuard {
-    type Target = Registry;
-    fn deref(&self) -> &Registry {
-        self.0.as_ref().expect("initialised")
-    }
-}
-
-impl std::ops::DerefMut for RegistryGuard {
-    fn deref_mut(&mut self) -> &mut Registry {
-        self.0.as_mut().expect("initialised")
-    }
-}
-
-/// On Ctrl-C (SIGINT), SIGTERM or SIGHUP: a thread closes the registry (no engine starts
-/// after that), kills every live engine with everything it started, and exits with status
-/// 130. Engines run in groups of their own, so a terminal's Ctrl-C does not reach them by
-/// itself. Returns an error only if the signals cannot be watched.
-pub fn install_interrupt_handler() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        crate::sys::stderr::line(format_args!(
-            "warning: cannot watch for Ctrl-C; engines may outlive an interrupt"
-        ));
-        return;
-    };
-    let _ = thread::Builder::new()
-        .name("interrupt".to_string())
-        .spawn(move || {
-            if signals.forever().next().is_some() {
-                let mut registry = registry();
-                registry.closing = true;
-                let engines: Vec<u32> = registry.engines.iter().copied().collect();
-                drop(registry);
-                for pid in engines {
-                    kill_tree(pid);
-                }
-                sweep();
-                std::process::exit(130);
-            }
-        });
-}
-
 /// Whether engines are started to die with the thread that starts them ([`die_with_starter`]).
 static DIE_WITH_STARTER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -790,20 +730,6 @@ static DIE_WITH_STARTER: std::sync::atomic::AtomicBool = std::sync::atomic::Atom
 /// engines outlive them (the page's sessions do; the referee's match threads need not).
 pub fn die_with_starter() {
     DIE_WITH_STARTER.store(true, Ordering::Relaxed);
-}
-
-/// Whether an interrupt is being handled: then the interrupt thread is killing the engines
-/// and will end the process with status 130, which no other exit may overtake.
-pub fn interrupted() -> bool {
-    registry().closing
-}
-
-/// Linux: makes the calling process a "child subreaper", so that the orphaned descendants of
-/// an engine become our children, to be ended and reaped by [`sweep`] rather than left for
-/// an init that may not reap them. Elsewhere it does nothing.
-pub fn become_subreaper() {
-    #[cfg(target_os = "linux")]
-    let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
 /// File descriptors the referee holds per engine at most: its input pipe (twice: written and
@@ -828,120 +754,6 @@ pub fn make_room_for(engines: u64) -> Result<(), String> {
     Err(format!(
         "{engines} engines at once need about {needed} open files; this system allows {hard}"
     ))
-}
-
-/// A process as /proc shows it.
-#[derive(Clone, Copy, Debug)]
-struct ProcInfo {
-    pid: u32,
-    ppid: u32,
-    pgrp: u32,
-    state: char,
-}
-
-/// Every process /proc shows (Linux; elsewhere none).
-fn processes() -> Vec<ProcInfo> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut list = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // "pid (command) state ppid pgrp ...": the command may hold spaces and parentheses.
-        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        let fields: Vec<&str> = after.split_whitespace().collect();
-        if let [state, ppid, pgrp, ..] = fields[..] {
-            list.push(ProcInfo {
-                pid,
-                ppid: ppid.parse().unwrap_or(0),
-                pgrp: pgrp.parse().unwrap_or(0),
-                state: state.chars().next().unwrap_or('?'),
-            });
-        }
-    }
-    list
-}
-
-fn pid(p: u32) -> Option<Pid> {
-    i32::try_from(p).ok().filter(|&p| p > 0).map(Pid::from_raw)
-}
-
-/// SIGKILL to the process group `root` leads and to every descendant of `root`, in whatever
-/// group or session it moved to (`setsid`).
-fn kill_tree(root: u32) {
-    let all = processes();
-    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
-    for p in &all {
-        children.entry(p.ppid).or_default().push(p.pid);
-    }
-    let mut stack = vec![root];
-    let mut seen = HashSet::new();
-    while let Some(p) = stack.pop() {
-        if seen.insert(p) {
-            stack.extend(children.get(&p).into_iter().flatten().copied());
-        }
-    }
-    if let Some(group) = pid(root) {
-        let _ = killpg(group, Signal::SIGKILL);
-    }
-    for p in seen {
-        if let Some(p) = pid(p) {
-            let _ = kill(p, Signal::SIGKILL);
-        }
-    }
-}
-
-/// Ends and reaps every process that engines left behind: the children of the referee (as
-/// subreaper it inherits the orphans of its engines) that are not live engines and not in
-/// its own process group (commands it ran itself stay in its group). Repeated until none is
-/// left, since killing one may hand its own children to us.
-pub fn sweep() {
-    let me = std::process::id();
-    let own_group = u32::try_from(getpgrp().as_raw()).unwrap_or(0);
-    debug_assert_eq!(me, u32::try_from(getpid().as_raw()).unwrap_or(0));
-    for _ in 0..64 {
-        // Under the lock, so that no engine starts (and looks like a stray) meanwhile.
-        let registry = registry();
-        let strays: Vec<ProcInfo> = processes()
-            .into_iter()
-            .filter(|p| p.ppid == me && p.pgrp != own_group && !registry.engines.contains(&p.pid))
-            .collect();
-        if strays.is_empty() {
-            return;
-        }
-        for p in &strays {
-            if p.state != 'Z' {
-                kill_tree(p.pid);
-            }
-        }
-        for p in &strays {
-            if let Some(p) = pid(p.pid) {
-                let _ = waitpid(p, None);
-            }
-        }
-    }
-}
-
-/// Whether any process of group `pgid` is still running (zombies count as gone).
-pub fn group_alive(pgid: u32) -> bool {
-    processes().iter().any(|p| p.pgrp == pgid && p.state != 'Z')
-}
-
-/// Linux: whether any process of group `pgid` exists at all, zombies included (after
-/// [`Process::end`] none should: the referee reaps what it can).
-pub fn group_exists(pgid: u32) -> bool {
-    processes().iter().any(|p| p.pgrp == pgid)
 }
 
 /// Opens a log file for appending, creating it; a FIFO with no reader is an error, not a

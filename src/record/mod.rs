@@ -2,10 +2,18 @@
 //! and as a PGN-style text made from the same record. The JSON line is written and flushed
 //! first: it is the record of the game, and the PGN can always be made again from it (which
 //! `--resume` does, so a kill between the two writes loses nothing).
+//!
+//! A room of its own, not the referee's, because two programs write these records: the
+//! referee for its matches and the page (`awari serve`) for a game played on it, which it
+//! offers as a download in the same two formats. Both build on it and neither on the other.
+//! It builds on the rules and on the engine client's typed scores ([`crate::client::reply`]),
+//! and knows nothing of matches: the referee reads an SPRT out of [`SprtSettings`].
 
-use super::game::{Record, Termination};
-use super::reply::EngineScore;
-use super::stats::Sprt;
+mod played;
+
+pub use played::{Played, Record, Termination};
+
+use crate::client::reply::EngineScore;
 use crate::rules::{format_move_list, parse_move_list, Board, Variant};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -150,29 +158,27 @@ pub enum EloModel {
     Normalized,
 }
 
-impl From<Sprt> for SprtSettings {
-    fn from(s: Sprt) -> SprtSettings {
-        SprtSettings {
-            elo0: s.elo0,
-            elo1: s.elo1,
-            alpha: s.alpha,
-            beta: s.beta,
-            model: EloModel::Normalized,
-        }
-    }
-}
-
 impl SprtSettings {
-    /// The SPRT these settings describe.
-    pub fn sprt(self) -> Sprt {
-        match self.model {
-            EloModel::Normalized => Sprt {
-                elo0: self.elo0,
-                elo1: self.elo1,
-                alpha: self.alpha,
-                beta: self.beta,
-            },
+    /// Whether the parameters make a test: Elo values within ±1000 with `elo1` above `elo0`,
+    /// `alpha` and `beta` in 0..1 with a sum below 1 (from 1 on the bounds cross and the test
+    /// decides on its first pair, whatever the games say). The error says what is wrong. The
+    /// referee's SPRT is checked by the same code, so a record holds only a test it can run.
+    pub fn check(&self) -> Result<(), String> {
+        let elo = |v: f64| v.is_finite() && v.abs() <= 1000.0;
+        let rate = |v: f64| v > 0.0 && v < 1.0;
+        if !(elo(self.elo0) && elo(self.elo1)) {
+            return Err("elo0 and elo1 must lie within -1000 to 1000".to_string());
         }
+        if !(rate(self.alpha) && rate(self.beta)) {
+            return Err("alpha and beta must lie within 0..1".to_string());
+        }
+        if self.elo1 <= self.elo0 {
+            return Err("elo1 must be above elo0".to_string());
+        }
+        if self.alpha + self.beta >= 1.0 {
+            return Err("alpha + beta must be below 1".to_string());
+        }
+        Ok(())
     }
 }
 
@@ -256,7 +262,7 @@ impl GameRecord {
             return Err(format!("plies {} does not count the moves", self.plies));
         }
         if let Some(sprt) = self.sprt {
-            sprt.sprt().check().map_err(|e| format!("sprt: {e}"))?;
+            sprt.check().map_err(|e| format!("sprt: {e}"))?;
         }
         Ok(())
     }
@@ -456,14 +462,15 @@ mod tests {
 
     #[test]
     fn a_record_carries_its_sprt_and_older_records_read_without_one() {
-        let normalized = Sprt {
+        let normalized = SprtSettings {
             elo0: 0.0,
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.1,
+            model: EloModel::Normalized,
         };
         /// What a line reads as: its SPRT, or `None` for a line refused.
-        type Reads = Option<Option<Sprt>>;
+        type Reads = Option<Option<SprtSettings>>;
         // (what, the sprt field, what it reads as)
         let rows: [(&str, Option<&str>, Reads); 6] = [
             ("an older record", None, Some(None)),
@@ -498,7 +505,7 @@ mod tests {
             match reads {
                 Some(expected) => {
                     let record = read.unwrap_or_else(|e| panic!("{what}: {e}"));
-                    assert_eq!(record.sprt.map(SprtSettings::sprt), expected, "{what}");
+                    assert_eq!(record.sprt, expected, "{what}");
                     // Written again, it reads the same.
                     let again = GameRecord::from_json(record.json().as_bytes()).unwrap();
                     assert_eq!(again, record, "{what}");

@@ -1,5 +1,5 @@
-//! What an engine says, typed: the one parser of engine replies that the games and
-//! `referee check` share. Only validated values come out of it: a score is a number, never
+//! What an engine says, typed: the one parser of engine replies that the referee's games,
+//! `referee check` and the page share. Only validated values come out of it: a score is a number, never
 //! the engine's text, so nothing an engine writes reaches a record unchecked.
 
 use std::fmt;
@@ -64,6 +64,8 @@ pub enum Reply<'a> {
     BestMove(&'a str),
     /// `info ...`.
     Info(Info),
+    /// `option name ...`: an option the engine offers, announced before `uciok`.
+    Option(EngineOption<'a>),
     /// Anything else (ignored).
     Other,
 }
@@ -81,6 +83,10 @@ impl<'a> Reply<'a> {
                 Reply::IdName(rest)
             }
             Some("bestmove") => Reply::BestMove(words.next().unwrap_or("")),
+            Some("option") => match EngineOption::parse(line) {
+                Some(option) => Reply::Option(option),
+                None => Reply::Other,
+            },
             Some("info") => {
                 let words: Vec<&str> = words.collect();
                 let mut info = Info::default();
@@ -112,6 +118,72 @@ impl<'a> Reply<'a> {
             }
             _ => Reply::Other,
         }
+    }
+}
+
+/// An `option` line: `option name N type T [default D] [min A] [max B] [var V]...`. Its name,
+/// default and vars may hold spaces: each runs up to the next keyword. A number that does not
+/// parse leaves its bound out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption<'a> {
+    /// `name`.
+    pub name: &'a str,
+    /// `type` (`check`, `spin`, `combo`, `button`, `string`), as written.
+    pub kind: Option<&'a str>,
+    /// `default`, as written (an empty `<empty>` string stays as written too).
+    pub default: Option<&'a str>,
+    /// `min`, for a `spin`.
+    pub min: Option<i64>,
+    /// `max`, for a `spin`.
+    pub max: Option<i64>,
+    /// Each `var`, for a `combo`.
+    pub vars: Vec<&'a str>,
+}
+
+impl<'a> EngineOption<'a> {
+    /// Reads an `option` line; `None` when it names no option.
+    fn parse(line: &'a str) -> Option<EngineOption<'a>> {
+        const KEYWORDS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
+        // Each word with where it starts, so that a value of several words is one slice.
+        let base = line.as_ptr() as usize;
+        let words: Vec<(usize, &'a str)> = line
+            .split_whitespace()
+            .map(|w| (w.as_ptr() as usize - base, w))
+            .collect();
+        let mut option = EngineOption {
+            name: "",
+            kind: None,
+            default: None,
+            min: None,
+            max: None,
+            vars: Vec::new(),
+        };
+        let mut i = 1;
+        while i < words.len() {
+            let key = words[i].1;
+            let start = i + 1;
+            let mut end = start;
+            while end < words.len() && !KEYWORDS.contains(&words[end].1) {
+                end += 1;
+            }
+            let value = match (words.get(start), words.get(end - 1)) {
+                (Some(&(from, _)), Some(&(to, last))) if end > start => {
+                    &line[from..to + last.len()]
+                }
+                _ => "",
+            };
+            match key {
+                "name" => option.name = value,
+                "type" => option.kind = Some(value),
+                "default" => option.default = Some(value),
+                "min" => option.min = value.parse().ok(),
+                "max" => option.max = value.parse().ok(),
+                "var" => option.vars.push(value),
+                _ => {}
+            }
+            i = end.max(start);
+        }
+        (!option.name.is_empty()).then_some(option)
     }
 }
 
@@ -255,5 +327,51 @@ mod tests {
     fn quoting() {
         assert_eq!(quote("bestmove A\r}"), "\"bestmove A?}\"");
         assert!(quote(&"x".repeat(100)).ends_with("...\""));
+    }
+
+    #[test]
+    fn option_lines() {
+        let spin = EngineOption {
+            name: "MultiPV",
+            kind: Some("spin"),
+            default: Some("1"),
+            min: Some(1),
+            max: Some(6),
+            vars: vec![],
+        };
+        let combo = EngineOption {
+            name: "Opening Book",
+            kind: Some("combo"),
+            default: Some("a b"),
+            min: None,
+            max: None,
+            vars: vec!["a b", "none"],
+        };
+        let cases: [(&str, Reply<'_>); 5] = [
+            (
+                "option name MultiPV type spin default 1 min 1 max 6",
+                Reply::Option(spin),
+            ),
+            (
+                "option  name Opening Book type combo default a b var a b var none",
+                Reply::Option(combo),
+            ),
+            (
+                "option name Hash type spin default 16 min x max 99999999999",
+                Reply::Option(EngineOption {
+                    name: "Hash",
+                    kind: Some("spin"),
+                    default: Some("16"),
+                    min: None,
+                    max: Some(99_999_999_999),
+                    vars: vec![],
+                }),
+            ),
+            ("option type spin", Reply::Other),
+            ("option", Reply::Other),
+        ];
+        for (line, want) in cases {
+            assert_eq!(Reply::parse(line), want, "{line}");
+        }
     }
 }

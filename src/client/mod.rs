@@ -1,0 +1,19 @@
+//! The engine client: an engine of the line protocol driven as a child process, for the
+//! referee's games and for the page (`awari serve`) alike. [`process`] starts one (never
+//! through a shell), writes to it, reads its output within limits and ends it for sure;
+//! [`reply`] types what it says (`uciok`, `readyok`, `id name`, `option`, `info`,
+//! `bestmove`); [`limit`] is what a search is limited by and the `go` line that asks for it;
+//! [`words`] reads an engine as a command line names it (`--engine cmd=... tc=...`).
+//!
+//! It builds only on [`crate::sys`] (the registry of live engines, the subreaper,
+//! the interrupt handler, `/proc`), and knows nothing of the rules, of matches or of
+//! the page: a move is text to it, which its users check.
+
+pub mod limit;
+pub mod process;
+pub mod reply;
+pub mod words;
+
+pub use limit::Limit;
+pub use process::{Exit, Failure, OutputLimits, Process, Spec};
+pub use reply::{EngineOption, EngineScore, Expect, Reply};
