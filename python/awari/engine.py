@@ -606,7 +606,7 @@ class Engine:
                 words = line.split()
                 if words[:1] == ["info"]:
                     info = parse_info(line)
-                    if "string" not in info and ("score" in info or "pv" in info):
+                    if "string" not in info and ("depth" in info or "score" in info or "pv" in info):
                         lines[info.get("multipv", 1)] = info
                 elif words[:1] == ["bestmove"]:
                     move, ponder = _parse_bestmove(line, legal)
@@ -743,7 +743,7 @@ class AnalysisResult:
                 words = line.split()
                 if words[:1] == ["info"]:
                     info = parse_info(line)
-                    if "string" not in info and ("score" in info or "pv" in info):
+                    if "string" not in info and ("depth" in info or "score" in info or "pv" in info):
                         self.multipv[info.get("multipv", 1)] = info
                     return info
                 if words[:1] == ["bestmove"]:

@@ -176,3 +176,26 @@ def test_position_notation() -> None:
         Position(moves=("G",))
     assert Limit().arguments() == "infinite"
     assert Limit(depth=3, wtime=100).arguments() == "depth 3 wtime 100"
+
+
+def test_late_garbage_is_read_away_before_the_next_search(misbehave_bin: str) -> None:
+    # misbehave follows each bestmove with a second, `bestmove ???`: the isready before the
+    # next search reads it away, so the next answer is the next search's.
+    with SimpleEngine.popen(misbehave_bin, "late-garbage") as engine:
+        first = engine.play(Position(), Limit(depth=1))
+        second = engine.play(Position(moves=(str(first.move),)), Limit(depth=1))
+        assert first.move is not None and first.move.isupper()
+        assert second.move is not None and second.move.islower()
+
+
+def test_bad_info_field_is_left_out(misbehave_bin: str) -> None:
+    # `score cp 5} [Evil "tag"]`: the score does not parse and is left out, as the referee does.
+    with SimpleEngine.popen(misbehave_bin, "bad-info") as engine:
+        result = engine.play(Position(), Limit(depth=1))
+        assert result.move is not None
+        assert result.info == {"depth": 1}
+
+
+def test_slow_engine_within_its_timeout(misbehave_bin: str) -> None:
+    with SimpleEngine.popen(misbehave_bin, "slow-move", "300", timeout=5) as engine:
+        assert engine.play(Position(), Limit(depth=1)).move is not None
