@@ -714,6 +714,8 @@ class AnalysisResult:
         self._limit = limit
         self._done = False
         self._stopped = False
+        self._started = time.monotonic()
+        self._stopped_at: float | None = None
         #: The latest info of each line, by its number (1 is the best).
         self.multipv: dict[int, InfoDict] = {}
         #: The search's answer, once it has ended.
@@ -725,12 +727,17 @@ class AnalysisResult:
         return self.multipv.get(1, {})
 
     def _deadline(self) -> float:
-        # A search without a time limit may run as long as it likes until stopped; a stopped
-        # one answers within the timeout.
-        if self._stopped or self._limit.arguments() != "infinite":
-            return self._engine._deadline(self._timeout + (
-                0.0 if self._stopped else self._limit.longest()))
-        return self._engine._deadline(365 * 24 * 3600.0)
+        # One deadline for the whole search, not one per line (an engine that writes on and
+        # on is late too): its limit's time and the timeout from its start; a search without
+        # a limit runs until stopped, then has the timeout to answer.
+        if self._stopped_at is not None:
+            budget, start = self._timeout, self._stopped_at
+        elif self._limit.arguments() != "infinite":
+            budget, start = self._timeout + self._limit.longest(), self._started
+        else:
+            return time.monotonic() + 365 * 24 * 3600.0
+        self._engine._within = budget
+        return start + budget
 
     async def next(self) -> InfoDict | None:
         """The next info line, or None once the search has ended."""
@@ -770,6 +777,7 @@ class AnalysisResult:
         and `wait` reads them."""
         if not self._done and not self._stopped:
             self._stopped = True
+            self._stopped_at = time.monotonic()
             self._engine._send("stop")
 
     async def wait(self) -> PlayResult:

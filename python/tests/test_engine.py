@@ -199,3 +199,21 @@ def test_bad_info_field_is_left_out(misbehave_bin: str) -> None:
 def test_slow_engine_within_its_timeout(misbehave_bin: str) -> None:
     with SimpleEngine.popen(misbehave_bin, "slow-move", "300", timeout=5) as engine:
         assert engine.play(Position(), Limit(depth=1)).move is not None
+
+
+def test_analysis_of_a_hung_engine_times_out_after_stop(misbehave_bin: str) -> None:
+    with SimpleEngine.popen(misbehave_bin, "hang-at", "0", timeout=1) as engine:
+        pid = engine.pid
+        analysis = engine.analysis(Position())
+        analysis.stop()
+        with pytest.raises(EngineTimeoutError, match="no bestmove within"):
+            analysis.wait()
+        assert gone(pid)
+
+
+def test_analysis_of_a_flooding_engine(misbehave_bin: str) -> None:
+    with SimpleEngine.popen(misbehave_bin, "flood", timeout=5) as engine:
+        with pytest.raises(ProtocolError, match="flooded"):
+            for _ in engine.analysis(Position(), Limit(depth=1)):
+                pass
+        assert gone(engine.pid)
