@@ -390,6 +390,7 @@ class Engine:
         self._lock = asyncio.Lock()
         self._requests = 0
         self._error: EngineError | None = None
+        self._broken: EngineError | None = None
         self._variant = "oware"
         self._within = timeout
         self._reader = asyncio.get_running_loop().create_task(self._read())
@@ -417,42 +418,52 @@ class Engine:
             pass
 
     async def _read_lines(self) -> None:
+        # Read in chunks and cut them into lines here: a line at a time through the event loop
+        # is too slow to tell a flood (20,000 lines in a second) from a busy machine.
         stdout = self._process.stdout
         assert stdout is not None
         request = self._requests
         window = time.monotonic()
         count = 0
+        pending = b""
         while True:
             try:
-                raw = await stdout.readuntil(b"\n")
-            except asyncio.IncompleteReadError as e:
-                if e.partial:
-                    raw = e.partial
-                else:
-                    await self._lines.put(_Failed(None))
-                    return
-            except asyncio.LimitOverrunError as e:
-                await self._lines.put(_Failed(ProtocolError(
-                    f"the engine sent a line of more than {MAX_LINE} bytes ({e.consumed} read)")))
-                return
+                chunk = await stdout.read(1 << 16)
             except (ValueError, OSError) as e:
-                await self._lines.put(_Failed(ProtocolError(f"the engine's output: {e}")))
+                self._broke(ProtocolError(f"the engine's output: {e}"))
                 return
-            if len(raw) > MAX_LINE + 1:
-                await self._lines.put(_Failed(ProtocolError(
-                    f"the engine sent a line of {len(raw) - 1} bytes (at most {MAX_LINE})")))
+            if not chunk:
+                if pending:
+                    self._lines.put_nowait(pending.decode("utf-8", "replace").rstrip("\r"))
+                self._lines.put_nowait(_Failed(None))
                 return
+            *lines, pending = (pending + chunk).split(b"\n")
             now = time.monotonic()
-            if request != self._requests or now - window >= 1.0:
-                request, window, count = self._requests, now, 0
-            count += 1
-            if count > MAX_LINES_PER_SECOND:
-                await self._lines.put(_Failed(ProtocolError(
-                    f"the engine flooded its output ({count} lines in a second)")))
+            for raw in lines:
+                if len(raw) > MAX_LINE:
+                    self._broke(ProtocolError(
+                        f"the engine sent a line of {len(raw)} bytes (at most {MAX_LINE})"))
+                    return
+                if request != self._requests or now - window >= 1.0:
+                    request, window, count = self._requests, now, 0
+                count += 1
+                if count > MAX_LINES_PER_SECOND:
+                    self._broke(ProtocolError(
+                        f"the engine flooded its output ({count} lines in a second)"))
+                    return
+                self._lines.put_nowait(raw.decode("utf-8", "replace").rstrip("\r"))
+            if len(pending) > MAX_LINE:
+                self._broke(ProtocolError(
+                    f"the engine sent a line of more than {MAX_LINE} bytes"))
                 return
-            await self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-            # Lines already buffered are read without suspending: let the loop run between.
+            # A chunk already buffered is read without suspending: let the loop run between.
             await asyncio.sleep(0)
+
+    def _broke(self, error: EngineError) -> None:
+        """The reader's account of a broken engine: raised at the next read, before any line
+        still queued (a flood's twenty thousand lines need not be read first)."""
+        self._broken = error
+        self._lines.put_nowait(_Failed(error))
 
     def _send(self, line: str) -> None:
         if self._error is not None:
@@ -473,6 +484,8 @@ class Engine:
     async def _next_line(self, deadline: float, waiting_for: str) -> str:
         if self._error is not None:
             raise self._error
+        if self._broken is not None:
+            raise await self._fail(self._broken)
         left = deadline - time.monotonic()
         try:
             if left <= 0:

@@ -217,3 +217,10 @@ def test_analysis_of_a_flooding_engine(misbehave_bin: str) -> None:
             for _ in engine.analysis(Position(), Limit(depth=1)):
                 pass
         assert gone(engine.pid)
+
+
+def test_line_over_the_cap() -> None:
+    # No misbehave mode sends a long line: a shell does, then waits (killed with its group).
+    script = "head -c 70000 /dev/zero | tr '\\0' x; echo; sleep 30"
+    with pytest.raises(ProtocolError, match="line of 70000 bytes"):
+        SimpleEngine.popen("/bin/sh", "-c", script, timeout=20)
