@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""Analyse a game record: the engine's three best lines after each move.
+
+Usage: python3 examples/analyse.py [path/to/awari] [MOVES]
+(MOVES concatenated, as the engine writes them; default FfEaCb). Needs `pip install ./python`.
+"""
+import sys
+
+from awari.engine import Limit, Position, SimpleEngine
+
+path = sys.argv[1] if len(sys.argv) > 1 else "target/release/awari"
+record = sys.argv[2] if len(sys.argv) > 2 else "FfEaCb"
+with SimpleEngine.popen(path) as engine:
+    position = Position()
+    for move in record:
+        position = position.push(move)
+        lines = engine.analyse(position, Limit(depth=6), multipv=3)
+        assert isinstance(lines, list)
+        print("after", "".join(position.moves))
+        for info in lines:
+            score = info.get("score")
+            shown = "?" if score is None else (f"mate {score.mate}" if score.mate is not None
+                                                else f"cp {score.cp}")
+            print(f"  {info.get('multipv', 1)}. {''.join(info.get('pv', []))}  {shown}")
