@@ -148,16 +148,7 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("awari serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|r| r.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("no address printed: {line:?}"))
-            .to_string();
+        let addr = common::served_address(&mut child);
         Server { child, addr }
     }
 

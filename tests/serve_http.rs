@@ -50,16 +50,11 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("awari serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .strip_suffix('/')
-            .and_then(|r| r.rsplit_once(':'))
+        let addr = common::served_address(&mut child);
+        let port = addr
+            .rsplit_once(':')
             .and_then(|(_, p)| p.parse().ok())
-            .unwrap_or_else(|| panic!("no address printed: {line:?}"));
+            .unwrap_or_else(|| panic!("no port in {addr:?}"));
         Server { child, port }
     }
 

@@ -598,3 +598,17 @@ impl Drop for Group {
         let _ = self.0.wait();
     }
 }
+
+/// The `HOST:PORT` that `awari serve` prints as its first line (`http://HOST:PORT/`), read
+/// from `child`'s piped stdout as soon as the port is open.
+pub fn served_address(child: &mut Child) -> String {
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout piped"))
+        .read_line(&mut line)
+        .unwrap();
+    line.trim()
+        .strip_prefix("http://")
+        .and_then(|r| r.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("no address printed: {line:?}"))
+        .to_string()
+}
