@@ -1,41 +1,23 @@
-"""Drive the awari engine, and any engine of its protocol, from Python.
+"""Awari in Python: the engine's own rules and endgame tables in process, and a client for the
+engine (or any engine of its protocol) over pipes.
 
-`awari.engine` is the client: an engine as a child process, spoken to over pipes, with an
-asyncio API (`awari.engine.popen`) and a blocking one (`awari.engine.SimpleEngine`), shaped like
-python-chess's `chess.engine`. The rules in process (a board, the tables) are a separate part
-that binds the crate's own rules; it is not in this package yet.
+- `awari.Board`: a game under any of the five rule sets (`awari.RULES`): legal moves and why a
+  move is not, push and pop, the notation both ways, the end and its result, perft, the
+  Zobrist key. It is the crate's own code (compiled with PyO3), not a copy in Python.
+- `awari.tables`: probe a directory of endgame tables that `awari tables build` wrote.
+- `awari.engine`: the engine as a child process, with an asyncio API (`awari.engine.popen`)
+  and a blocking one (`awari.engine.SimpleEngine`), shaped like python-chess's `chess.engine`.
 """
 
-from awari import engine
-from awari.engine import (
-    Engine,
-    EngineError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    IllegalMoveError,
-    InfoDict,
-    Limit,
-    OptionError,
-    PlayResult,
-    Position,
-    ProtocolError,
-    Score,
-    SimpleEngine,
-)
+from awari import engine, tables
+from awari._native import RULES, Board, IllegalMoveError, NotationError, Outcome
 
 __all__ = [
-    "engine",
-    "Engine",
-    "EngineError",
-    "EngineTerminatedError",
-    "EngineTimeoutError",
+    "RULES",
+    "Board",
     "IllegalMoveError",
-    "InfoDict",
-    "Limit",
-    "OptionError",
-    "PlayResult",
-    "Position",
-    "ProtocolError",
-    "Score",
-    "SimpleEngine",
+    "NotationError",
+    "Outcome",
+    "engine",
+    "tables",
 ]

@@ -1,0 +1,267 @@
+"""awari.Board, the crate's rules in process, against the reference counts (tests/data/perft.txt,
+the figures of doc/rules.md) and against the engine binary itself: perft, the notation, legal
+moves and why a move is refused, the end and its result, the Zobrist key."""
+
+import copy
+import re
+import subprocess
+
+import pytest
+
+import awari
+from conftest import ROOT
+
+
+def reference_rows() -> list[tuple[str, str, str, str, list[int]]]:
+    """tests/data/perft.txt: (name, rules, position, moves, counts at depth 1, 2, ...)."""
+    rows = []
+    for line in (ROOT / "tests" / "data" / "perft.txt").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, rules, position, moves, counts = (f.strip() for f in line.split("|"))
+        rows.append((name, rules, position, moves, [int(c) for c in counts.split()]))
+    return rows
+
+
+def board_of(rules: str, position: str, moves: str) -> awari.Board:
+    board = awari.Board(None if position == "startpos" else position, rules=rules)
+    if moves != "-":
+        board.push_moves(moves)
+    return board
+
+
+def engine_perft(awari_bin: str, rules: str, position: str, moves: str, depth: int) -> int:
+    args = [awari_bin, "perft", "--variant", rules, "--depth", str(depth)]
+    if position != "startpos":
+        args += ["--fen", position]
+    if moves != "-":
+        args += ["--moves", moves]
+    run = subprocess.run(args, capture_output=True, text=True, timeout=120, check=True)
+    total = re.search(r"^total (\d+)$", run.stdout, re.M)
+    assert total, run.stdout
+    return int(total.group(1))
+
+
+def engine_d(awari_bin: str, rules: str, fen: str, moves: str = "") -> dict[str, str]:
+    """The engine's `d` for a position: its `Key:`, `Position:` and last line, by name."""
+    script = (f"setoption name UCI_Variant value {rules}\n"
+              f"position fen {fen}{' moves ' + moves if moves else ''}\nd\nquit\n")
+    run = subprocess.run([awari_bin], input=script, capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert "error" not in run.stdout, run.stdout
+    said = {}
+    for line in run.stdout.splitlines():
+        for field in ("Key", "Position"):
+            if line.startswith(field + ": "):
+                said[field] = line.split(": ", 1)[1]
+        if "legal moves:" in line:
+            said["legal"] = line.rsplit(": ", 1)[1]
+        if line.startswith("Game over: "):
+            said["over"] = line.split(": ", 1)[1]
+    return said
+
+
+# Every row, every depth up to this many leaves: in process these take milliseconds.
+BUDGET = 1_000_000
+
+
+@pytest.mark.parametrize("name, rules, position, moves, counts", reference_rows(),
+                         ids=[row[0] for row in reference_rows()])
+def test_perft_matches_the_reference_counts(name: str, rules: str, position: str, moves: str,
+                                            counts: list[int]) -> None:
+    board = board_of(rules, position, moves)
+    for depth, expected in enumerate(counts, start=1):
+        if expected > BUDGET:
+            break
+        assert board.perft(depth) == expected, f"{name}: depth {depth}"
+    assert board.perft(0) == 1
+
+
+@pytest.mark.parametrize("rules", awari.RULES)
+def test_perft_agrees_with_the_engine_for_every_rule_set(awari_bin: str, rules: str) -> None:
+    start = [row for row in reference_rows() if row[1] == rules and row[2] == "startpos"
+             and row[3] == "-"]
+    assert len(start) == 1, f"no start row for {rules} in tests/data/perft.txt"
+    _, _, position, moves, counts = start[0]
+    board = awari.Board(rules=rules)
+    for depth in (1, 4, 6):
+        engine = engine_perft(awari_bin, rules, position, moves, depth)
+        assert board.perft(depth) == engine == counts[depth - 1], f"{rules} depth {depth}"
+    divided = board.divide(3)
+    assert list(divided) == board.legal_moves
+    assert sum(divided.values()) == counts[2]
+
+
+def test_the_rule_sets_are_the_engines_five() -> None:
+    assert awari.RULES == ["oware", "awari", "ahl", "kalah", "ayoayo"]
+    with pytest.raises(ValueError, match="the rule sets are oware, awari, ahl, kalah, ayoayo"):
+        awari.Board(rules="chess")
+
+
+# (rules, position, moves played first, a move, the reason it is refused or None if legal)
+LEGALITY = [
+    ("oware", None, "", "a", "not-your-house"),
+    ("oware", None, "", "A", None),
+    ("oware", None, "A", "A", "not-your-house"),
+    ("oware", None, "Aa", "A", "empty-house"),
+    ("oware", "1-0-1-4-1-0-0-0-0-0-0-0-22-19-S", "", "A", "must-feed"),
+    ("oware", "1-0-1-4-1-0-0-0-0-0-0-0-22-19-S", "", "D", None),
+    ("oware", "0-0-0-0-0-3-0-0-0-0-1-0-25-19-N", "", "e", "game-over"),
+    ("kalah", None, "C", "A", None),  # C ends in the store: South moves again
+    ("kalah", None, "C", "a", "not-your-house"),
+    ("ahl", None, "", "b", "not-your-house"),
+    ("ayoayo", None, "EfAeCd", "C", None),
+    ("ayoayo", None, "EfAeCdCf", "C", "must-feed"),
+]
+
+
+@pytest.mark.parametrize("rules, fen, moves, move, reason", LEGALITY)
+def test_a_move_is_legal_or_refused_with_its_reason(awari_bin: str, rules: str, fen: str | None,
+                                                    moves: str, move: str,
+                                                    reason: str | None) -> None:
+    board = awari.Board(fen, rules=rules)
+    board.push_moves(moves)
+    before = (board.fen(), board.move_stack)
+    assert board.is_legal(move) == (reason is None)
+    if reason is None:
+        assert board.illegal_reason(move) is None
+        board.push(move)
+        assert board.pop() == move
+    else:
+        sentence = board.illegal_reason(move)
+        assert sentence is not None and sentence.startswith(f"`{move}`")
+        with pytest.raises(awari.IllegalMoveError) as refused:
+            board.push(move)
+        assert (refused.value.move, refused.value.reason, refused.value.index) == \
+            (move, reason, None)
+        assert str(refused.value) == sentence
+    assert (board.fen(), board.move_stack) == before
+    # The legal moves are the engine's own, letter for letter.
+    said = engine_d(awari_bin, rules, board.fen())
+    assert "".join(board.legal_moves) == said.get("legal", "")
+
+
+def test_a_move_list_is_played_all_or_nothing() -> None:
+    board = awari.Board()
+    with pytest.raises(awari.IllegalMoveError) as refused:
+        board.push_moves("FfEaE")  # E was sown from and is empty
+    assert (refused.value.move, refused.value.reason, refused.value.index) == \
+        ("E", "empty-house", 4)
+    assert str(refused.value).startswith("move 5 of the list: `E`")
+    assert board.move_stack == [] and board.fen() == awari.Board().fen()
+    board.push_moves("F f E a")
+    assert board.move_stack == ["F", "f", "E", "a"] and board.moves_text() == "FfEa"
+    assert board.fen() == "6-5-5-5-0-1-0-7-7-6-5-1-0-0-S"
+
+
+@pytest.mark.parametrize("text, column", [
+    ("4-4-4", None),
+    ("4-4-4-4-x-4-4-4-4-4-4-4-0-0-S", 9),
+    ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-W", 29),
+    ("300-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 1),
+])
+def test_a_position_that_is_not_notation_is_refused_with_its_column(text: str,
+                                                                    column: int | None) -> None:
+    with pytest.raises(awari.NotationError) as refused:
+        awari.Board(text)
+    assert refused.value.column == column
+    assert isinstance(refused.value, ValueError)
+
+
+@pytest.mark.parametrize("move, column", [("q", 1), ("AB", 2), ("", 1)])
+def test_a_move_that_is_not_a_letter_is_refused(move: str, column: int) -> None:
+    board = awari.Board()
+    for call in (board.push, board.is_legal, board.illegal_reason):
+        with pytest.raises(awari.NotationError) as refused:
+            call(move)
+        assert refused.value.column == column
+
+
+@pytest.mark.parametrize("rules, fen, moves", [
+    ("oware", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "FfEaDc"),
+    ("awari", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-10", "FfEaDc"),
+    ("ahl", "3-3-3-3-3-3-3-3-3-3-3-3-0-0-S", "AbFa"),
+    ("kalah", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "CAf"),
+    ("ayoayo", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "EfAeCd"),
+])
+def test_the_notation_and_the_key_are_the_engines(awari_bin: str, rules: str, fen: str,
+                                                  moves: str) -> None:
+    board = awari.Board(fen, rules=rules)
+    assert board.fen() == board.start_fen == fen
+    keys = [board.zobrist]
+    board.push_moves(moves)
+    said = engine_d(awari_bin, rules, fen, moves)
+    assert board.fen() == said["Position"]
+    assert f"{board.zobrist:016x}" == said["Key"]
+    # The notation both ways: the printed position builds the same position and key.
+    again = awari.Board(board.fen(), rules=rules)
+    assert (again.fen(), again.zobrist, again.turn) == (board.fen(), board.zobrist, board.turn)
+    # Undo returns to the same keys.
+    for move in reversed(moves):
+        keys_before = board.zobrist
+        assert board.pop() == move
+        assert board.zobrist != keys_before
+    assert board.zobrist == keys[0] and board.fen() == fen
+    with pytest.raises(IndexError):
+        board.pop()
+
+
+def test_the_end_and_its_result() -> None:
+    over = awari.Board("0-0-0-0-0-3-0-0-0-0-1-0-25-19-N")
+    outcome = over.outcome()
+    assert outcome is not None and over.is_game_over() and over.legal_moves == []
+    assert (outcome.reason, outcome.winner, outcome.stores) == ("majority", "south", (28, 20))
+    assert str(outcome) == "South wins 28-20 (a store holds a majority of the seeds)"
+    assert outcome.result() == over.result() == "1-0"
+    ongoing = awari.Board(rules="kalah")
+    assert ongoing.outcome() is None and ongoing.result() == "*"
+    # A game played to its end from the start: the reference row that ends after its moves.
+    row = next(r for r in reference_rows() if r[0].startswith("F captures"))
+    board = board_of(row[1], row[2], row[3])
+    assert board.legal_moves == ["F"]
+    board.push("F")
+    assert len(board.legal_moves) == 1  # its counts: 1 1 0
+    board.push(board.legal_moves[0])
+    assert board.is_game_over() and board.result() in ("1-0", "0-1", "1/2-1/2")
+    ended = board.outcome()
+    assert ended is not None and ended.reason == "no-feeding-move"
+
+
+def test_a_repetition_ends_an_oware_game() -> None:
+    # One seed each side, nothing to capture: sowing round and round repeats the position.
+    board = awari.Board("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S")
+    seen = {board.fen()}
+    while not board.is_game_over():
+        board.push(board.legal_moves[0])
+        if board.fen() in seen:
+            break
+        seen.add(board.fen())
+    assert board.is_repetition()
+    outcome = board.outcome()
+    assert outcome is not None and outcome.reason == "repetition"
+    assert board.legal_moves == []
+    # The same position without the history goes on.
+    fresh = awari.Board(board.fen())
+    assert not fresh.is_game_over() and not fresh.is_repetition()
+    assert fresh != board
+
+
+def test_boards_copy_compare_and_describe_themselves() -> None:
+    board = awari.Board(rules="kalah", seeds=3)
+    assert board.fen() == "3-3-3-3-3-3-3-3-3-3-3-3-0-0-S"
+    twin = board.copy()
+    twin.push("A")
+    assert board.move_stack == [] and twin.move_stack == ["A"]
+    assert copy.copy(twin) == twin and copy.deepcopy(twin).move_stack == ["A"]
+    assert hash(awari.Board(twin.fen(), rules="kalah")) == hash(twin)
+    assert repr(board) == "Board('3-3-3-3-3-3-3-3-3-3-3-3-0-0-S', rules='kalah')"
+    assert eval(repr(board), {"Board": awari.Board}) == board
+    assert repr(twin) == "<Board rules='kalah' start='3-3-3-3-3-3-3-3-3-3-3-3-0-0-S' moves='A'>"
+    drawn = str(twin)
+    assert "Position: " + twin.fen() in drawn and "North to move" in drawn
+    assert (board.turn, board.houses, board.stores, board.bonus_pending) == \
+        ("south", [3] * 12, (0, 0), False)
+    with pytest.raises(ValueError, match="1 to 21"):
+        awari.Board(seeds=0)
+    with pytest.raises(ValueError, match="not both"):
+        awari.Board("3-3-3-3-3-3-3-3-3-3-3-3-0-0-S", seeds=3)
