@@ -1,53 +1,40 @@
-"""An engine of the awari protocol as a child process, spoken to over pipes.
+"""The asyncio client: an engine as a child process in a process group of its own (`popen`),
+spoken to over pipes (`Engine`), its searches read as they come (`AnalysisResult`).
 
-Shaped like python-chess's `chess.engine`: `popen` (asyncio) or `SimpleEngine.popen`
-(blocking, an event loop on a background thread) start an engine and do the handshake;
-`configure` sets options checked against the `option` lines the engine announced; `play`,
-`analyse` and `analysis` search a `Position` within a `Limit`. Every call has a timeout, and
-whatever goes wrong raises a subclass of `EngineError` that says what came back.
-
-The contract is the Rust client's (the referee's, doc/pipes.md): a line longer than
-`MAX_LINE` bytes, or more than `MAX_LINES_PER_SECOND` lines within a second of one request,
-ends the engine with `ProtocolError`; an engine whose output ends raises
-`EngineTerminatedError` with its exit status; a late answer raises `EngineTimeoutError` and
-ends the engine (an engine that missed its deadline cannot be trusted to answer in order).
-An ended engine's whole process group is killed by id, so nothing it started is left.
+The contract is the Rust client's (doc/pipes.md): a line longer than `MAX_LINE` bytes, or more
+than `MAX_LINES_PER_SECOND` lines within a second of one request, ends the engine with
+`ProtocolError`; an engine whose output ends raises `EngineTerminatedError` with its exit
+status; a late answer raises `EngineTimeoutError` and ends the engine (an engine that missed
+its deadline cannot be trusted to answer in order).
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
-import re
 import signal
-import threading
 import time
-from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from types import TracebackType
-from typing import Any, TypedDict, TypeVar
+
+from awari.errors import (
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    OptionError,
+    ProtocolError,
+)
+from awari.limit import Limit
+from awari.options import Option
+from awari.position import MOVE, Position
+from awari.reply import InfoDict, PlayResult, parse_bestmove, parse_info
 
 __all__ = [
     "MAX_LINE",
     "MAX_LINES_PER_SECOND",
     "SETTLE",
-    "VARIANTS",
     "AnalysisResult",
     "Engine",
-    "EngineError",
-    "EngineTerminatedError",
-    "EngineTimeoutError",
-    "IllegalMoveError",
-    "InfoDict",
-    "Limit",
-    "Option",
-    "OptionError",
-    "PlayResult",
-    "Position",
-    "ProtocolError",
-    "Score",
-    "SimpleAnalysisResult",
-    "SimpleEngine",
     "popen",
 ]
 
@@ -55,316 +42,9 @@ __all__ = [
 MAX_LINE = 64 << 10
 #: Most lines an engine may send within a second of one request (`max_lines_per_second`).
 MAX_LINES_PER_SECOND = 20_000
-#: How long an engine whose output ended has to exit before it is reported without a status,
-#: and how long `quit` waits by default before the process group is killed (seconds).
+#: How long an engine whose output ended has to exit before it is reported without a status
+#: (seconds).
 SETTLE = 0.2
-#: The rule sets the awari engine knows (`UCI_Variant`).
-VARIANTS = ("oware", "awari", "ahl", "kalah", "ayoayo")
-
-_MOVE = re.compile(r"[A-Fa-f]")
-_FEN_WORD = re.compile(r"\S+")
-
-
-class EngineError(RuntimeError):
-    """Something went wrong with an engine (the base of every error here)."""
-
-
-class EngineTerminatedError(EngineError):
-    """The engine's output ended: it exited (with `returncode`, when its exit was seen), or
-    it was ended earlier by this client."""
-
-    def __init__(self, message: str, returncode: int | None = None) -> None:
-        super().__init__(message)
-        #: Its exit status (negative: the signal that killed it), or None if not seen.
-        self.returncode = returncode
-
-
-class EngineTimeoutError(EngineError, TimeoutError):
-    """No expected answer within the time allowed; the engine has been ended."""
-
-
-class ProtocolError(EngineError):
-    """A line the client cannot take: too long, too many too fast, or refused by the engine
-    (`info string error: ...` in answer to what was sent)."""
-
-
-class IllegalMoveError(ProtocolError):
-    """A `bestmove` that is not a move: not a house letter (A-F, a-f), or not one of the legal
-    moves the caller gave."""
-
-
-class OptionError(EngineError, ValueError):
-    """An option the engine did not announce, or a value its `option` line does not allow."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Option:
-    """An option as the engine announced it: `option name N type T [default D] [min m] [max M]
-    [var V]...`."""
-
-    name: str
-    type: str
-    default: str | None
-    min: int | None
-    max: int | None
-    var: tuple[str, ...]
-
-    def check(self, value: str | int | bool | None) -> str | None:
-        """The value as it goes on the `setoption` line (None: no `value` word), or
-        `OptionError` naming the option and what it allows."""
-        if self.type == "button":
-            if value not in (None, True):
-                raise OptionError(f"option {self.name!r} is a button: it takes no value")
-            return None
-        if value is None:
-            raise OptionError(f"option {self.name!r} needs a value")
-        if self.type == "check":
-            if isinstance(value, bool):
-                return "true" if value else "false"
-            if str(value) in ("true", "false"):
-                return str(value)
-            raise OptionError(f"option {self.name!r} is a check: true or false, not {value!r}")
-        if self.type == "spin":
-            if isinstance(value, bool):
-                raise OptionError(f"option {self.name!r} is a spin: an integer, not {value!r}")
-            try:
-                number = int(value)
-            except ValueError:
-                raise OptionError(
-                    f"option {self.name!r} is a spin: an integer, not {value!r}"
-                ) from None
-            low = self.min if self.min is not None else number
-            high = self.max if self.max is not None else number
-            if not low <= number <= high:
-                raise OptionError(
-                    f"option {self.name!r} takes {self.min} to {self.max}, not {number}"
-                )
-            return str(number)
-        if self.type == "combo":
-            if str(value) not in self.var:
-                raise OptionError(
-                    f"option {self.name!r} takes one of {', '.join(self.var)}, not {value!r}"
-                )
-            return str(value)
-        text = str(value)
-        if "\n" in text or "\r" in text:
-            raise OptionError(f"option {self.name!r}: a value cannot hold a line break")
-        return text
-
-    @staticmethod
-    def parse(line: str) -> Option | None:
-        """An `option ...` line read, or None when it names no option or type."""
-        words = line.split()
-        if words[:2] != ["option", "name"]:
-            return None
-        keys = {"name", "type", "default", "min", "max", "var"}
-        fields: dict[str, list[str]] = {}
-        values: list[tuple[str, list[str]]] = []
-        key = ""
-        for word in words[1:]:
-            if word in keys and not (key == "name" and word not in ("type",)):
-                key = word
-                values.append((key, []))
-            elif values:
-                values[-1][1].append(word)
-        var: list[str] = []
-        for key, value in values:
-            if key == "var":
-                var.append(" ".join(value))
-            else:
-                fields[key] = value
-        name = " ".join(fields.get("name", []))
-        kind = " ".join(fields.get("type", []))
-        if not name or not kind:
-            return None
-
-        def number(key: str) -> int | None:
-            try:
-                return int(" ".join(fields[key]))
-            except (KeyError, ValueError):
-                return None
-
-        default = " ".join(fields["default"]) if "default" in fields else None
-        return Option(name, kind, default, number("min"), number("max"), tuple(var))
-
-
-@dataclasses.dataclass(frozen=True)
-class Position:
-    """A position in the engine's notation: a rule set, a start (`None`: the variant's start
-    position; or a position in the notation of doc/rules.md) and the moves played from it."""
-
-    variant: str = "oware"
-    fen: str | None = None
-    moves: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        for move in self.moves:
-            if not _MOVE.fullmatch(move):
-                raise ValueError(f"not a move: {move!r} (a house letter, A-F or a-f)")
-        if self.fen is not None and not _FEN_WORD.fullmatch(self.fen):
-            raise ValueError(f"not a position: {self.fen!r} (one word, as doc/rules.md writes it)")
-
-    def push(self, move: str) -> Position:
-        """This position with `move` played after it."""
-        return dataclasses.replace(self, moves=(*self.moves, move))
-
-    def command(self) -> str:
-        """The `position` command for the engine."""
-        start = "startpos" if self.fen is None else f"fen {self.fen}"
-        moves = f" moves {''.join(self.moves)}" if self.moves else ""
-        return f"position {start}{moves}"
-
-
-@dataclasses.dataclass(frozen=True)
-class Limit:
-    """Where a search stops, in the protocol's own units: times in milliseconds (`wtime`,
-    `winc` are South's clock, `btime`, `binc` North's), depth in plies, nodes."""
-
-    movetime: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int | None = None
-    binc: int | None = None
-    movestogo: int | None = None
-
-    def arguments(self) -> str:
-        """The `go` command's arguments (`infinite` when nothing limits the search)."""
-        words = []
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if value is not None:
-                words.append(f"{field.name} {int(value)}")
-        return " ".join(words) if words else "infinite"
-
-    def longest(self) -> float:
-        """The most time, in seconds, the limit itself allows (0 when it sets none)."""
-        clocks = [t + (i or 0) for t, i in ((self.wtime, self.winc), (self.btime, self.binc))
-                  if t is not None]
-        most = max([self.movetime or 0, *clocks])
-        return most / 1000
-
-
-@dataclasses.dataclass(frozen=True)
-class Score:
-    """A score from the side to move's point of view: `cp` (100 per seed of store
-    difference), and `mate` (plies to a proven end, positive when the side to move wins)
-    when the end is proven."""
-
-    cp: int | None = None
-    mate: int | None = None
-
-    def is_mate(self) -> bool:
-        """Whether the game's end is proven."""
-        return self.mate is not None
-
-
-class InfoDict(TypedDict, total=False):
-    """What an `info` line said; only the fields it had."""
-
-    depth: int
-    seldepth: int
-    multipv: int
-    score: Score
-    lowerbound: bool
-    upperbound: bool
-    nodes: int
-    nps: int
-    time: float
-    hashfull: int
-    tbhits: int
-    pv: list[str]
-    currmove: str
-    string: str
-
-
-def parse_info(line: str) -> InfoDict:
-    """An `info` line read. As in the Rust client, a field whose value does not parse is left
-    out and the rest of the line kept."""
-    info: InfoDict = {}
-    words = line.split()[1:]
-    i = 0
-    ints = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits")
-    while i < len(words):
-        word = words[i]
-        if word == "string":
-            info["string"] = line.split("string", 1)[1].strip()
-            break
-        if word in ints or word == "time":
-            if i + 1 < len(words) and re.fullmatch(r"-?\d+", words[i + 1]):
-                value = int(words[i + 1])
-                if word == "time":
-                    info["time"] = value / 1000
-                else:
-                    info[word] = value  # type: ignore[literal-required]
-            i += 2
-            continue
-        if word == "score":
-            cp: int | None = None
-            mate: int | None = None
-            i += 1
-            while i + 1 < len(words) and words[i] in ("cp", "mate"):
-                if not re.fullmatch(r"-?\d+", words[i + 1]):
-                    break
-                if words[i] == "cp":
-                    cp = int(words[i + 1])
-                else:
-                    mate = int(words[i + 1])
-                i += 2
-            if cp is not None or mate is not None:
-                info["score"] = Score(cp, mate)
-            continue
-        if word in ("lowerbound", "upperbound"):
-            info[word] = True  # type: ignore[literal-required]
-        elif word == "pv":
-            taken = list(_takewhile_moves(words[i + 1:]))
-            info["pv"] = [move for word in taken for move in word]
-            i += 1 + len(taken)
-            continue
-        elif word == "currmove" and i + 1 < len(words):
-            if _MOVE.fullmatch(words[i + 1]):
-                info["currmove"] = words[i + 1]
-            i += 2
-            continue
-        i += 1
-    return info
-
-
-def _takewhile_moves(words: Sequence[str]) -> Iterator[str]:
-    for word in words:
-        if not re.fullmatch(r"[A-Fa-f]+", word):
-            return
-        yield word
-
-
-@dataclasses.dataclass(frozen=True)
-class PlayResult:
-    """What `play` returns: the move (None when the engine says the game is over, `bestmove
-    0000`), the reply it expects, and the last `info` line of line 1."""
-
-    move: str | None
-    ponder: str | None
-    info: InfoDict
-
-
-def _parse_bestmove(line: str, legal: Sequence[str] | None) -> tuple[str | None, str | None]:
-    words = line.split()
-    if len(words) < 2:
-        raise IllegalMoveError(f"the engine sent {line!r}: a bestmove without a move")
-    move = words[1]
-    if move == "0000":
-        return None, None
-    if not _MOVE.fullmatch(move):
-        raise IllegalMoveError(f"the engine sent {line!r}: {move!r} is not a move")
-    if legal is not None and move not in legal:
-        raise IllegalMoveError(
-            f"the engine sent {line!r}: {move} is not legal here (legal: {''.join(legal)})"
-        )
-    ponder = None
-    if len(words) >= 4 and words[2] == "ponder" and _MOVE.fullmatch(words[3]):
-        ponder = words[3]
-    return move, ponder
 
 
 class _Failed:
@@ -622,7 +302,7 @@ class Engine:
                     if "string" not in info and ("depth" in info or "score" in info or "pv" in info):
                         lines[info.get("multipv", 1)] = info
                 elif words[:1] == ["bestmove"]:
-                    move, ponder = _parse_bestmove(line, legal)
+                    move, ponder = parse_bestmove(line, legal)
                     break
             if multipv is not None:
                 await self._restore_multipv(deadline)
@@ -675,7 +355,7 @@ class Engine:
             other: list[str] = []
             await self._until("total", deadline, other)
             return [w[0] for w in (line.split() for line in other)
-                    if len(w) == 2 and _MOVE.fullmatch(w[0]) and w[1].isdigit()]
+                    if len(w) == 2 and MOVE.fullmatch(w[0]) and w[1].isdigit()]
 
     async def quit(self, grace: float = 1.0) -> int | None:
         """`quit`, up to `grace` seconds to exit, then SIGKILL to the engine's process group;
@@ -767,7 +447,7 @@ class AnalysisResult:
                         self.multipv[info.get("multipv", 1)] = info
                     return info
                 if words[:1] == ["bestmove"]:
-                    move, ponder = _parse_bestmove(line, None)
+                    move, ponder = parse_bestmove(line, None)
                     self.result = PlayResult(move, ponder, self.info)
                     ready = self._engine._deadline(self._timeout)
                     if self._multi:
@@ -851,157 +531,3 @@ async def popen(path: str | os.PathLike[str], *args: str, timeout: float = 10.0,
                 [e.returncode] if isinstance(e, EngineTerminatedError) else [])) from None
         raise
     return engine
-
-
-T = TypeVar("T")
-
-
-class SimpleEngine:
-    """An engine driven by blocking calls: the asyncio `Engine` on an event loop of its own,
-    in a background thread. `with SimpleEngine.popen(path) as engine:` quits it at the end."""
-
-    def __init__(self, engine: Engine, loop: asyncio.AbstractEventLoop,
-                 thread: threading.Thread) -> None:
-        self.engine = engine
-        self._loop = loop
-        self._thread = thread
-
-    @classmethod
-    def popen(cls, path: str | os.PathLike[str], *args: str, timeout: float = 10.0,
-              env: Mapping[str, str] | None = None, stderr: int | None = None) -> SimpleEngine:
-        """Starts an engine as `awari.engine.popen` does."""
-        loop = asyncio.new_event_loop()
-        thread = threading.Thread(target=loop.run_forever, name="awari-engine", daemon=True)
-        thread.start()
-        try:
-            engine = asyncio.run_coroutine_threadsafe(
-                popen(path, *args, timeout=timeout, env=env, stderr=stderr), loop).result()
-        except BaseException:
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join()
-            loop.close()
-            raise
-        return cls(engine, loop, thread)
-
-    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        if self._loop.is_closed():
-            coroutine.close()
-            raise EngineTerminatedError("the engine has been closed")
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
-
-    @property
-    def id(self) -> dict[str, str]:
-        """What the engine said of itself."""
-        return self.engine.id
-
-    @property
-    def options(self) -> dict[str, Option]:
-        """The options it announced."""
-        return self.engine.options
-
-    @property
-    def pid(self) -> int:
-        """Its process id."""
-        return self.engine.pid
-
-    def ping(self, *, timeout: float | None = None) -> None:
-        """See `Engine.ping`."""
-        self._run(self.engine.ping(timeout=timeout))
-
-    def configure(self, options: Mapping[str, str | int | bool | None], *,
-                  timeout: float | None = None) -> None:
-        """See `Engine.configure`."""
-        self._run(self.engine.configure(options, timeout=timeout))
-
-    def ucinewgame(self, *, timeout: float | None = None) -> None:
-        """See `Engine.ucinewgame`."""
-        self._run(self.engine.ucinewgame(timeout=timeout))
-
-    def play(self, position: Position, limit: Limit, *, timeout: float | None = None,
-             legal: Sequence[str] | None = None) -> PlayResult:
-        """See `Engine.play`."""
-        return self._run(self.engine.play(position, limit, timeout=timeout, legal=legal))
-
-    def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
-                timeout: float | None = None) -> InfoDict | list[InfoDict]:
-        """See `Engine.analyse`."""
-        return self._run(self.engine.analyse(position, limit, multipv=multipv, timeout=timeout))
-
-    def analysis(self, position: Position, limit: Limit | None = None, *,
-                 multipv: int | None = None, timeout: float | None = None,
-                 ) -> SimpleAnalysisResult:
-        """See `Engine.analysis`; iterate over the result, `stop()` it or leave its `with`."""
-        inner = self._run(self.engine.analysis(position, limit, multipv=multipv,
-                                               timeout=timeout))
-        return SimpleAnalysisResult(self, inner)
-
-    def legal_moves(self, position: Position, *, timeout: float | None = None) -> list[str]:
-        """See `Engine.legal_moves`."""
-        return self._run(self.engine.legal_moves(position, timeout=timeout))
-
-    def quit(self, grace: float = 1.0) -> int | None:
-        """Ends the engine (see `Engine.quit`) and the background loop; returns its exit
-        status."""
-        if self._loop.is_closed():
-            return self.engine.returncode
-        try:
-            return self._run(self.engine.quit(grace))
-        finally:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join()
-            self._loop.close()
-
-    close = quit
-
-    def __enter__(self) -> SimpleEngine:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        self.quit()
-
-
-class SimpleAnalysisResult:
-    """`AnalysisResult` for blocking calls: iterate over it for the infos; `stop()`."""
-
-    def __init__(self, simple: SimpleEngine, inner: AnalysisResult) -> None:
-        self._simple = simple
-        self._inner = inner
-
-    @property
-    def info(self) -> InfoDict:
-        """The latest info of line 1."""
-        return self._inner.info
-
-    @property
-    def multipv(self) -> list[InfoDict]:
-        """The latest info of each line, best first."""
-        return [self._inner.multipv[k] for k in sorted(self._inner.multipv)]
-
-    def next(self) -> InfoDict | None:
-        """The next info, or None once the search has ended."""
-        return self._simple._run(self._inner.next())
-
-    def stop(self) -> None:
-        """Asks the search to end."""
-        self._simple._loop.call_soon_threadsafe(self._inner.stop)
-
-    def wait(self) -> PlayResult:
-        """Reads on to the end; the search's answer."""
-        return self._simple._run(self._inner.wait())
-
-    def __iter__(self) -> Iterator[InfoDict]:
-        while (info := self.next()) is not None:
-            yield info
-
-    def __enter__(self) -> SimpleAnalysisResult:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        async def end() -> None:
-            if not self._inner._done:
-                self._inner.stop()
-                await self._inner.wait()
-        self._simple._run(end())
-

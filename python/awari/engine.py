@@ -1,0 +1,58 @@
+"""An engine of the awari protocol as a child process, spoken to over pipes.
+
+Shaped like python-chess's `chess.engine`: `popen` (asyncio) or `SimpleEngine.popen`
+(blocking, an event loop on a background thread) start an engine and do the handshake;
+`configure` sets options checked against the `option` lines the engine announced; `play`,
+`analyse` and `analysis` search a `Position` within a `Limit`. Every call has a timeout, and
+whatever goes wrong raises a subclass of `EngineError` that says what came back.
+
+The contract is the Rust client's (the referee's, doc/pipes.md): a line longer than
+`MAX_LINE` bytes, or more than `MAX_LINES_PER_SECOND` lines within a second of one request,
+ends the engine with `ProtocolError`; an engine whose output ends raises
+`EngineTerminatedError` with its exit status; a late answer raises `EngineTimeoutError` and
+ends the engine (an engine that missed its deadline cannot be trusted to answer in order).
+An ended engine's whole process group is killed by id, so nothing it started is left.
+
+This module is the one to import: each part lives in a module of its own (`errors`,
+`options`, `position`, `limit`, `reply`, `client`, `simple`), and every public name is here.
+"""
+
+from awari.client import MAX_LINE, MAX_LINES_PER_SECOND, SETTLE, AnalysisResult, Engine, popen
+from awari.errors import (
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    IllegalMoveError,
+    OptionError,
+    ProtocolError,
+)
+from awari.limit import Limit
+from awari.options import Option
+from awari.position import VARIANTS, Position
+from awari.reply import InfoDict, PlayResult, Score, parse_info
+from awari.simple import SimpleAnalysisResult, SimpleEngine
+
+__all__ = [
+    "MAX_LINE",
+    "MAX_LINES_PER_SECOND",
+    "SETTLE",
+    "VARIANTS",
+    "AnalysisResult",
+    "Engine",
+    "EngineError",
+    "EngineTerminatedError",
+    "EngineTimeoutError",
+    "IllegalMoveError",
+    "InfoDict",
+    "Limit",
+    "Option",
+    "OptionError",
+    "PlayResult",
+    "Position",
+    "ProtocolError",
+    "Score",
+    "SimpleAnalysisResult",
+    "SimpleEngine",
+    "parse_info",
+    "popen",
+]
