@@ -16,6 +16,7 @@ import signal
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from types import TracebackType
+from typing import overload
 
 from awari.errors import (
     EngineError,
@@ -315,6 +316,20 @@ class Engine:
         answer must be one of."""
         result, _ = await self._search(position, limit, None, timeout, legal)
         return result
+
+    # Typed apart, so that a caller's checker knows which one it gets: without `multipv` one
+    # InfoDict, with a number a list.
+    @overload
+    async def analyse(self, position: Position, limit: Limit, *, multipv: None = None,
+                      timeout: float | None = None) -> InfoDict: ...
+
+    @overload
+    async def analyse(self, position: Position, limit: Limit, *, multipv: int,
+                      timeout: float | None = None) -> list[InfoDict]: ...
+
+    @overload
+    async def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
+                      timeout: float | None = None) -> InfoDict | list[InfoDict]: ...
 
     async def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
                       timeout: float | None = None) -> InfoDict | list[InfoDict]:

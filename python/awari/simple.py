@@ -8,7 +8,7 @@ import os
 import threading
 from collections.abc import Coroutine, Iterator, Mapping, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from awari.client import AnalysisResult, Engine, popen
 from awari.errors import EngineTerminatedError
@@ -87,6 +87,18 @@ class SimpleEngine:
              legal: Sequence[str] | None = None) -> PlayResult:
         """See `Engine.play`."""
         return self._run(self.engine.play(position, limit, timeout=timeout, legal=legal))
+
+    @overload
+    def analyse(self, position: Position, limit: Limit, *, multipv: None = None,
+                timeout: float | None = None) -> InfoDict: ...
+
+    @overload
+    def analyse(self, position: Position, limit: Limit, *, multipv: int,
+                timeout: float | None = None) -> list[InfoDict]: ...
+
+    @overload
+    def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
+                timeout: float | None = None) -> InfoDict | list[InfoDict]: ...
 
     def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
                 timeout: float | None = None) -> InfoDict | list[InfoDict]:
