@@ -28,6 +28,7 @@ from awari.errors import (
 from awari.limit import Limit
 from awari.options import Option
 from awari.position import MOVE, Position
+from awari.processes import Descendants
 from awari.reply import InfoDict, PlayResult, parse_bestmove, parse_info
 
 __all__ = [
@@ -74,6 +75,7 @@ class Engine:
         self._broken: EngineError | None = None
         self._variant = "oware"
         self._within = timeout
+        self._processes = Descendants(process.pid)
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @property
@@ -373,8 +375,8 @@ class Engine:
                     if len(w) == 2 and MOVE.fullmatch(w[0]) and w[1].isdigit()]
 
     async def quit(self, grace: float = 1.0) -> int | None:
-        """`quit`, up to `grace` seconds to exit, then SIGKILL to the engine's process group;
-        returns its exit status."""
+        """`quit`, up to `grace` seconds to exit, then SIGKILL to the engine's process group
+        and every descendant that left it (see `awari.processes`); returns its exit status."""
         async with self._lock:
             await self._end(grace)
             if self._error is None:
@@ -382,6 +384,9 @@ class Engine:
             return self.returncode
 
     async def _end(self, grace: float) -> None:
+        # Its descendants recorded while it runs: once it exits, those it orphaned can no
+        # longer be found from it.
+        self._processes.look()
         stdin = self._process.stdin
         if stdin is not None and not stdin.is_closing():
             try:
@@ -393,10 +398,7 @@ class Engine:
             await asyncio.wait_for(self._process.wait(), grace)
         except TimeoutError:
             pass
-        try:
-            os.killpg(self._process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        self._processes.kill()
         await self._process.wait()
         try:
             await asyncio.wait_for(self._reader, SETTLE)

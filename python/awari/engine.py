@@ -11,10 +11,12 @@ The contract is the Rust client's (the referee's, doc/pipes.md): a line longer t
 ends the engine with `ProtocolError`; an engine whose output ends raises
 `EngineTerminatedError` with its exit status; a late answer raises `EngineTimeoutError` and
 ends the engine (an engine that missed its deadline cannot be trusted to answer in order).
-An ended engine's whole process group is killed by id, so nothing it started is left.
+An ended engine's whole process group is killed by id, and on Linux every descendant that
+left the group (`processes`: those it had when it was told to quit).
 
 This module is the one to import: each part lives in a module of its own (`errors`,
-`options`, `position`, `limit`, `reply`, `client`, `simple`), and every public name is here.
+`options`, `position`, `limit`, `reply`, `processes`, `client`, `simple`), and every public
+name is here.
 """
 
 from awari.client import MAX_LINE, MAX_LINES_PER_SECOND, SETTLE, AnalysisResult, Engine, popen
