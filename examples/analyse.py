@@ -15,7 +15,6 @@ with SimpleEngine.popen(path) as engine:
     for move in record:
         position = position.push(move)
         lines = engine.analyse(position, Limit(depth=6), multipv=3)
-        assert isinstance(lines, list)
         print("after", "".join(position.moves))
         for info in lines:
             score = info.get("score")

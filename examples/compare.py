@@ -18,7 +18,6 @@ with SimpleEngine.popen(first) as a, SimpleEngine.popen(second) as b:
         scores = []
         for engine in (a, b):
             info = engine.analyse(position, Limit(depth=6))
-            assert isinstance(info, dict)
             score = info.get("score")
             scores.append("?" if score is None else str(score.cp))
         print(f"{''.join(position.moves) or 'start':8} {scores[0]:>6} {scores[1]:>6}")

@@ -4,6 +4,12 @@ gone by id."""
 
 import asyncio
 import os
+import shutil
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +35,47 @@ def gone(pid: int) -> bool:
         except ProcessLookupError:
             pass
     return True
+
+
+def running(program: Path, *args: str) -> list[int]:
+    """The processes running `program` with `args` (their command line) that will run its code
+    again: not a zombie, not exiting, no SIGKILL pending (Linux; as tests/common/mod.rs)."""
+    wanted = [os.fsencode(program), *(a.encode() for a in args)]
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")[:-1]
+            stat = (entry / "stat").read_text()
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        if command != wanted:
+            continue
+        fields = stat[stat.rfind(")") + 1:].split()
+        pf_exiting = 0x4
+        if fields[0] in ("Z", "X", "x") or int(fields[6]) & pf_exiting:
+            continue
+        sigkill = 1 << (signal.SIGKILL - 1)
+        pending = [int(line.split()[1], 16) for line in status.splitlines()
+                   if line.startswith(("SigPnd:", "ShdPnd:"))]
+        if not any(mask & sigkill for mask in pending):
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def sleeper(tmp_path: Path) -> Iterator[Path]:
+    """A directory with a copy of /bin/sleep, for misbehave's `leave-children`: what runs that
+    copy is found by its path, and killed by id at the end, also when the test fails."""
+    shutil.copy("/bin/sleep", tmp_path / "sleep")
+    yield tmp_path
+    for pid in running(tmp_path / "sleep", "300"):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def test_simple_engine_every_call(awari_bin: str) -> None:
@@ -225,3 +272,28 @@ def test_line_over_the_cap() -> None:
     # Told when the line passes the cap, or when it ends if it came in one piece.
     with pytest.raises(ProtocolError, match=r"line of (70000|more than 65536) bytes"):
         SimpleEngine.popen("/bin/sh", "-c", script, timeout=20)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="descendants are found in /proc")
+@pytest.mark.parametrize("grace", [1.0, 0.0], ids=["grace", "no-grace"])
+def test_a_descendant_that_left_the_group_is_ended(misbehave_bin: str, sleeper: Path,
+                                                   grace: float) -> None:
+    # leave-children: at its first go after ucinewgame, misbehave starts `sleep 300` in a
+    # session of its own (setsid), out of reach of a kill of its process group. misbehave
+    # exits on quit, with a grace or not: its child, orphaned, is found only because the
+    # client looked for it before it sent quit.
+    sleep = sleeper / "sleep"
+    engine = SimpleEngine.popen(misbehave_bin, "leave-children", str(sleeper))
+    try:
+        engine.ucinewgame()
+        assert engine.play(Position(), Limit(depth=1)).move is not None
+        deadline = time.monotonic() + 60
+        while not running(sleep, "300"):
+            assert time.monotonic() < deadline, "misbehave started no sleep 300"
+            time.sleep(0.01)
+        [child] = running(sleep, "300")
+        assert os.getpgid(child) != engine.pid
+    finally:
+        engine.quit(grace)
+    assert running(sleep, "300") == [], "the engine's descendant outlived it"
+    assert gone(engine.pid)
