@@ -17,13 +17,15 @@ engine = subprocess.Popen(
 )
 
 
-def send(line):
+def send(line: str) -> None:
+    assert engine.stdin is not None
     engine.stdin.write(line + "\n")
     engine.stdin.flush()
 
 
-def read_until(prefix):
+def read_until(prefix: str) -> str:
     """Returns the first line starting with prefix, echoing the info lines before it."""
+    assert engine.stdout is not None
     while True:
         line = engine.stdout.readline()
         if not line:

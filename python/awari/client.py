@@ -27,7 +27,8 @@ from awari.errors import (
 )
 from awari.limit import Limit
 from awari.options import Option
-from awari.position import MOVE, Position
+from awari._native import Board
+from awari.position import MOVE, PositionLike, as_position
 from awari.processes import Descendants
 from awari.reply import InfoDict, PlayResult, parse_bestmove, parse_info
 
@@ -267,8 +268,9 @@ class Engine:
             self._send("ucinewgame")
             await self._ready(deadline, "ucinewgame")
 
-    async def _set_position(self, position: Position, deadline: float,
+    async def _set_position(self, position: PositionLike, deadline: float,
                             multipv: int | None) -> None:
+        position = as_position(position)
         sent = []
         if position.variant != self._variant:
             if "UCI_Variant" in self.options:
@@ -289,7 +291,7 @@ class Engine:
         self._send(f"setoption name MultiPV value {option.default or 1}")
         await self._ready(deadline, "setoption name MultiPV")
 
-    async def _search(self, position: Position, limit: Limit, multipv: int | None,
+    async def _search(self, position: PositionLike, limit: Limit, multipv: int | None,
                       timeout: float | None, legal: Sequence[str] | None,
                       ) -> tuple[PlayResult, dict[int, InfoDict]]:
         async with self._lock:
@@ -311,29 +313,31 @@ class Engine:
                 await self._restore_multipv(deadline)
             return PlayResult(move, ponder, lines.get(1, {})), lines
 
-    async def play(self, position: Position, limit: Limit, *, timeout: float | None = None,
+    async def play(self, position: PositionLike, limit: Limit, *, timeout: float | None = None,
                    legal: Sequence[str] | None = None) -> PlayResult:
         """The engine's move in `position`. `timeout` (default `self.timeout`) is added to the
-        time the limit allows; `legal`, when given (see `legal_moves`), is the moves the
-        answer must be one of."""
+        time the limit allows; `legal` is the moves the answer must be one of: by default, for
+        a `Board`, its legal moves (see also `legal_moves`)."""
+        if legal is None and isinstance(position, Board):
+            legal = position.legal_moves
         result, _ = await self._search(position, limit, None, timeout, legal)
         return result
 
     # Typed apart, so that a caller's checker knows which one it gets: without `multipv` one
     # InfoDict, with a number a list.
     @overload
-    async def analyse(self, position: Position, limit: Limit, *, multipv: None = None,
+    async def analyse(self, position: PositionLike, limit: Limit, *, multipv: None = None,
                       timeout: float | None = None) -> InfoDict: ...
 
     @overload
-    async def analyse(self, position: Position, limit: Limit, *, multipv: int,
+    async def analyse(self, position: PositionLike, limit: Limit, *, multipv: int,
                       timeout: float | None = None) -> list[InfoDict]: ...
 
     @overload
-    async def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
+    async def analyse(self, position: PositionLike, limit: Limit, *, multipv: int | None = None,
                       timeout: float | None = None) -> InfoDict | list[InfoDict]: ...
 
-    async def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
+    async def analyse(self, position: PositionLike, limit: Limit, *, multipv: int | None = None,
                       timeout: float | None = None) -> InfoDict | list[InfoDict]:
         """The last info of a search: one `InfoDict`, or with `multipv` a list of the last
         line for each of the best `multipv` moves, best first (`MultiPV` is set for the
@@ -343,7 +347,7 @@ class Engine:
             return lines.get(1, {})
         return [lines[k] for k in sorted(lines)]
 
-    async def analysis(self, position: Position, limit: Limit | None = None, *,
+    async def analysis(self, position: PositionLike, limit: Limit | None = None, *,
                        multipv: int | None = None, timeout: float | None = None,
                        ) -> AnalysisResult:
         """Starts a search (without a limit: until `stop`) whose infos can be read as they come
@@ -360,7 +364,7 @@ class Engine:
             raise
         return AnalysisResult(self, multipv is not None, timeout or self.timeout, limit)
 
-    async def legal_moves(self, position: Position, *, timeout: float | None = None,
+    async def legal_moves(self, position: PositionLike, *, timeout: float | None = None,
                           ) -> list[str]:
         """The legal moves of `position` as the engine counts them (`go perft 1`'s lines):
         the awari engine answers it; an engine without perft answers nothing, and this times

@@ -24,13 +24,13 @@ from awari.errors import (
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
-    IllegalMoveError,
+    IllegalBestMoveError,
     OptionError,
     ProtocolError,
 )
 from awari.limit import Limit
 from awari.options import Option
-from awari.position import VARIANTS, Position
+from awari.position import VARIANTS, Position, PositionLike
 from awari.reply import InfoDict, PlayResult, Score, parse_info
 from awari.simple import SimpleAnalysisResult, SimpleEngine
 
@@ -44,13 +44,14 @@ __all__ = [
     "EngineError",
     "EngineTerminatedError",
     "EngineTimeoutError",
-    "IllegalMoveError",
+    "IllegalBestMoveError",
     "InfoDict",
     "Limit",
     "Option",
     "OptionError",
     "PlayResult",
     "Position",
+    "PositionLike",
     "ProtocolError",
     "Score",
     "SimpleAnalysisResult",

@@ -10,7 +10,7 @@ __all__ = [
     "EngineError",
     "EngineTerminatedError",
     "EngineTimeoutError",
-    "IllegalMoveError",
+    "IllegalBestMoveError",
     "OptionError",
     "ProtocolError",
 ]
@@ -39,7 +39,7 @@ class ProtocolError(EngineError):
     (`info string error: ...` in answer to what was sent)."""
 
 
-class IllegalMoveError(ProtocolError):
+class IllegalBestMoveError(ProtocolError):
     """A `bestmove` that is not a move: not a house letter (A-F, a-f), or not one of the legal
     moves the caller gave."""
 

@@ -1,12 +1,15 @@
 """A position as the engine's notation gives it: a rule set, a start and the moves played
-from it. The client has no rules in process: legality is the engine's."""
+from it. The client's calls also take an `awari.Board`, which is sent the same way (its start
+and its moves, so that the engine sees the history oware's repetition rule needs)."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
 
-__all__ = ["MOVE", "VARIANTS", "Position"]
+from awari._native import Board
+
+__all__ = ["MOVE", "VARIANTS", "Position", "PositionLike", "as_position"]
 
 #: The rule sets the awari engine knows (`UCI_Variant`).
 VARIANTS = ("oware", "awari", "ahl", "kalah", "ayoayo")
@@ -41,3 +44,14 @@ class Position:
         start = "startpos" if self.fen is None else f"fen {self.fen}"
         moves = f" moves {''.join(self.moves)}" if self.moves else ""
         return f"position {start}{moves}"
+
+
+#: What the client's calls take for a position.
+PositionLike = Position | Board
+
+
+def as_position(position: PositionLike) -> Position:
+    """`position` as the client sends it: a `Board` becomes its rule set, start and moves."""
+    if isinstance(position, Board):
+        return Position(position.rules, position.start_fen, tuple(position.move_stack))
+    return position

@@ -1,6 +1,6 @@
 """The engine's replies typed: `info` lines (`InfoDict`, with a `Score`) and `bestmove`
 (`PlayResult`). Read as the Rust client reads them: a field that does not parse is left out
-and the rest of its line kept; a `bestmove` that is not a move is an `IllegalMoveError`."""
+and the rest of its line kept; a `bestmove` that is not a move is an `IllegalBestMoveError`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TypedDict
 
-from awari.errors import IllegalMoveError
+from awari.errors import IllegalBestMoveError
 from awari.position import MOVE
 
 __all__ = ["InfoDict", "PlayResult", "Score", "parse_bestmove", "parse_info"]
@@ -119,17 +119,17 @@ class PlayResult:
 
 def parse_bestmove(line: str, legal: Sequence[str] | None) -> tuple[str | None, str | None]:
     """A `bestmove` line read: its move (None for `0000`, the game over) and its ponder move,
-    or `IllegalMoveError` when the move is not a house letter or not in `legal`."""
+    or `IllegalBestMoveError` when the move is not a house letter or not in `legal`."""
     words = line.split()
     if len(words) < 2:
-        raise IllegalMoveError(f"the engine sent {line!r}: a bestmove without a move")
+        raise IllegalBestMoveError(f"the engine sent {line!r}: a bestmove without a move")
     move = words[1]
     if move == "0000":
         return None, None
     if not MOVE.fullmatch(move):
-        raise IllegalMoveError(f"the engine sent {line!r}: {move!r} is not a move")
+        raise IllegalBestMoveError(f"the engine sent {line!r}: {move!r} is not a move")
     if legal is not None and move not in legal:
-        raise IllegalMoveError(
+        raise IllegalBestMoveError(
             f"the engine sent {line!r}: {move} is not legal here (legal: {''.join(legal)})"
         )
     ponder = None

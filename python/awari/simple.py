@@ -14,7 +14,7 @@ from awari.client import AnalysisResult, Engine, popen
 from awari.errors import EngineTerminatedError
 from awari.limit import Limit
 from awari.options import Option
-from awari.position import Position
+from awari.position import PositionLike
 from awari.reply import InfoDict, PlayResult
 
 __all__ = ["SimpleAnalysisResult", "SimpleEngine"]
@@ -83,29 +83,29 @@ class SimpleEngine:
         """See `Engine.ucinewgame`."""
         self._run(self.engine.ucinewgame(timeout=timeout))
 
-    def play(self, position: Position, limit: Limit, *, timeout: float | None = None,
+    def play(self, position: PositionLike, limit: Limit, *, timeout: float | None = None,
              legal: Sequence[str] | None = None) -> PlayResult:
         """See `Engine.play`."""
         return self._run(self.engine.play(position, limit, timeout=timeout, legal=legal))
 
     @overload
-    def analyse(self, position: Position, limit: Limit, *, multipv: None = None,
+    def analyse(self, position: PositionLike, limit: Limit, *, multipv: None = None,
                 timeout: float | None = None) -> InfoDict: ...
 
     @overload
-    def analyse(self, position: Position, limit: Limit, *, multipv: int,
+    def analyse(self, position: PositionLike, limit: Limit, *, multipv: int,
                 timeout: float | None = None) -> list[InfoDict]: ...
 
     @overload
-    def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
+    def analyse(self, position: PositionLike, limit: Limit, *, multipv: int | None = None,
                 timeout: float | None = None) -> InfoDict | list[InfoDict]: ...
 
-    def analyse(self, position: Position, limit: Limit, *, multipv: int | None = None,
+    def analyse(self, position: PositionLike, limit: Limit, *, multipv: int | None = None,
                 timeout: float | None = None) -> InfoDict | list[InfoDict]:
         """See `Engine.analyse`."""
         return self._run(self.engine.analyse(position, limit, multipv=multipv, timeout=timeout))
 
-    def analysis(self, position: Position, limit: Limit | None = None, *,
+    def analysis(self, position: PositionLike, limit: Limit | None = None, *,
                  multipv: int | None = None, timeout: float | None = None,
                  ) -> SimpleAnalysisResult:
         """See `Engine.analysis`; iterate over the result, `stop()` it or leave its `with`."""
@@ -113,7 +113,7 @@ class SimpleEngine:
                                                timeout=timeout))
         return SimpleAnalysisResult(self, inner)
 
-    def legal_moves(self, position: Position, *, timeout: float | None = None) -> list[str]:
+    def legal_moves(self, position: PositionLike, *, timeout: float | None = None) -> list[str]:
         """See `Engine.legal_moves`."""
         return self._run(self.engine.legal_moves(position, timeout=timeout))
 

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
+import awari
+
 from awari.engine import (
     EngineTerminatedError,
     EngineTimeoutError,
-    IllegalMoveError,
+    IllegalBestMoveError,
     Limit,
     OptionError,
     Position,
@@ -165,7 +167,7 @@ def test_refused_position_is_an_error(awari_bin: str) -> None:
     (["crash-at", "0"], EngineTerminatedError, "status 3"),
     (["hang-at", "0"], EngineTimeoutError, "no bestmove within"),
     (["flood"], ProtocolError, "flooded"),
-    (["garbage"], IllegalMoveError, "'bestmove ???'"),
+    (["garbage"], IllegalBestMoveError, "'bestmove ???'"),
 ])
 def test_misbehaving_engines(misbehave_bin: str, mode: list[str],
                              error: type[Exception], said: str) -> None:
@@ -174,7 +176,7 @@ def test_misbehaving_engines(misbehave_bin: str, mode: list[str],
         with pytest.raises(error, match=said.replace("?", r"\?")):
             engine.play(Position(), Limit(movetime=10))
         # The engine is ended: every later call says why.
-        if error is not IllegalMoveError:
+        if error is not IllegalBestMoveError:
             with pytest.raises(error):
                 engine.ping()
             assert gone(pid)
@@ -192,7 +194,7 @@ def test_illegal_move_against_the_legal_list(awari_bin: str, misbehave_bin: str)
     with SimpleEngine.popen(awari_bin) as rules:
         legal = rules.legal_moves(Position())
     with SimpleEngine.popen(misbehave_bin, "illegal") as engine:
-        with pytest.raises(IllegalMoveError, match="not legal here"):
+        with pytest.raises(IllegalBestMoveError, match="not legal here"):
             engine.play(Position(), Limit(depth=1), legal=legal)
 
 
@@ -297,3 +299,30 @@ def test_a_descendant_that_left_the_group_is_ended(misbehave_bin: str, sleeper: 
         engine.quit(grace)
     assert running(sleep, "300") == [], "the engine's descendant outlived it"
     assert gone(engine.pid)
+
+
+def test_a_board_is_sent_with_its_history_and_checks_the_answer(awari_bin: str,
+                                                                 misbehave_bin: str) -> None:
+    board = awari.Board()
+    board.push_moves("FfEa")
+    with SimpleEngine.popen(awari_bin) as engine:
+        result = engine.play(board, Limit(depth=4))
+        assert result.move in board.legal_moves
+        lines = engine.analyse(board, Limit(depth=4), multipv=3)
+        assert len(lines) == 3
+        assert all(info["pv"][0] in board.legal_moves for info in lines)
+        assert engine.legal_moves(board) == board.legal_moves
+        kalah = awari.Board(rules="kalah")
+        kalah.push("C")  # the last seed in South's store: South moves again
+        assert engine.legal_moves(kalah) == kalah.legal_moves
+        # A repetition ends an oware game only with its history: the engine gets the moves.
+        cycle = awari.Board("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S")
+        while not cycle.is_game_over():
+            cycle.push(cycle.legal_moves[0])
+        assert cycle.is_repetition()
+        assert engine.legal_moves(cycle) == [] == cycle.legal_moves
+        assert engine.legal_moves(awari.Board(cycle.fen())) != []
+    # Without `legal`, a Board's own legal moves judge the answer.
+    with SimpleEngine.popen(misbehave_bin, "illegal") as engine:
+        with pytest.raises(IllegalBestMoveError, match="not legal here"):
+            engine.play(awari.Board(), Limit(depth=1))

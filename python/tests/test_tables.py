@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import awari
-from awari.tables import Tables, Value
+from awari.tables import Tables
 from conftest import ROOT
 
 SEEDS = {"oware": 10, "kalah": 8}
@@ -34,7 +34,7 @@ def table_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def random_positions(rules: str, count: int, seed: int) -> list[str]:
     """Positions of up to the tables' seeds on the board, the rest in the stores."""
     rng = random.Random(seed)
-    positions = []
+    positions: list[str] = []
     while len(positions) < count:
         on_board = rng.randint(1, SEEDS[rules])
         houses = [0] * 12
@@ -74,12 +74,6 @@ def test_probes_are_what_awari_tables_probe_prints(awari_bin: str, table_dirs: d
     # The positions include values only bounded (oware's repetitions), printed as LO..HI.
     if rules == "oware":
         assert bounded > 0
-
-
-def test_a_value_reads_as_bounds() -> None:
-    # No constructor: values come from the tables only.
-    with pytest.raises(TypeError):
-        Value()  # type: ignore[call-arg]
 
 
 def test_a_position_outside_the_tables_has_no_value(table_dirs: dict[str, Path]) -> None:
