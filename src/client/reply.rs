@@ -86,9 +86,9 @@ const INFO_KEYWORDS: [&str; 20] = [
 ];
 
 impl<'a> Info<'a> {
-    /// Reads an `info` line (its first word is `info`). A value that is not a number of its kind is left out and
-    /// does not replace an earlier one; the value of a field read is not taken for a keyword;
-    /// `string` ends the line's fields, since the rest is free text.
+    /// Reads an `info` line (its first word is `info`). A value that is not a number of its
+    /// kind is left out and does not replace an earlier one; the value of a field read is not
+    /// taken for a keyword; `string` ends the line's fields, since the rest is free text.
     fn parse(line: &'a str) -> Info<'a> {
         // Each word with where it starts, so that a variation of several words is one slice.
         let words: Vec<(usize, &'a str)> = words_at(line).skip(1).collect();
