@@ -1,8 +1,9 @@
-//! The manual (README.md and doc/*.md) checked against the repository and the binaries:
+//! The manual (README.md, doc/*.md and python/README.md) checked against the repository and
+//! the binaries:
 //!
 //! - every relative link resolves to a file, and every `#anchor` to a heading of its page;
 //! - every repository path the prose names in backticks (`src/...`, `tests/...`,
-//!   `tournament/...`, ...) exists;
+//!   `tournament/...`, `python/...`, `examples/...`, ...) exists;
 //! - every `awari` or `referee` command line in a fenced block is accepted by the binary's
 //!   argument parser: the words as written, with `--help` added, must exit 0. This checks the
 //!   command names, the option names, and every value the parser checks (ranges, choices); it
@@ -26,7 +27,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const AWARI: &str = env!("CARGO_BIN_EXE_awari");
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
-/// README.md and every page of doc/, as (path relative to the root, text).
+/// README.md, every page of doc/ and python/README.md, as (path relative to the root, text).
 fn pages() -> Vec<(PathBuf, String)> {
     let mut paths = vec![PathBuf::from("README.md")];
     let mut docs: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("doc"))
@@ -37,6 +38,7 @@ fn pages() -> Vec<(PathBuf, String)> {
         .collect();
     docs.sort();
     paths.extend(docs);
+    paths.push(PathBuf::from("python/README.md"));
     paths
         .into_iter()
         .map(|p| {
@@ -177,41 +179,105 @@ fn every_link_and_anchor_resolves() {
 }
 
 /// Where the repository's files live: a backticked path starting with one of these names a
-/// file or directory of the repository.
-const TREE: [&str; 8] = [
+/// file or directory of the repository (on every page, from the repository's root).
+const TREE: [&str; 9] = [
     "src/",
     "tests/",
     "bench/",
     "tournament/",
     "examples/",
+    "python/",
     "doc/",
     "book/",
     ".ci/",
 ];
 
+/// The repository paths that `prose` names in backticks.
+fn named_paths(prose: &str) -> Vec<&str> {
+    prose
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| {
+            TREE.iter().any(|t| span.starts_with(t))
+                && span
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c))
+        })
+        .collect()
+}
+
+/// The paths that `prose` names and the repository lacks.
+fn missing_paths(prose: &str) -> Vec<&str> {
+    named_paths(prose)
+        .into_iter()
+        .filter(|path| !Path::new(ROOT).join(path).exists())
+        .collect()
+}
+
+/// The scan itself, on made-up prose: which spans are paths, and which of those are missing.
+#[test]
+fn the_path_scan_checks_python_and_examples_paths() {
+    let rows: [(&str, &[&str], &[&str]); 7] = [
+        (
+            "the client, `python/awari/engine.py`, and `examples/play.py`",
+            &["python/awari/engine.py", "examples/play.py"],
+            &[],
+        ),
+        (
+            "`python/awari/nope.py` and `examples/nope.py` are not there",
+            &["python/awari/nope.py", "examples/nope.py"],
+            &["python/awari/nope.py", "examples/nope.py"],
+        ),
+        (
+            "`python/` and `python/tests/`",
+            &["python/", "python/tests/"],
+            &[],
+        ),
+        (
+            "`src/lib.rs` but not `src/nope.rs`",
+            &["src/lib.rs", "src/nope.rs"],
+            &["src/nope.rs"],
+        ),
+        // Not paths: a command, a module, a pattern.
+        (
+            "`python3 -m pytest`, `awari.engine`, `python/*.py`",
+            &[],
+            &[],
+        ),
+        // Only what is inside backticks counts.
+        (
+            "python/nope.py and `book/oware.txt`",
+            &["book/oware.txt"],
+            &[],
+        ),
+        ("``", &[], &[]),
+    ];
+    for (prose, named, missing) in rows {
+        assert_eq!(named_paths(prose), named, "{prose}");
+        assert_eq!(missing_paths(prose), missing, "{prose}");
+    }
+}
+
 #[test]
 fn every_file_the_docs_name_exists() {
     let mut missing = Vec::new();
     let mut checked = 0;
+    let mut python = 0;
     for (page, text) in pages() {
         let (prose, _) = split_fences(&text);
-        for (i, span) in prose.split('`').enumerate() {
-            let is_path = i % 2 == 1
-                && TREE.iter().any(|t| span.starts_with(t))
-                && span
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c));
-            if is_path {
-                checked += 1;
-                if !Path::new(ROOT).join(span).exists() {
-                    missing.push(format!("{}: `{span}` does not exist", page.display()));
-                }
-            }
+        checked += named_paths(&prose).len();
+        python += named_paths(&prose)
+            .iter()
+            .filter(|p| p.starts_with("python/"))
+            .count();
+        for path in missing_paths(&prose) {
+            missing.push(format!("{}: `{path}` does not exist", page.display()));
         }
     }
     assert!(
-        checked > 30,
-        "only {checked} paths found: the scan is broken"
+        checked > 30 && python > 0,
+        "only {checked} paths found, {python} of them under python/: the scan is broken"
     );
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }

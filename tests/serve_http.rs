@@ -1,7 +1,7 @@
 //! `awari serve`'s HTTP layer, spoken to in raw HTTP over `TcpStream` (no browser): every
 //! answer's checks and headers, a flood of slow connections and an endless header line under
 //! a memory limit, engines that die with an aborted server, and the addresses a wildcard
-//! bind answers to.
+//! bind answers to; an engine's `info` line read whatever follows its variation.
 //!
 //! Every server a test starts is stopped by pid when the test ends, also when it fails.
 
@@ -561,6 +561,76 @@ fn an_aborted_server_leaves_no_engine_running() {
             );
         }
     }
+}
+
+/// Reads session `id`'s events from the first one kept until one holds `needle`, or the
+/// stream ends (or is silent for a minute); what was read.
+fn events_until(addr: &str, id: &str, needle: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /api/events?id={id} HTTP/1.1\r\nHost: {addr}\r\nLast-Event-ID: 0\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    let mut chunk = [0u8; 4096];
+    // An event is whole once the blank line after it has come.
+    while !text
+        .rfind("\n\n")
+        .is_some_and(|whole| text[..whole].contains(needle))
+    {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => text += &String::from_utf8_lossy(&chunk[..n]),
+        }
+    }
+    text
+}
+
+#[test]
+fn an_engines_line_is_read_whatever_follows_its_variation() {
+    // `info depth 2 score cp 7 pv M multipv 1 nodes 9 string ...`, then `bestmove M`.
+    let engine = ["--engine", &format!("cmd={MISBEHAVE}"), "arg=info-after-pv"];
+    let server = Server::start(&engine, None);
+    let addr = server.addr();
+    let id = session(
+        &addr,
+        json!({ "variant": "oware", "south": "engine-1", "north": "human" }),
+    );
+    // Its line is told before its move is played.
+    let text = events_until(&addr, &id, r#""moves":"A""#);
+    let event = text
+        .split("\n\n")
+        .find(|e| e.starts_with("event: info"))
+        .unwrap_or_else(|| panic!("no info event in {text}"));
+    let data = event
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap();
+    let info: Value = serde_json::from_str(data).unwrap();
+    // The engine plays the first legal move, A, and says so in its variation.
+    let line = &info["line"];
+    assert_eq!(info["side"], "S", "{data}");
+    assert_eq!(
+        [
+            &line["pv"],
+            &line["depth"],
+            &line["score"],
+            &line["nodes"],
+            &line["multipv"]
+        ],
+        [
+            &json!("A"),
+            &json!(2),
+            &json!({ "cp": 7 }),
+            &json!(9),
+            &json!(1)
+        ],
+        "{data}"
+    );
 }
 
 /// This machine's addresses other than loopback (`hostname -I`), if it has any.

@@ -14,6 +14,8 @@
 //! - `slow-move MS`: sleeps before each `bestmove`.
 //! - `late-garbage`: follows each `bestmove` with a second one, `bestmove ???`.
 //! - `bad-info`: reports `score cp 5} [Evil "tag"]` before each `bestmove`.
+//! - `info-after-pv`: before each `bestmove M`, reports an `info` line whose variation (`pv M`)
+//!   comes before other fields and a `string`: lawful, but not the usual order.
 //! - `book`: answers only from "its book" (the start position and the 4 plies after it);
 //!   elsewhere its moves are illegal.
 //! - `leave-children DIR`: on its first `go` after each `ucinewgame`, starts `DIR/sleep 300`
@@ -52,6 +54,7 @@ enum Mode {
     SlowMove(u64),
     LateGarbage,
     BadInfo,
+    InfoAfterPv,
     Book,
     LeaveChildren(std::path::PathBuf),
     ExitLeavingChild(std::path::PathBuf),
@@ -77,6 +80,7 @@ fn mode() -> Result<Mode, String> {
         Some("slow-move") => Mode::SlowMove(number(1)?),
         Some("late-garbage") => Mode::LateGarbage,
         Some("bad-info") => Mode::BadInfo,
+        Some("info-after-pv") => Mode::InfoAfterPv,
         Some("book") => Mode::Book,
         Some("leave-children") => Mode::LeaveChildren(
             args.get(1)
@@ -213,10 +217,14 @@ fn main() -> ExitCode {
                             .next()
                             .map_or("0000".to_string(), |m| m.to_string());
                         let info = match mode {
-                            Mode::BadInfo => "info depth 1 score cp 5} [Evil \"tag\"]",
-                            _ => "info depth 1 score cp 0",
+                            Mode::BadInfo => "info depth 1 score cp 5} [Evil \"tag\"]".to_string(),
+                            Mode::InfoAfterPv => format!(
+                                "info depth 2 score cp 7 pv {best} multipv 1 nodes 9 \
+                                 string the variation ends before this"
+                            ),
+                            _ => "info depth 1 score cp 0".to_string(),
                         };
-                        let mut a = vec![info.to_string(), format!("bestmove {best}")];
+                        let mut a = vec![info, format!("bestmove {best}")];
                         if let Mode::LateGarbage = mode {
                             a.push("bestmove ???".to_string());
                         }

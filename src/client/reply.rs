@@ -42,13 +42,113 @@ impl std::str::FromStr for EngineScore {
     }
 }
 
-/// The fields of an `info` line the referee keeps.
+/// The fields of an `info` line that the referee and the page keep. Each number is checked;
+/// the variation stays the engine's text, borrowed from the line, for the rules to read (the
+/// page plays it on its board; nothing else reads it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Info {
+pub struct Info<'a> {
     /// `depth N`.
     pub depth: Option<u32>,
     /// `score cp N` or `score mate N`.
     pub score: Option<EngineScore>,
+    /// `multipv K`: which of the engine's best lines this is.
+    pub multipv: Option<u32>,
+    /// `nodes N`.
+    pub nodes: Option<u64>,
+    /// `pv ...`: the variation's moves as written, from its first word to its last (`""` when
+    /// `pv` names none). It runs up to the next keyword of an `info` line or the line's end.
+    pub pv: Option<&'a str>,
+}
+
+/// The words an `info` line's fields start with, as the UCI protocol lists them: a variation
+/// ends at one.
+const INFO_KEYWORDS: [&str; 20] = [
+    "depth",
+    "seldepth",
+    "time",
+    "nodes",
+    "pv",
+    "multipv",
+    "score",
+    "lowerbound",
+    "upperbound",
+    "wdl",
+    "currmove",
+    "currmovenumber",
+    "hashfull",
+    "nps",
+    "tbhits",
+    "sbhits",
+    "cpuload",
+    "string",
+    "refutation",
+    "currline",
+];
+
+impl<'a> Info<'a> {
+    /// Reads an `info` line (its first word is `info`). A value that is not a number of its
+    /// kind is left out and does not replace an earlier one; the value of a field read is not
+    /// taken for a keyword; `string` ends the line's fields, since the rest is free text.
+    fn parse(line: &'a str) -> Info<'a> {
+        // Each word with where it starts, so that a variation of several words is one slice.
+        let words: Vec<(usize, &'a str)> = words_at(line).skip(1).collect();
+        let mut info = Info::default();
+        let word = |i: usize| words.get(i).map(|&(_, w)| w);
+        let mut i = 0;
+        while let Some(key) = word(i) {
+            // How many words the field took, its key among them.
+            let mut took = 1;
+            match key {
+                "string" => break,
+                "depth" => {
+                    if let Some(Ok(n)) = word(i + 1).map(str::parse) {
+                        info.depth = Some(n);
+                        took = 2;
+                    }
+                }
+                "multipv" => {
+                    if let Some(Ok(n)) = word(i + 1).map(str::parse) {
+                        info.multipv = Some(n);
+                        took = 2;
+                    }
+                }
+                "nodes" => {
+                    if let Some(Ok(n)) = word(i + 1).map(str::parse) {
+                        info.nodes = Some(n);
+                        took = 2;
+                    }
+                }
+                "score" => {
+                    let n = word(i + 2).map(str::parse::<i32>);
+                    let score = match (word(i + 1), n) {
+                        (Some("cp"), Some(Ok(n))) => Some(EngineScore::Cp(n)),
+                        (Some("mate"), Some(Ok(n))) => Some(EngineScore::Mate(n)),
+                        _ => None,
+                    };
+                    if score.is_some() {
+                        info.score = score;
+                        took = 3;
+                    }
+                }
+                "pv" => {
+                    let moves = words[i + 1..]
+                        .iter()
+                        .take_while(|(_, w)| !INFO_KEYWORDS.contains(w))
+                        .count();
+                    info.pv = Some(match (words.get(i + 1), words.get(i + moves)) {
+                        (Some(&(from, _)), Some(&(to, last))) if moves > 0 => {
+                            &line[from..to + last.len()]
+                        }
+                        _ => "",
+                    });
+                    took = 1 + moves;
+                }
+                _ => {}
+            }
+            i += took;
+        }
+        info
+    }
 }
 
 /// One line from an engine.
@@ -63,7 +163,7 @@ pub enum Reply<'a> {
     /// `bestmove M [ponder P]`: the move as written (the rules read it).
     BestMove(&'a str),
     /// `info ...`.
-    Info(Info),
+    Info(Info<'a>),
     /// `option name ...`: an option the engine offers, announced before `uciok`.
     Option(EngineOption<'a>),
     /// Anything else (ignored).
@@ -71,8 +171,8 @@ pub enum Reply<'a> {
 }
 
 impl<'a> Reply<'a> {
-    /// Reads one line. Values that are not numbers are left out of an `info`, never kept as
-    /// text.
+    /// Reads one line. Values that are not numbers are left out of an `info`; of its text only
+    /// the variation is kept, for the rules to read.
     pub fn parse(line: &'a str) -> Reply<'a> {
         let mut words = line.split_whitespace();
         match words.next() {
@@ -87,35 +187,7 @@ impl<'a> Reply<'a> {
                 Some(option) => Reply::Option(option),
                 None => Reply::Other,
             },
-            Some("info") => {
-                let words: Vec<&str> = words.collect();
-                let mut info = Info::default();
-                let mut i = 0;
-                while i < words.len() {
-                    match words[i] {
-                        // The rest of the line is free text.
-                        "string" => break,
-                        "depth" => {
-                            if let Some(Ok(d)) = words.get(i + 1).map(|w| w.parse()) {
-                                info.depth = Some(d);
-                            }
-                        }
-                        "score" => {
-                            let n = words.get(i + 2).map(|w| w.parse::<i32>());
-                            match (words.get(i + 1).copied(), n) {
-                                (Some("cp"), Some(Ok(n))) => info.score = Some(EngineScore::Cp(n)),
-                                (Some("mate"), Some(Ok(n))) => {
-                                    info.score = Some(EngineScore::Mate(n))
-                                }
-                                _ => {}
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                Reply::Info(info)
-            }
+            Some("info") => Reply::Info(Info::parse(line)),
             _ => Reply::Other,
         }
     }
@@ -145,11 +217,7 @@ impl<'a> EngineOption<'a> {
     fn parse(line: &'a str) -> Option<EngineOption<'a>> {
         const KEYWORDS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
         // Each word with where it starts, so that a value of several words is one slice.
-        let base = line.as_ptr() as usize;
-        let words: Vec<(usize, &'a str)> = line
-            .split_whitespace()
-            .map(|w| (w.as_ptr() as usize - base, w))
-            .collect();
+        let words: Vec<(usize, &'a str)> = words_at(line).collect();
         let mut option = EngineOption {
             name: "",
             kind: None,
@@ -185,6 +253,14 @@ impl<'a> EngineOption<'a> {
         }
         (!option.name.is_empty()).then_some(option)
     }
+}
+
+/// `line`'s words, each with the byte offset where it starts: a value of several words is then
+/// one slice of the line.
+fn words_at(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let base = line.as_ptr() as usize;
+    line.split_whitespace()
+        .map(move |w| (w.as_ptr() as usize - base, w))
 }
 
 /// The reply a command waits for.
@@ -247,40 +323,161 @@ mod tests {
             ("bestmove C ponder a", Reply::BestMove("C")),
             ("bestmove", Reply::BestMove("")),
             (
-                "info depth 7 seldepth 9 score cp -35 nodes 100 pv CaE",
+                "info depth 7 score cp -35",
                 Reply::Info(Info {
                     depth: Some(7),
                     score: Some(EngineScore::Cp(-35)),
+                    ..Info::default()
                 }),
             ),
-            (
-                "info score mate 3 depth 12",
-                Reply::Info(Info {
-                    depth: Some(12),
-                    score: Some(EngineScore::Mate(3)),
-                }),
-            ),
-            // Not numbers: left out, never kept as text.
-            (
-                "info depth x score cp 5} {",
-                Reply::Info(Info {
-                    depth: None,
-                    score: None,
-                }),
-            ),
-            (
-                "info depth 4294967296 score cp 99999999999",
-                Reply::Info(Info::default()),
-            ),
-            (
-                "info string depth 3 score cp 1",
-                Reply::Info(Info::default()),
-            ),
+            ("info", Reply::Info(Info::default())),
+            ("infos depth 7", Reply::Other),
             ("frobnicate", Reply::Other),
             ("", Reply::Other),
         ];
         for (line, expected) in rows {
             assert_eq!(Reply::parse(line), expected, "{line:?}");
+        }
+    }
+
+    /// `info` lines, each with the fields read from it.
+    #[test]
+    fn info_lines() {
+        let cp = |n| Some(EngineScore::Cp(n));
+        let rows: [(&str, Info<'_>); 21] = [
+            (
+                "info depth 7 seldepth 9 multipv 2 score cp -35 nodes 100 nps 5 time 20 pv C a E",
+                Info {
+                    depth: Some(7),
+                    score: cp(-35),
+                    multipv: Some(2),
+                    nodes: Some(100),
+                    pv: Some("C a E"),
+                },
+            ),
+            (
+                "info score mate -3 depth 12 pv CaE",
+                Info {
+                    depth: Some(12),
+                    score: Some(EngineScore::Mate(-3)),
+                    pv: Some("CaE"),
+                    ..Info::default()
+                },
+            ),
+            // A variation at the end, its spacing kept; the line's own trailing space not.
+            (
+                "info\tdepth 3   pv  F  e\tA  ",
+                Info {
+                    depth: Some(3),
+                    pv: Some("F  e\tA"),
+                    ..Info::default()
+                },
+            ),
+            // A variation ends at the next keyword.
+            (
+                "info pv F e depth 4 score cp 5 lowerbound",
+                Info {
+                    depth: Some(4),
+                    score: cp(5),
+                    pv: Some("F e"),
+                    ..Info::default()
+                },
+            ),
+            (
+                "info score cp 20 upperbound pv A",
+                Info {
+                    score: cp(20),
+                    pv: Some("A"),
+                    ..Info::default()
+                },
+            ),
+            // `pv` naming no move.
+            (
+                "info depth 3 pv",
+                Info {
+                    depth: Some(3),
+                    pv: Some(""),
+                    ..Info::default()
+                },
+            ),
+            (
+                "info pv multipv 2",
+                Info {
+                    multipv: Some(2),
+                    pv: Some(""),
+                    ..Info::default()
+                },
+            ),
+            // The rest of the line after `string` is free text.
+            ("info string depth 3 score cp 1 pv F", Info::default()),
+            (
+                "info depth 3 string pv F",
+                Info {
+                    depth: Some(3),
+                    ..Info::default()
+                },
+            ),
+            (
+                "info depth 3 pv F e string depth 9",
+                Info {
+                    depth: Some(3),
+                    pv: Some("F e"),
+                    ..Info::default()
+                },
+            ),
+            // Values that are not numbers of their kind: left out, never kept as text.
+            ("info depth x score cp 5} {", Info::default()),
+            (
+                "info depth 4294967296 score cp 99999999999 nodes 18446744073709551616",
+                Info::default(),
+            ),
+            ("info depth -1 multipv -2 nodes -3", Info::default()),
+            ("info multipv x nodes 1e3 score mate 1.5", Info::default()),
+            ("info score points 5 score cp", Info::default()),
+            ("info depth", Info::default()),
+            // A bad value leaves an earlier good one as it was.
+            (
+                "info depth 5 score cp 1 depth x score cp y",
+                Info {
+                    depth: Some(5),
+                    score: cp(1),
+                    ..Info::default()
+                },
+            ),
+            // A later good value replaces an earlier one.
+            (
+                "info depth 5 depth 6 multipv 1 multipv 3",
+                Info {
+                    depth: Some(6),
+                    multipv: Some(3),
+                    ..Info::default()
+                },
+            ),
+            // A field's value is not read as a keyword; a missing one lets the next word be.
+            (
+                "info nodes depth 3",
+                Info {
+                    depth: Some(3),
+                    ..Info::default()
+                },
+            ),
+            (
+                "info multipv 18446744073709551615 nodes 18446744073709551615",
+                Info {
+                    nodes: Some(u64::MAX),
+                    ..Info::default()
+                },
+            ),
+            (
+                "info currmove A currmovenumber 1 hashfull 3 tbhits 0 wdl 1 2 3 depth 2",
+                Info {
+                    depth: Some(2),
+                    ..Info::default()
+                },
+            ),
+        ];
+        for (line, expected) in rows {
+            assert_eq!(Reply::parse(line), Reply::Info(expected), "{line:?}");
         }
     }
 

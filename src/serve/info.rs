@@ -4,7 +4,7 @@
 //! reaches the page but numbers and move letters the rules accepted.
 
 use super::view::{BoardView, Score};
-use crate::client::reply::EngineScore;
+use crate::client::reply::Reply;
 use crate::rules::{parse_move_list, Game};
 use serde::Serialize;
 
@@ -26,39 +26,13 @@ pub struct Line {
 }
 
 /// Reads `line` for `game`'s position; `None` unless it is an `info` line with a depth, a
-/// score and a variation whose first move is legal.
+/// score and a variation whose first move is legal. The engine client reads the line
+/// ([`Reply::parse`]); this checks the variation against the rules.
 pub fn parse(line: &str, game: &Game) -> Option<Line> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info") {
+    let Reply::Info(info) = Reply::parse(line) else {
         return None;
-    }
-    let (mut depth, mut score, mut multipv, mut nodes, mut pv) = (None, None, 1, None, None);
-    let mut i = 1;
-    while i < words.len() {
-        let next = words.get(i + 1).copied();
-        match words[i] {
-            "string" => return None,
-            "depth" => depth = next.and_then(|w| w.parse::<u32>().ok()),
-            "multipv" => multipv = next.and_then(|w| w.parse().ok()).unwrap_or(1).clamp(1, 64),
-            "nodes" => nodes = next.and_then(|w| w.parse().ok()),
-            "score" => {
-                let n = words.get(i + 2).and_then(|w| w.parse::<i32>().ok());
-                score = match (next, n) {
-                    (Some("cp"), Some(n)) => Some(EngineScore::Cp(n)),
-                    (Some("mate"), Some(n)) => Some(EngineScore::Mate(n)),
-                    _ => None,
-                };
-                i += 1;
-            }
-            "pv" => {
-                pv = Some(words[i + 1..].join(""));
-                break;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let mut moves = parse_move_list(&pv?).ok()?;
+    };
+    let mut moves = parse_move_list(info.pv?).ok()?;
     let mut end = game.clone();
     let mut legal = 0;
     for &m in &moves {
@@ -73,10 +47,10 @@ pub fn parse(line: &str, game: &Game) -> Option<Line> {
     moves.truncate(legal);
     let side = game.board().side_to_move();
     Some(Line {
-        multipv,
-        depth: depth?,
-        score: Score::from_engine(score?, side),
-        nodes,
+        multipv: info.multipv.unwrap_or(1).clamp(1, 64),
+        depth: info.depth?,
+        score: Score::from_engine(info.score?, side),
+        nodes: info.nodes,
         pv: crate::rules::format_move_list(&moves),
         end: BoardView::of(end.board()),
     })
@@ -87,22 +61,70 @@ mod tests {
     use super::*;
     use crate::rules::{Board, Variant};
 
+    /// Lines read at the start of an oware game: what the page gets, or nothing.
     #[test]
     fn a_line_is_read_and_its_variation_checked() {
         let game = Game::new(Board::start(Variant::Oware));
-        let l = parse(
-            "info depth 5 seldepth 7 multipv 2 score cp -35 nodes 100 pv F e A",
-            &game,
-        )
-        .unwrap();
-        assert_eq!((l.multipv, l.depth, l.nodes), (2, 5, Some(100)));
+        // (line, Some((multipv, depth, score, nodes, pv))), or `None` for nothing.
+        type Want = Option<(u32, u32, Score, Option<u64>, &'static str)>;
+        let rows: [(&str, Want); 14] = [
+            (
+                "info depth 5 seldepth 7 multipv 2 score cp -35 nodes 100 pv F e A",
+                Some((2, 5, Score::Cp(-35), Some(100), "FeA")),
+            ),
+            (
+                "info depth 5 score mate 3 pv FeA",
+                Some((1, 5, Score::Mate(3), None, "FeA")),
+            ),
+            // Illegal from the second move on: the legal part is kept.
+            (
+                "info depth 3 score cp 5 pv FF",
+                Some((1, 3, Score::Cp(5), None, "F")),
+            ),
+            // A variation followed by other fields, or by free text.
+            (
+                "info depth 3 score cp 5 pv F e multipv 3 nodes 7",
+                Some((3, 3, Score::Cp(5), Some(7), "Fe")),
+            ),
+            (
+                "info depth 3 score cp 5 pv F e string F",
+                Some((1, 3, Score::Cp(5), None, "Fe")),
+            ),
+            // `multipv` kept within the page's bounds.
+            (
+                "info multipv 0 depth 3 score cp 5 pv F",
+                Some((1, 3, Score::Cp(5), None, "F")),
+            ),
+            (
+                "info multipv 4000 depth 3 score cp 5 pv F",
+                Some((64, 3, Score::Cp(5), None, "F")),
+            ),
+            // No legal first move, no variation, no depth or no score: nothing.
+            ("info depth 3 score cp 5 pv a", None),
+            ("info depth 3 score cp 5 pv X", None),
+            ("info depth 3 score cp 5 pv", None),
+            ("info depth 3 score cp 5", None),
+            ("info string depth 3 score cp 5 pv F", None),
+            ("info depth x score cp 5 pv F", None),
+            ("info depth 3 score cp x pv F", None),
+        ];
+        for (line, want) in rows {
+            let got = parse(line, &game).map(|l| (l.multipv, l.depth, l.score, l.nodes, l.pv));
+            let want = want.map(|(k, d, s, n, pv)| (k, d, s, n, pv.to_string()));
+            assert_eq!(got, want, "{line:?}");
+        }
+    }
+
+    /// The variation's end is the position the page draws on hover.
+    #[test]
+    fn the_end_of_the_variation_goes_with_it() {
+        let game = Game::new(Board::start(Variant::Oware));
+        let l = parse("info depth 3 score cp 5 pv F e A F", &game).unwrap();
+        let mut end = game.clone();
+        for m in parse_move_list("FeA").unwrap() {
+            end.play(m).unwrap();
+        }
         assert_eq!(l.pv, "FeA");
-        assert_eq!(l.score, Score::Cp(-35));
-        // Illegal from the second move on: the legal part is kept.
-        let l = parse("info depth 3 score cp 5 pv FF", &game).unwrap();
-        assert_eq!(l.pv, "F");
-        assert!(parse("info depth 3 score cp 5 pv a", &game).is_none());
-        assert!(parse("info string depth 3 score cp 5 pv F", &game).is_none());
-        assert!(parse("info depth x score cp 5 pv F", &game).is_none());
+        assert_eq!(l.end, BoardView::of(end.board()));
     }
 }
