@@ -198,6 +198,12 @@ fn session(addr: &str, body: Value) -> String {
 
 /// Reads an event stream until `event: state` comes, or it ends; its head and what was read.
 fn read_stream(addr: &str, id: &str, extra: &str) -> String {
+    read_events(addr, id, extra, |text| text.contains("event: state"))
+}
+
+/// Reads session `id`'s events, with `extra` header lines, until `done` holds for what was
+/// read, or the stream ends (or is silent for a minute); what was read.
+fn read_events(addr: &str, id: &str, extra: &str, done: impl Fn(&str) -> bool) -> String {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
@@ -209,7 +215,7 @@ fn read_stream(addr: &str, id: &str, extra: &str) -> String {
     .unwrap();
     let mut text = String::new();
     let mut chunk = [0u8; 4096];
-    while !text.contains("event: state") {
+    while !done(&text) {
         match stream.read(&mut chunk) {
             Ok(0) | Err(_) => break,
             Ok(n) => text += &String::from_utf8_lossy(&chunk[..n]),
@@ -566,28 +572,11 @@ fn an_aborted_server_leaves_no_engine_running() {
 /// Reads session `id`'s events from the first one kept until one holds `needle`, or the
 /// stream ends (or is silent for a minute); what was read.
 fn events_until(addr: &str, id: &str, needle: &str) -> String {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    write!(
-        stream,
-        "GET /api/events?id={id} HTTP/1.1\r\nHost: {addr}\r\nLast-Event-ID: 0\r\n\r\n"
-    )
-    .unwrap();
-    let mut text = String::new();
-    let mut chunk = [0u8; 4096];
     // An event is whole once the blank line after it has come.
-    while !text
-        .rfind("\n\n")
-        .is_some_and(|whole| text[..whole].contains(needle))
-    {
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => text += &String::from_utf8_lossy(&chunk[..n]),
-        }
-    }
-    text
+    read_events(addr, id, "Last-Event-ID: 0\r\n", |text| {
+        text.rfind("\n\n")
+            .is_some_and(|whole| text[..whole].contains(needle))
+    })
 }
 
 #[test]
