@@ -7,11 +7,12 @@
 //!   own files).
 //! - `routes`: what is answered, and the checks on every request before it (its `Host`, a
 //!   `POST`'s type and origin).
-//! - `session`: one page's game, its seats and its event list, and the thread that runs the
-//!   session's engines (each ended with its session, or when the session has been idle for
-//!   [`IDLE`]). That thread starts its engines and outlives them, so each engine is started
-//!   to die with it (`PR_SET_PDEATHSIG`): a server killed or aborted, which can end nothing
-//!   itself, leaves no engine running.
+//! - `session`: one page's game, its seats and its event list.
+//! - `driver`: the thread that runs a session's engines (each ended with its session, or
+//!   when the session has been idle for [`IDLE`]). That thread starts its engines and
+//!   outlives them, so each engine is started to die with it (`PR_SET_PDEATHSIG`): a server
+//!   killed or aborted, which can end nothing itself, leaves no engine running.
+//! - `review`: a game's review, each move judged by what it lost against the engine's best.
 //! - `engine`: the engines offered and one running engine, a child process driven with the
 //!   engine client's [`crate::client::Process`]; this program itself is started like any
 //!   other engine.
@@ -25,10 +26,12 @@
 //! referee's report, `board.js`) is compiled in; it decides nothing about the rules: the
 //! server sends the legal moves with every position.
 
+mod driver;
 mod engine;
 mod http;
 mod info;
 mod pgn;
+mod review;
 mod routes;
 mod session;
 mod trace;

@@ -6,6 +6,7 @@
 //! from a request is ever opened: the page's files are compiled in. `HEAD` is answered as
 //! `GET`, without the body.
 
+use super::driver;
 use super::engine::{self, Kind};
 use super::http::{self, Request, Response};
 use super::session::{NewGame, Seat, Session};
@@ -486,7 +487,7 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
                     return error(503, "too many sessions: close a tab or wait");
                 }
                 let id = token();
-                let s = Session::start(new, Arc::clone(&shared.kinds), shared.analyst.clone());
+                let s = driver::start(new, Arc::clone(&shared.kinds), shared.analyst.clone());
                 sessions.insert(id.clone(), Arc::clone(&s));
                 drop(sessions);
                 // The page learns its id from this answer.

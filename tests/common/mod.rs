@@ -3,6 +3,8 @@
 // Each test crate that includes this module uses only some of it.
 #![allow(dead_code)]
 
+pub mod serve;
+
 use awari::rules::Variant;
 use awari::tables::build::{build, BuildOptions};
 use std::io::{BufRead, BufReader, Write};

@@ -1,0 +1,386 @@
+//! The thread that runs a session's engines: it moves for the engines' seats, analyses and
+//! gives hints, reviews the game, and ends every engine it started when the session closes.
+//! It reads and writes the session's state under its lock, never holding it while an engine
+//! thinks.
+
+use super::engine::{self, Engine, Kind};
+use super::info::{self, Line};
+use super::review::{judge, seeds};
+use super::session::{NewGame, Seat, Session};
+use crate::rules::{Game, Side, Variant};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A session for `new`, with the thread that runs its `kinds` (and `analyst`).
+pub fn start(new: NewGame, kinds: Arc<Vec<Kind>>, analyst: Kind) -> Arc<Session> {
+    let session = Arc::new(Session::new(new, &kinds));
+    let s = Arc::clone(&session);
+    let spawned = std::thread::Builder::new()
+        .name("serve-session".to_string())
+        .spawn(move || drive(&s, &kinds, &analyst));
+    if spawned.is_err() {
+        session.lock().error = Some("could not start the session's thread".to_string());
+    }
+    session
+}
+
+/// The variant of a board, for engines.
+fn variant(game: &Game) -> Variant {
+    game.board().variant()
+}
+
+/// What the engine thread does next.
+enum Job {
+    /// The engine of this side, of this kind, moves in this game.
+    Move(Side, usize, Game, u64, u64),
+    /// The analyst searches this game's position until it changes (or a hint: for a second).
+    Analyse(Game, u64, u64, bool),
+    /// The analyst scores every position of this game, this many ms each.
+    Review(Game, u64, u64, u64),
+    /// The session is over.
+    Quit,
+}
+
+/// The session's engine thread: it moves for the engines' sides, analyses and gives hints,
+/// and ends every engine it started when the session closes.
+fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
+    let mut seats: [Option<Engine>; 2] = [None, None];
+    let mut analyst: Option<Engine> = None;
+    // The generations already analysed and hinted, so each is done once.
+    let mut analysed = None;
+    let mut hinted = None;
+    let mut reviewed = None;
+    loop {
+        let job = {
+            let mut st = session.lock();
+            loop {
+                if st.closed {
+                    break Job::Quit;
+                }
+                let side = st.game.board().side_to_move();
+                let playing = st.error.is_none() && st.game.outcome().is_none();
+                if let (true, Seat::Engine(k)) = (playing, &st.seats[side.index()]) {
+                    break Job::Move(side, *k, st.game.clone(), st.generation, st.game_number);
+                }
+                let g = st.generation;
+                if st.hint == Some(g) && hinted != Some(g) && st.game.outcome().is_none() {
+                    hinted = Some(g);
+                    break Job::Analyse(st.game.clone(), g, st.game_number, true);
+                }
+                if let Some(r) = st.review.as_ref().filter(|r| r.generation == g && !r.done) {
+                    if reviewed != Some(g) {
+                        reviewed = Some(g);
+                        break Job::Review(st.game.clone(), g, st.game_number, r.ms);
+                    }
+                }
+                if st.analyse && analysed != Some(g) && st.game.outcome().is_none() {
+                    analysed = Some(g);
+                    break Job::Analyse(st.game.clone(), g, st.game_number, false);
+                }
+                // Engines of seats given up are ended.
+                for side in Side::BOTH {
+                    let wanted = match &st.seats[side.index()] {
+                        Seat::Engine(k) => kinds.get(*k).map(|k| k.id.as_str()),
+                        Seat::Human => None,
+                    };
+                    if seats[side.index()].as_ref().map(|e| e.kind.as_str()) != wanted {
+                        seats[side.index()] = None;
+                    }
+                }
+                st = session
+                    .changed
+                    .wait_timeout(st, Duration::from_secs(1))
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+        };
+        match job {
+            Job::Quit => break,
+            Job::Move(side, k, game, generation, number) => {
+                let kind = &kinds[k];
+                let slot = &mut seats[side.index()];
+                if slot.as_ref().is_some_and(|e| e.kind != kind.id) {
+                    *slot = None;
+                }
+                let result = ready(slot, kind, number, variant(&game)).and_then(|engine| {
+                    set_thinking(session, generation, Some(side));
+                    let (go, within) = engine::go(&kind.limit);
+                    let mut lines = |line: &str| {
+                        if let Some(l) = info::parse(line, &game) {
+                            publish_line(session, generation, side, l, false);
+                        }
+                    };
+                    let stop = || {
+                        let st = session.lock();
+                        st.closed || st.generation != generation
+                    };
+                    engine
+                        .search(&game, &go, within, &mut lines, &stop)
+                        .map_err(|f| format!("{} {f}", kind.label))
+                });
+                let mut st = session.lock();
+                if st.generation != generation {
+                    continue;
+                }
+                let played = match result {
+                    Ok(Some(text)) => match crate::rules::parse_move_list(&text) {
+                        Ok(moves) if moves.len() == 1 => st
+                            .play(moves[0])
+                            .map_err(|e| format!("{} played {e}", kind.label)),
+                        _ => Err(format!("{} answered with `bestmove {text}`", kind.label)),
+                    },
+                    Ok(None) => Ok(()),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = played {
+                    st.error = Some(format!("{}'s engine: {e}", side.name()));
+                    seats[side.index()] = None;
+                }
+                st.thinking = None;
+                st.publish_state(kinds);
+                session.changed.notify_all();
+            }
+            Job::Analyse(game, generation, number, hint) => {
+                let wanted = session.lock().lines_wanted;
+                let result =
+                    ready(&mut analyst, analyst_kind, number, variant(&game)).and_then(|engine| {
+                        note_lines_max(session, kinds, engine.multipv);
+                        let count = if hint { 1 } else { wanted.min(engine.multipv) };
+                        if engine.multipv > 0 {
+                            engine
+                                .set_option("MultiPV", &count.to_string())
+                                .map_err(|f| format!("the analysis engine {f}"))?;
+                        }
+                        let go = if hint {
+                            "go movetime 1000"
+                        } else {
+                            "go infinite"
+                        };
+                        let side = game.board().side_to_move();
+                        let mut lines = |line: &str| {
+                            if let Some(l) = info::parse(line, &game) {
+                                publish_line(session, generation, side, l, true);
+                            } else if let Some(t) = line.strip_prefix("info string tables: ") {
+                                publish_tables(session, kinds, generation, t);
+                            }
+                        };
+                        let stop = || {
+                            let st = session.lock();
+                            st.closed
+                                || st.generation != generation
+                                || (!hint && !st.analyse)
+                                || (!hint && st.lines_wanted != wanted)
+                                || (!hint
+                                    && st.hint == Some(generation)
+                                    && hinted != Some(generation))
+                                || (hint && st.hint != Some(generation))
+                        };
+                        let within = if hint {
+                            Duration::from_secs(6)
+                        } else {
+                            Duration::from_secs(86_400)
+                        };
+                        engine
+                            .search(&game, go, within, &mut lines, &stop)
+                            .map_err(|f| format!("the analysis engine {f}"))
+                    });
+                let mut st = session.lock();
+                if !hint && st.generation == generation && st.analyse {
+                    // Stopped for a hint: it goes on after it.
+                    analysed = None;
+                }
+                match result {
+                    Ok(Some(best)) if hint && st.generation == generation => {
+                        let data = serde_json::json!({ "generation": generation, "move": best });
+                        st.push("hint", data.to_string());
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        analyst = None;
+                        st.analyse = false;
+                        st.push("notice", serde_json::json!({ "text": e }).to_string());
+                    }
+                }
+                session.changed.notify_all();
+            }
+            Job::Review(game, generation, number, ms) => {
+                if let Err(e) = review(
+                    session,
+                    &mut analyst,
+                    analyst_kind,
+                    &game,
+                    generation,
+                    number,
+                    ms,
+                ) {
+                    analyst = None;
+                    let mut st = session.lock();
+                    st.push("notice", serde_json::json!({ "text": e }).to_string());
+                    session.changed.notify_all();
+                }
+            }
+        }
+    }
+    // Dropping them ends them.
+    drop(seats);
+    drop(analyst);
+}
+
+/// The engine in `slot`, started as `kind` if there is none, told of game `number`.
+fn ready<'a>(
+    slot: &'a mut Option<Engine>,
+    kind: &Kind,
+    number: u64,
+    variant: Variant,
+) -> Result<&'a mut Engine, String> {
+    if slot.is_none() {
+        *slot = Some(Engine::start(kind)?);
+    }
+    let engine = slot.as_mut().expect("started above");
+    if let Err(f) = engine.new_game(number, variant) {
+        *slot = None;
+        return Err(format!("{} {f}", kind.label));
+    }
+    Ok(slot.as_mut().expect("kept"))
+}
+
+/// Lines of the tables at most, and characters a line.
+const TABLES_LINES: usize = 4;
+const TABLES_CHARS: usize = 300;
+
+/// What the endgame tables say of the position, to the page (once each).
+fn publish_tables(session: &Session, kinds: &[Kind], generation: u64, text: &str) {
+    let mut st = session.lock();
+    let text: String = text.chars().take(TABLES_CHARS).collect();
+    if st.generation != generation || st.tables.len() >= TABLES_LINES || st.tables.contains(&text) {
+        return;
+    }
+    st.tables.push(text);
+    st.publish_state(kinds);
+    session.changed.notify_all();
+}
+
+/// Tells the page how many lines the analysis engine gives, when it first knows.
+fn note_lines_max(session: &Session, kinds: &[Kind], max: u32) {
+    let mut st = session.lock();
+    if st.lines_max != Some(max.max(1)) {
+        st.lines_max = Some(max.max(1));
+        st.publish_state(kinds);
+        session.changed.notify_all();
+    }
+}
+
+fn set_thinking(session: &Session, generation: u64, side: Option<Side>) {
+    let mut st = session.lock();
+    if st.generation == generation {
+        st.thinking = side;
+        let data = serde_json::json!({ "generation": generation, "side": side.map(Side::letter) });
+        st.push("thinking", data.to_string());
+        session.changed.notify_all();
+    }
+}
+
+/// An analysis line (or an engine's thinking while it plays) to the page.
+fn publish_line(session: &Session, generation: u64, side: Side, line: Line, analysis: bool) {
+    let mut st = session.lock();
+    if st.generation != generation {
+        return;
+    }
+    if analysis {
+        match st.lines.iter_mut().find(|l| l.multipv == line.multipv) {
+            Some(l) => *l = line.clone(),
+            None => {
+                st.lines.push(line.clone());
+                st.lines.sort_by_key(|l| l.multipv);
+            }
+        }
+    }
+    let data = serde_json::json!({
+        "generation": generation,
+        "side": side.letter(),
+        "analysis": analysis,
+        "line": line,
+    });
+    st.push("info", data.to_string());
+    session.changed.notify_all();
+}
+
+/// Reviews `game` with the analyst, `ms` a position, publishing each judged move.
+fn review(
+    session: &Session,
+    analyst: &mut Option<Engine>,
+    kind: &Kind,
+    game: &Game,
+    generation: u64,
+    number: u64,
+    ms: u64,
+) -> Result<(), String> {
+    let engine = ready(analyst, kind, number, variant(game))?;
+    if engine.multipv > 0 {
+        engine
+            .set_option("MultiPV", "1")
+            .map_err(|f| format!("the review's engine {f}"))?;
+    }
+    let moves = game.moves().to_vec();
+    let mut position = Game::new(*game.start());
+    let mut before: Option<(f64, Option<char>)> = None;
+    for ply in 0..=moves.len() {
+        let stale = || {
+            let st = session.lock();
+            st.closed || st.generation != generation
+        };
+        if stale() {
+            return Ok(());
+        }
+        let eval = match position.outcome() {
+            Some(o) => (f64::from(o.stores[0]) - f64::from(o.stores[1]), None),
+            None => {
+                let mut last: Option<Line> = None;
+                let mut lines = |line: &str| {
+                    if let Some(l) = info::parse(line, &position) {
+                        if l.multipv == 1 {
+                            last = Some(l);
+                        }
+                    }
+                };
+                let best = engine
+                    .search(
+                        &position,
+                        &format!("go movetime {ms}"),
+                        Duration::from_millis(ms) + Duration::from_secs(5),
+                        &mut lines,
+                        &stale,
+                    )
+                    .map_err(|f| format!("the review's engine {f}"))?;
+                let Some(best) = best else { return Ok(()) };
+                let score = last.map_or(0.0, |l| seeds(l.score));
+                (score, best.chars().next())
+            }
+        };
+        let mut st = session.lock();
+        if st.generation != generation {
+            return Ok(());
+        }
+        let Some(review) = st.review.as_mut() else {
+            return Ok(());
+        };
+        review.evals.push(eval.0);
+        let judged = before.map(|(b, best)| judge(ply, moves[ply - 1], best, b, eval.0));
+        if let Some(j) = &judged {
+            review.moves.push(j.clone());
+        }
+        review.done = ply == moves.len();
+        let data = serde_json::json!({
+            "generation": generation, "ply": ply, "eval": eval.0, "judged": judged,
+            "done": review.done, "total": moves.len(),
+        });
+        st.push("review", data.to_string());
+        session.changed.notify_all();
+        drop(st);
+        before = Some(eval);
+        if let Some(&m) = moves.get(ply) {
+            position.play(m).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
