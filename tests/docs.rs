@@ -27,9 +27,10 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const AWARI: &str = env!("CARGO_BIN_EXE_awari");
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
-/// README.md, every page of doc/ and python/README.md, as (path relative to the root, text).
+/// README.md, protocol.md, every page of doc/ and python/README.md, as (path relative to the
+/// root, text).
 fn pages() -> Vec<(PathBuf, String)> {
-    let mut paths = vec![PathBuf::from("README.md")];
+    let mut paths = vec![PathBuf::from("README.md"), PathBuf::from("protocol.md")];
     let mut docs: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("doc"))
         .expect("doc/ exists")
         .map(|e| e.unwrap().path())
