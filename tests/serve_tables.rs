@@ -103,7 +103,12 @@ fn the_tables_values_are_written_on_the_houses_as_tables_probe_says() {
     let want = probed(&dir, Variant::Oware, fen, "");
     assert_eq!(
         want,
-        json!([["B", "0..2", false], ["C", "2..3", false], ["D", "0", false], ["E", "4..6", true]])
+        json!([
+            ["B", "0..2", false],
+            ["C", "2..3", false],
+            ["D", "0", false],
+            ["E", "4..6", true]
+        ])
     );
     let shown = shows(&b, fen, &want, "oware's values");
     assert_eq!(shown["toggle"], true, "{shown}");
@@ -139,7 +144,14 @@ fn the_tables_values_are_written_on_the_houses_as_tables_probe_says() {
         server.url()
     ));
     let want = probed(&dir, Variant::Oware, fen, "");
-    assert_eq!(want.as_array().unwrap().iter().filter(|m| m[2] == true).count(), 2);
+    assert_eq!(
+        want.as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m[2] == true)
+            .count(),
+        2
+    );
     shows(&b, fen, &want, "two best moves");
 
     // Kalah, set up in the page's set-up box, with North to move.

@@ -24,9 +24,9 @@
 //! - `tables`: each legal move's value in the endgame tables, for the page to write on the
 //!   houses.
 //!
-//! The page (`page.html`, `serve.js`, `serve.css`, and the board drawing it shares with the
-//! referee's report, `board.js`) is compiled in; it decides nothing about the rules: the
-//! server sends the legal moves with every position.
+//! The page (`page.html`, `serve.js`, `tables.js`, `serve.css`, and the board drawing it
+//! shares with the referee's report, `board.js`) is compiled in; it decides nothing about the
+//! rules: the server sends the legal moves with every position.
 
 mod driver;
 mod engine;

@@ -111,25 +111,44 @@ mod tests {
     use crate::rules::{Board, Variant};
     use crate::tables::build::{build, BuildOptions};
 
-    fn v(lo: u8, hi: u8) -> Option<Value> {
-        Some(Value { lo, hi })
+    /// The moves' values as `awari tables probe` writes them (`?` for none), each best one
+    /// followed by `*`: the values, and which are marked.
+    fn parse(row: &str) -> (Vec<Option<Value>>, Vec<bool>) {
+        row.split_whitespace()
+            .map(|word| {
+                let value = word.trim_end_matches('*');
+                let bound = |b: &str| b.parse::<u8>().unwrap();
+                let value = (value != "?").then(|| match value.split_once("..") {
+                    Some((lo, hi)) => Value {
+                        lo: bound(lo),
+                        hi: bound(hi),
+                    },
+                    None => Value {
+                        lo: bound(value),
+                        hi: bound(value),
+                    },
+                });
+                (value, word.ends_with('*'))
+            })
+            .unzip()
     }
 
     #[test]
     fn the_best_moves_have_the_highest_lower_bound() {
-        let rows: &[(&str, Vec<Option<Value>>, &[bool])] = &[
-            ("one exact value", vec![v(4, 4)], &[true]),
-            ("the highest exact value", vec![v(2, 2), v(5, 5), v(3, 3)], &[false, true, false]),
-            ("ties are all best", vec![v(8, 8), v(2, 2), v(8, 8)], &[true, false, true]),
-            ("a higher upper bound is not enough", vec![v(3, 8), v(4, 4)], &[false, true]),
-            ("bounds against bounds", vec![v(0, 2), v(2, 3), v(4, 6)], &[false, false, true]),
-            ("an exact value ties a lower bound", vec![v(4, 6), v(4, 4)], &[true, true]),
-            ("no value is never best", vec![None, v(0, 0)], &[false, true]),
-            ("nothing known", vec![None, None], &[false, false]),
-            ("no moves", vec![], &[]),
+        let rows = [
+            ("one exact value", "4*"),
+            ("the highest exact value", "2 5* 3"),
+            ("ties are all best", "8* 2 8*"),
+            ("a higher upper bound is not enough", "3..8 4*"),
+            ("bounds against bounds", "0..2 2..3 4..6*"),
+            ("an exact value ties a lower bound", "4..6* 4*"),
+            ("no value is never best", "? 0*"),
+            ("nothing known", "? ?"),
+            ("no moves", ""),
         ];
-        for (name, values, want) in rows {
-            assert_eq!(best(values), *want, "{name}");
+        for (name, row) in rows {
+            let (values, marked) = parse(row);
+            assert_eq!(best(&values), marked, "{name}");
         }
     }
 
