@@ -21,10 +21,12 @@
 //! - `view`, `info`, `trace`: what the page is sent: boards, legal moves and why the other
 //!   houses are not, analysis lines checked against the rules, and each sowing's path for the
 //!   page to animate.
+//! - `tables`: each legal move's value in the endgame tables, for the page to write on the
+//!   houses.
 //!
-//! The page (`page.html`, `serve.js`, `serve.css`, and the board drawing it shares with the
-//! referee's report, `board.js`) is compiled in; it decides nothing about the rules: the
-//! server sends the legal moves with every position.
+//! The page (`page.html`, `serve.js`, `tables.js`, `serve.css`, and the board drawing it
+//! shares with the referee's report, `board.js`) is compiled in; it decides nothing about the
+//! rules: the server sends the legal moves with every position.
 
 mod driver;
 mod engine;
@@ -34,6 +36,7 @@ mod pgn;
 mod review;
 mod routes;
 mod session;
+mod tables;
 mod trace;
 mod view;
 

@@ -27,6 +27,7 @@ const MAX_STREAMS: usize = 4;
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("serve.js");
 const STYLE: &str = include_str!("serve.css");
+const TABLES: &str = include_str!("tables.js");
 const BOARD: &str = include_str!("../referee/report/board.js");
 const BOARD_STYLE: &str = include_str!("../referee/report/board.css");
 
@@ -131,6 +132,12 @@ pub fn serve(config: &Config, exe: &Path) -> Result<(), String> {
     {
         crate::sys::stderr::line(format_args!("warning: {e}"));
     }
+    super::tables::use_dir(
+        config
+            .tables
+            .clone()
+            .or_else(crate::tables::probe::default_dir),
+    );
     let shared = Arc::new(Shared {
         kinds: Arc::new(engine::kinds(
             exe,
@@ -253,6 +260,7 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
     let response = match (method, request.path()) {
         ("GET", "/") => answer(200, "text/html; charset=utf-8", PAGE.into()),
         ("GET", "/serve.js") => answer(200, "text/javascript; charset=utf-8", SCRIPT.into()),
+        ("GET", "/tables.js") => answer(200, "text/javascript; charset=utf-8", TABLES.into()),
         ("GET", "/board.js") => answer(200, "text/javascript; charset=utf-8", BOARD.into()),
         ("GET", "/serve.css") => answer(200, "text/css; charset=utf-8", STYLE.into()),
         ("GET", "/board.css") => answer(200, "text/css; charset=utf-8", BOARD_STYLE.into()),

@@ -62,6 +62,7 @@
         c.addEventListener("click", () => { $("why").textContent = `${ill.house}: ${ill.text}`; });
       }
     }
+    if (window.AwariTables) AwariTables.draw(board, s, page.flip);
     if (page.hint && page.hint.generation === s.generation) {
       const h = houseIndex(page.hint.move);
       if (h >= 0) cell(h).classList.add("hint");
