@@ -1,5 +1,6 @@
 //! The review of a game: the engine's score of every position, and each move judged by what it
-//! lost against the engine's best, with an accuracy figure per move and per side. Only numbers
+//! lost against the engine's best, with an accuracy figure per move and per side (lichess's
+//! formulas, on a chance of winning fitted to awari: [`WIN_CURVE`]). Only numbers
 //! come in (scores from the driver, which runs the engine): the judging is pure, and tested as
 //! a table.
 //!
@@ -15,6 +16,12 @@ use serde::Serialize;
 
 /// Seeds a forced win counts for, in the graph and in what a move lost.
 pub const MATE_SEEDS: f64 = 50.0;
+
+/// The scale of the curve from seeds to the chance of winning: the `K` that `awari tune` fits
+/// to the results of self-play (oware, 2000 games at depth 6: `K 0.2084` per 100 centi-seeds).
+/// Lichess's chess curve, on centi-seeds, would be 0.368 a seed: too steep for awari, where ten
+/// seeds behind still lose only nine games in ten.
+pub const WIN_CURVE: f64 = 0.2084;
 
 /// A review of the game: the engine's score of every position, and each move judged.
 #[derive(Clone, Debug, Serialize)]
@@ -58,7 +65,7 @@ pub struct Judged {
     pub best_to: Option<usize>,
     /// Seeds it lost against the best (its mover's view).
     pub loss: f64,
-    /// `inaccuracy` (a seed or more), `mistake` (2), `blunder` (4), or none.
+    /// `inaccuracy`, `mistake`, `blunder` (see [`judge`]), or none.
     pub mark: Option<&'static str>,
     /// Its accuracy, 0 to 100 (`None` for an opening move).
     pub accuracy: Option<f64>,
@@ -105,16 +112,14 @@ impl Eval {
         matches!(self, Eval::Mate(s) | Eval::Over(_, Some(s)) if s == side)
     }
 
-    /// `side`'s chance of winning, in percent, by lichess's curve on the score in
-    /// centi-seeds: `50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)`. A forced win or a
-    /// finished game is certain: 100 for its winner, 0 for the loser, 50 for a draw.
+    /// `side`'s chance of winning, in percent: `100 / (1 + exp(-WIN_CURVE * seeds))` from its
+    /// view (lichess's curve, `50 + 50 * (2 / (1 + exp(-k * cp)) - 1)`, is the same with
+    /// another scale, fitted to chess). A forced win or a finished game is certain: 100 for
+    /// its winner, 0 for the loser, 50 for a draw.
     pub fn win_percent(self, side: Side) -> f64 {
         let sign = if side == Side::South { 1.0 } else { -1.0 };
         match self {
-            Eval::Seeds(s) => {
-                let cp = 100.0 * s * sign;
-                50.0 + 50.0 * (2.0 / (1.0 + (-0.003_682_08 * cp).exp()) - 1.0)
-            }
+            Eval::Seeds(s) => 100.0 / (1.0 + (-WIN_CURVE * s * sign).exp()),
             Eval::Mate(w) | Eval::Over(_, Some(w)) => {
                 if w == side {
                     100.0
@@ -149,23 +154,27 @@ fn round(x: f64, by: f64) -> f64 {
     (x * by).round() / by
 }
 
-/// The mark a loss of seeds earns.
-fn mark(loss: f64) -> Option<&'static str> {
-    if loss >= 4.0 {
-        Some("blunder")
-    } else if loss >= 2.0 {
-        Some("mistake")
-    } else if loss >= 1.0 {
-        Some("inaccuracy")
-    } else {
-        None
+/// The marks, from the least.
+const MARKS: [&str; 3] = ["inaccuracy", "mistake", "blunder"];
+
+/// The mark a move earns: by the seeds it lost (1, 2, 4 or more), but no more than by the drop
+/// of its mover's chance of winning (lichess's 5, 10, 15 percent points or more), so that a
+/// game already decided marks no move that leaves it decided.
+fn mark(loss: f64, drop: f64) -> Option<&'static str> {
+    let by_seeds = [1.0, 2.0, 4.0].iter().filter(|&&t| loss >= t).count();
+    let by_chance = [5.0, 10.0, 15.0].iter().filter(|&&t| drop >= t).count();
+    match by_seeds.min(by_chance) {
+        0 => None,
+        n => Some(MARKS[n - 1]),
     }
 }
 
 /// Judges move `mv` (ply `ply`): `before` is the position's worth before it (the engine's
 /// best line's), `after` after it, `best` the engine's best move there, `opening` whether it
 /// is one of the record's opening moves. An opening move is not judged; the engine's best, and
-/// a move that wins, lose nothing; any other move loses what its mover's seeds drop by.
+/// a move that wins, lose nothing; any other move loses what its mover's seeds drop by, and is
+/// marked an inaccuracy, a mistake or a blunder by that loss (1, 2, 4 seeds or more) and by
+/// the drop of its mover's chance of winning (5, 10, 15 points or more), whichever is less.
 pub fn judge(
     ply: usize,
     mv: Move,
@@ -192,7 +201,7 @@ pub fn judge(
         best,
         best_to: None,
         loss: round(loss, 100.0),
-        mark: if opening { None } else { mark(loss) },
+        mark: mark(loss, drop),
         accuracy: (!opening).then(|| round(move_accuracy(drop), 10.0)),
         opening,
     }
@@ -221,7 +230,7 @@ mod tests {
             Option<&'static str>,
         );
         #[rustfmt::skip]
-        let rows: [Row; 16] = [
+        let rows: [Row; 19] = [
             ("the best move", 'F', Some('F'), Seeds(3.0), Seeds(-5.0), false, 0.0, None),
             ("half a seed", 'E', Some('F'), Seeds(1.0), Seeds(0.5), false, 0.5, None),
             ("a seed", 'E', Some('F'), Seeds(1.0), Seeds(0.0), false, 1.0, Some("inaccuracy")),
@@ -242,6 +251,10 @@ mod tests {
             ("a losing end from an even game", 'E', Some('F'), Seeds(0.5), Over(-2.0, Some(N)), false, 2.5, Some("mistake")),
             // Lost either way: the forced loss was not worsened.
             ("a lost end from a forced loss", 'E', Some('F'), Mate(N), Over(-4.0, Some(N)), false, 0.0, None),
+            // A decided game: seeds lost count for less, as they change less.
+            ("17 seeds ahead to 10", 'f', Some('b'), Seeds(-17.2), Seeds(-10.0), false, 7.2, Some("inaccuracy")),
+            ("a forced win to 31 seeds ahead", 'f', Some('b'), Mate(N), Seeds(-31.1), false, 18.9, None),
+            ("5 seeds behind to 8", 'B', Some('E'), Seeds(-4.9), Seeds(-8.0), false, 3.1, Some("mistake")),
         ];
         for (what, played, best, before, after, opening, loss, mark) in rows {
             let mv = Move::from_char(played).unwrap();
@@ -258,14 +271,15 @@ mod tests {
         }
     }
 
-    /// Lichess's curves at points worked out by hand.
+    /// The curves at points worked out by hand.
     #[test]
-    fn win_chances_and_accuracy_follow_lichess_curves() {
+    fn win_chances_and_accuracy_follow_their_curves() {
         let rows = [
             (Eval::Seeds(0.0), S, 50.0),
-            (Eval::Seeds(1.0), S, 59.1),
-            (Eval::Seeds(1.0), N, 40.9),
-            (Eval::Seeds(-3.0), N, 75.1),
+            (Eval::Seeds(1.0), S, 55.2),
+            (Eval::Seeds(1.0), N, 44.8),
+            (Eval::Seeds(-3.0), N, 65.1),
+            (Eval::Seeds(-10.0), S, 11.1),
             (Eval::Mate(N), N, 100.0),
             (Eval::Over(3.0, Some(S)), N, 0.0),
             (Eval::Over(0.0, None), S, 50.0),
@@ -287,7 +301,7 @@ mod tests {
             judge(1, f, Some('A'), Eval::Seeds(9.0), Eval::Seeds(0.0), true),
             judge(2, e, Some('e'), Eval::Seeds(0.0), Eval::Seeds(0.0), false),
             judge(3, f, Some('F'), Eval::Seeds(0.0), Eval::Seeds(0.0), false),
-            judge(4, e, Some('a'), Eval::Seeds(0.0), Eval::Seeds(3.0), false),
+            judge(4, e, Some('a'), Eval::Seeds(0.0), Eval::Seeds(4.0), false),
         ];
         let [south, north] = accuracy(&moves);
         // The opening move is left out: South's one judged move was the best.

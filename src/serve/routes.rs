@@ -26,6 +26,7 @@ const MAX_STREAMS: usize = 4;
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("serve.js");
+const REVIEW_SCRIPT: &str = include_str!("review.js");
 const STYLE: &str = include_str!("serve.css");
 const BOARD: &str = include_str!("../referee/report/board.js");
 const BOARD_STYLE: &str = include_str!("../referee/report/board.css");
@@ -253,6 +254,9 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
     let response = match (method, request.path()) {
         ("GET", "/") => answer(200, "text/html; charset=utf-8", PAGE.into()),
         ("GET", "/serve.js") => answer(200, "text/javascript; charset=utf-8", SCRIPT.into()),
+        ("GET", "/review.js") => {
+            answer(200, "text/javascript; charset=utf-8", REVIEW_SCRIPT.into())
+        }
         ("GET", "/board.js") => answer(200, "text/javascript; charset=utf-8", BOARD.into()),
         ("GET", "/serve.css") => answer(200, "text/css; charset=utf-8", STYLE.into()),
         ("GET", "/board.css") => answer(200, "text/css; charset=utf-8", BOARD_STYLE.into()),
