@@ -5,11 +5,13 @@
 
 use super::engine::{self, Engine, Kind};
 use super::info::{self, Line};
-use super::review::{judge, seeds};
+use super::review::{judge, Eval, Judged};
 use super::session::{NewGame, Seat, Session};
+use crate::client::reply::Reply;
+use crate::record::Played;
 use crate::rules::{Game, Side, Variant};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A session for `new`, with the thread that runs its `kinds` (and `analyst`).
 pub fn start(new: NewGame, kinds: Arc<Vec<Kind>>, analyst: Kind) -> Arc<Session> {
@@ -102,10 +104,18 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 if slot.as_ref().is_some_and(|e| e.kind != kind.id) {
                     *slot = None;
                 }
+                // What the engine says, kept as the referee keeps it: its last score (its own
+                // view, the mover's) and depth, and the time from `go` to `bestmove`.
+                let mut said = crate::client::reply::Info::default();
+                let mut took = Duration::ZERO;
                 let result = ready(slot, kind, number, variant(&game)).and_then(|engine| {
                     set_thinking(session, generation, Some(side));
                     let (go, within) = engine::go(&kind.limit);
                     let mut lines = |line: &str| {
+                        if let Reply::Info(new) = Reply::parse(line) {
+                            said.depth = new.depth.or(said.depth);
+                            said.score = new.score.or(said.score);
+                        }
                         if let Some(l) = info::parse(line, &game) {
                             publish_line(session, generation, side, l, false);
                         }
@@ -114,9 +124,12 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         let st = session.lock();
                         st.closed || st.generation != generation
                     };
-                    engine
+                    let started = Instant::now();
+                    let answer = engine
                         .search(&game, &go, within, &mut lines, &stop)
-                        .map_err(|f| format!("{} {f}", kind.label))
+                        .map_err(|f| format!("{} {f}", kind.label));
+                    took = started.elapsed();
+                    answer
                 });
                 let mut st = session.lock();
                 if st.generation != generation {
@@ -126,6 +139,14 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                     Ok(Some(text)) => match crate::rules::parse_move_list(&text) {
                         Ok(moves) if moves.len() == 1 => st
                             .play(moves[0])
+                            .map(|()| {
+                                st.note_said(Played {
+                                    mv: moves[0],
+                                    score: said.score,
+                                    depth: said.depth,
+                                    time: took,
+                                })
+                            })
                             .map_err(|e| format!("{} played {e}", kind.label)),
                         _ => Err(format!("{} answered with `bestmove {text}`", kind.label)),
                     },
@@ -322,8 +343,10 @@ fn review(
             .map_err(|f| format!("the review's engine {f}"))?;
     }
     let moves = game.moves().to_vec();
+    // The generation's opening: set with its moves, under the same lock.
+    let opening = session.lock().opening;
     let mut position = Game::new(*game.start());
-    let mut before: Option<(f64, Option<char>)> = None;
+    let mut before: Option<(Eval, Option<char>, Option<usize>)> = None;
     for ply in 0..=moves.len() {
         let stale = || {
             let st = session.lock();
@@ -333,7 +356,11 @@ fn review(
             return Ok(());
         }
         let eval = match position.outcome() {
-            Some(o) => (f64::from(o.stores[0]) - f64::from(o.stores[1]), None),
+            Some(o) => (
+                Eval::Over(f64::from(o.stores[0]) - f64::from(o.stores[1]), o.winner),
+                None,
+                None,
+            ),
             None => {
                 let mut last: Option<Line> = None;
                 let mut lines = |line: &str| {
@@ -353,8 +380,13 @@ fn review(
                     )
                     .map_err(|f| format!("the review's engine {f}"))?;
                 let Some(best) = best else { return Ok(()) };
-                let score = last.map_or(0.0, |l| seeds(l.score));
-                (score, best.chars().next())
+                let eval = last.map_or(Eval::Seeds(0.0), |l| Eval::of(l.score));
+                let best = best.chars().next();
+                (
+                    eval,
+                    best,
+                    best.and_then(|b| last_seed(position.board(), b)),
+                )
             }
         };
         let mut st = session.lock();
@@ -364,15 +396,18 @@ fn review(
         let Some(review) = st.review.as_mut() else {
             return Ok(());
         };
-        review.evals.push(eval.0);
-        let judged = before.map(|(b, best)| judge(ply, moves[ply - 1], best, b, eval.0));
+        review.evals.push(eval.0.seeds());
+        let judged = before.map(|(b, best, best_to)| Judged {
+            best_to,
+            ..judge(ply, moves[ply - 1], best, b, eval.0, ply <= opening)
+        });
         if let Some(j) = &judged {
-            review.moves.push(j.clone());
+            review.add(j.clone());
         }
         review.done = ply == moves.len();
         let data = serde_json::json!({
-            "generation": generation, "ply": ply, "eval": eval.0, "judged": judged,
-            "done": review.done, "total": moves.len(),
+            "generation": generation, "ply": ply, "eval": eval.0.seeds(), "judged": judged,
+            "accuracy": review.accuracy, "done": review.done, "total": moves.len(),
         });
         st.push("review", data.to_string());
         session.changed.notify_all();
@@ -383,4 +418,19 @@ fn review(
         }
     }
     Ok(())
+}
+
+/// Where the last seed of move `letter` falls on `board` (houses 0-11, 12 South's store, 13
+/// North's), for the review's arrow; `None` for a move the rules refuse or a sowing not traced.
+fn last_seed(board: &crate::rules::Board, letter: char) -> Option<usize> {
+    let mv = crate::rules::Move::from_char(letter)?;
+    let after = board.try_play(mv).ok()?;
+    super::trace::trace(board, mv.house(), &after)
+        .steps
+        .iter()
+        .rev()
+        .find_map(|s| match s {
+            super::trace::Step::Drop(p) => Some(*p),
+            super::trace::Step::Lift(_) => None,
+        })
 }

@@ -15,6 +15,9 @@ pub struct Pgn {
     pub start: Option<String>,
     /// The moves, concatenated.
     pub moves: String,
+    /// How many of them are the opening: those before an `{opening}` comment, as the referee
+    /// writes a record's opening (0 without one).
+    pub opening: usize,
 }
 
 /// Whether `text` looks like PGN rather than a JSON line: it begins with a tag.
@@ -30,6 +33,9 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
     let mut in_movetext = false;
     let mut ended = false;
     let mut comment = false;
+    // The text of the comment being read, and the opening's length once one is read.
+    let mut said = String::new();
+    let mut opening = None;
     for (n, line) in text.lines().enumerate() {
         let at = |what: String| format!("line {}: {what}", n + 1);
         let trimmed = line.trim();
@@ -51,8 +57,14 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
             let c = chars.next();
             if comment {
                 match c {
-                    Some('}') => comment = false,
-                    Some(_) => {}
+                    Some('}') => {
+                        comment = false;
+                        if said.trim() == "opening" && opening.is_none() {
+                            opening = Some(moves.len());
+                        }
+                        said.clear();
+                    }
+                    Some(c) => said.push(c),
                     None => break,
                 }
                 continue;
@@ -92,6 +104,7 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
         variant,
         start,
         moves: format_move_list(&moves),
+        opening: opening.unwrap_or(0),
     })
 }
 
@@ -139,6 +152,7 @@ mod tests {
                 variant: "kalah".to_string(),
                 start: Some("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S".to_string()),
                 moves: "FfEaD".to_string(),
+                opening: 2,
             }
         );
     }

@@ -26,6 +26,7 @@ const MAX_STREAMS: usize = 4;
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("serve.js");
+const REVIEW_SCRIPT: &str = include_str!("review.js");
 const STYLE: &str = include_str!("serve.css");
 const TABLES: &str = include_str!("tables.js");
 const BOARD: &str = include_str!("../referee/report/board.js");
@@ -261,6 +262,9 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
         ("GET", "/") => answer(200, "text/html; charset=utf-8", PAGE.into()),
         ("GET", "/serve.js") => answer(200, "text/javascript; charset=utf-8", SCRIPT.into()),
         ("GET", "/tables.js") => answer(200, "text/javascript; charset=utf-8", TABLES.into()),
+        ("GET", "/review.js") => {
+            answer(200, "text/javascript; charset=utf-8", REVIEW_SCRIPT.into())
+        }
         ("GET", "/board.js") => answer(200, "text/javascript; charset=utf-8", BOARD.into()),
         ("GET", "/serve.css") => answer(200, "text/css; charset=utf-8", STYLE.into()),
         ("GET", "/board.css") => answer(200, "text/css; charset=utf-8", BOARD_STYLE.into()),
@@ -409,7 +413,9 @@ fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
         .ok_or_else(|| format!("no player {name:?}"))
 }
 
-fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), String> {
+/// The game a request asks for, the moves to play from its start, and how many of them are a
+/// loaded record's opening.
+fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>, usize), String> {
     // A record saved by an editor that marks its files as UTF-8 starts with a byte-order mark.
     let record = r
         .record
@@ -426,7 +432,9 @@ fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), St
             moves: Some(pgn.moves),
             record: None,
         };
-        return new_game(shared, &from).map_err(|e| format!("the PGN: {e}"));
+        return new_game(shared, &from)
+            .map(|(new, moves, _)| (new, moves, pgn.opening))
+            .map_err(|e| format!("the PGN: {e}"));
     }
     if let Some(line) = record.map(str::trim).filter(|l| !l.is_empty()) {
         let record = crate::record::GameRecord::from_json(line.as_bytes())
@@ -437,10 +445,11 @@ fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), St
             south: r.south.clone(),
             north: r.north.clone(),
             fen: Some(record.start),
-            moves: Some(record.opening + &record.moves),
+            moves: Some(record.opening.clone() + &record.moves),
             record: None,
         };
-        return new_game(shared, &from);
+        let opening = crate::rules::parse_move_list(&record.opening).map_or(0, |m| m.len());
+        return new_game(shared, &from).map(|(new, moves, _)| (new, moves, opening));
     }
     let variant: Variant = r
         .variant
@@ -467,7 +476,7 @@ fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>), St
         None => Vec::new(),
     };
     let seats = [seat(shared, &r.south)?, seat(shared, &r.north)?];
-    Ok((NewGame { start, seats }, moves))
+    Ok((NewGame { start, seats }, moves, 0))
 }
 
 fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
@@ -477,7 +486,7 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
             Ok(r) => r,
             Err(e) => return bad(e),
         };
-        let (new, moves) = match new_game(shared, &r) {
+        let (new, moves, opening) = match new_game(shared, &r) {
             Ok(n) => n,
             Err(e) => return error(400, &e),
         };
@@ -511,6 +520,7 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
                 return error(400, &e);
             }
         }
+        st.opening = opening;
         st.publish_state(&shared.kinds);
         session.changed.notify_all();
         let id = st.id.clone();

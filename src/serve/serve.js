@@ -69,6 +69,7 @@
     }
     banner();
     moves();
+    review.shown(s.moves.length);
     $("takeback").disabled = !s.can_take_back;
     $("hint").disabled = !mine;
     const err = $("error");
@@ -93,6 +94,7 @@
     $("banner").textContent = `Viewing ply ${v.ply} of ${s.moves.length}: \u00bb goes back to the game.`;
     $("ply-at").textContent = `ply ${v.ply} of ${s.moves.length}`;
     moves();
+    review.shown(v.ply);
     document.body.setAttribute("data-view", String(v.ply));
     document.body.setAttribute("data-busy", "0");
   }
@@ -149,45 +151,8 @@
     });
   }
 
-  // ---- the review ----
-  function drawReview() {
-    const s = page.state, r = s && s.review;
-    const graph = $("graph"), list = $("judged");
-    graph.textContent = "";
-    list.textContent = "";
-    if (!r) { $("review-at").textContent = ""; return; }
-    const n = Math.max(1, s.moves.length), W = 600, H = 170, mid = 85, scale = 3.5;
-    const y = (v) => mid - Math.max(-22, Math.min(22, v)) * scale;
-    const x = (i) => 30 + (i * (W - 40)) / n;
-    AwariBoard.svg("line", { x1: 30, x2: W - 10, y1: mid, y2: mid, class: "axis" }, graph);
-    AwariBoard.svg("text", { x: 2, y: 12 }, graph, "South");
-    AwariBoard.svg("text", { x: 2, y: H - 4 }, graph, "North");
-    const points = r.evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    AwariBoard.svg("polyline", { points, class: "line", "data-points": r.evals.length }, graph);
-    for (const j of r.moves) {
-      if (!j.mark) continue;
-      const c = AwariBoard.svg("circle", { cx: x(j.ply), cy: y(r.evals[j.ply]), r: 5, class: j.mark, "data-ply": j.ply }, graph);
-      AwariBoard.svg("title", {}, c, `${j.ply}. ${j.mv}: ${j.mark}`);
-      c.addEventListener("click", () => step(j.ply - 1));
-      const side = j.mv === j.mv.toUpperCase() ? "South" : "North";
-      const li = el("li", { class: j.mark, value: j.ply, "data-mark": j.mark }, list,
-        `${j.mv} (${side}): ${j.mark}, ${j.loss.toFixed(2)} seeds lost; better: ${j.best || "?"}`);
-      li.addEventListener("click", () => step(j.ply - 1));
-    }
-    $("review-at").textContent = r.done ? `done: ${r.moves.filter((j) => j.mark).length} moves marked` : `${r.evals.length} of ${s.moves.length + 1} positions`;
-    document.body.setAttribute("data-review", r.done ? "done" : "running");
-  }
-
-  function onReview(data) {
-    const s = page.state;
-    if (!s || !s.review || data.generation !== s.generation) return;
-    if (s.review.evals.length === data.ply) {
-      s.review.evals.push(data.eval);
-      if (data.judged) s.review.moves.push(data.judged);
-      s.review.done = data.done;
-    }
-    drawReview();
-  }
+  // ---- the review: review.js draws it ----
+  const review = AwariReview.attach({ page, board, el, step, viewing, render: () => render() });
 
   // ---- the sowing, seed by seed ----
   function animate(s, done) {
@@ -239,7 +204,7 @@
     $("analyse").checked = s.analyse;
     linesChoice(s);
     $("tables").textContent = s.tables.length ? `Endgame tables: ${s.tables.join("; ")}` : "";
-    drawReview();
+    review.draw();
   }
 
   async function move(letter) {
@@ -352,7 +317,7 @@
       if (!page.anim) render();
       say(`Hint: ${page.hint.move}`);
     });
-    source.addEventListener("review", (e) => onReview(JSON.parse(e.data)));
+    source.addEventListener("review", (e) => review.onReview(JSON.parse(e.data)));
     source.addEventListener("notice", (e) => say(JSON.parse(e.data).text));
     source.addEventListener("open", () => { $("status").textContent = "connected"; });
     source.addEventListener("error", () => { $("status").textContent = "reconnecting..."; });

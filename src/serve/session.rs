@@ -73,6 +73,12 @@ pub struct State {
     pub lines_max: Option<u32>,
     /// The review of the game, asked for or done.
     pub review: Option<Review>,
+    /// How many of the game's first moves are a loaded record's opening (an opening suite's
+    /// moves, which the review does not judge and the records write as the opening).
+    pub opening: usize,
+    /// What the engine said of each move of the game that an engine played, by ply (`None`
+    /// for a person's moves), for the records.
+    pub said: Vec<Option<crate::record::Played>>,
     /// Set when the session ends: its thread ends its engines and stops.
     pub closed: bool,
     /// The last request or open event stream.
@@ -122,6 +128,8 @@ impl Session {
                 lines_wanted: 1,
                 lines_max: None,
                 review: None,
+                opening: 0,
+                said: Vec::new(),
                 closed: false,
                 seen: Instant::now(),
                 streams: 0,
@@ -318,6 +326,8 @@ impl State {
     pub fn new_game(&mut self, new: NewGame) {
         self.game = Game::new(new.start);
         self.seats = new.seats;
+        self.opening = 0;
+        self.said.clear();
         self.last = None;
         self.error = None;
         self.game_number += 1;
@@ -330,18 +340,21 @@ impl State {
         use crate::record::{today, GameRecord, Meta};
         use crate::record::{Played, Record, Termination};
         let outcome = self.game.outcome();
+        let (opening, played) = self.game.moves().split_at(self.opening);
         let record = Record {
             start: *self.game.start(),
-            opening: Vec::new(),
-            moves: self
-                .game
-                .moves()
+            opening: opening.to_vec(),
+            moves: played
                 .iter()
-                .map(|&mv| Played {
-                    mv,
-                    score: None,
-                    depth: None,
-                    time: Duration::ZERO,
+                .zip(self.opening..)
+                .map(|(&mv, ply)| match self.said.get(ply) {
+                    Some(Some(said)) if said.mv == mv => said.clone(),
+                    _ => Played {
+                        mv,
+                        score: None,
+                        depth: None,
+                        time: Duration::ZERO,
+                    },
                 })
                 .collect(),
             winner: outcome.and_then(|o| o.winner),
@@ -382,8 +395,17 @@ impl State {
             ms,
             evals: Vec::new(),
             moves: Vec::new(),
+            accuracy: [None, None],
             done: false,
         });
+    }
+
+    /// Keeps what the engine said of the move just played (`said.mv`), for the records.
+    pub fn note_said(&mut self, said: crate::record::Played) {
+        let ply = self.game.moves().len();
+        if ply > 0 && self.game.moves()[ply - 1] == said.mv {
+            self.said[ply - 1] = Some(said);
+        }
     }
 
     /// Whether a person is to move (and may).
@@ -392,6 +414,9 @@ impl State {
     }
 
     fn changed_game(&mut self) {
+        let plies = self.game.moves().len();
+        self.opening = self.opening.min(plies);
+        self.said.resize(plies, None);
         self.generation += 1;
         self.lines.clear();
         self.tables.clear();
