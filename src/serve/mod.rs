@@ -21,6 +21,8 @@
 //! - `view`, `info`, `trace`: what the page is sent: boards, legal moves and why the other
 //!   houses are not, analysis lines checked against the rules, and each sowing's path for the
 //!   page to animate.
+//! - `puzzles`: the puzzle mode: the shipped puzzles ([`crate::puzzles`]) posed one at a time,
+//!   and a move judged against the answer, which the page is sent only then.
 //!
 //! The page (`page.html`, `serve.js`, `serve.css`, and the board drawing it shares with the
 //! referee's report, `board.js`) is compiled in; it decides nothing about the rules: the
@@ -31,6 +33,7 @@ mod engine;
 mod http;
 mod info;
 mod pgn;
+mod puzzles;
 mod review;
 mod routes;
 mod session;
