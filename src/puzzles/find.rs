@@ -15,10 +15,21 @@ use crate::tables::{Tables, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// A position the tables make a puzzle of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The result proven for the side to move.
+    pub goal: Goal,
+    /// The one move that keeps it.
+    pub answer: Move,
+    /// Every legal move with the seeds its mover ends with (store included).
+    pub moves: Vec<(Move, Value)>,
+}
+
 /// What the tables make of a position: its one right move and every move's value, if it is
 /// a puzzle (a win or a draw proven, at least two legal moves, exactly one keeping that result
 /// and every other one proven to lose it).
-pub fn judge(tables: &Tables, board: &Board) -> Option<(Goal, Move, Vec<(Move, Value)>)> {
+pub fn judge(tables: &Tables, board: &Board) -> Option<Judged> {
     if board.outcome().is_some() {
         return None;
     }
@@ -48,7 +59,11 @@ pub fn judge(tables: &Tables, board: &Board) -> Option<(Goal, Move, Vec<(Move, V
     let [answer] = keeping[..] else {
         return None;
     };
-    Some((goal, answer, moves))
+    Some(Judged {
+        goal,
+        answer,
+        moves,
+    })
 }
 
 /// Whether the move from `before` to `after` was a mistake the tables prove: its mover was
@@ -195,7 +210,12 @@ impl Finder {
             {
                 continue;
             }
-            let Some((goal, answer, values)) = judge(tables, after) else {
+            let Some(Judged {
+                goal,
+                answer,
+                moves: values,
+            }) = judge(tables, after)
+            else {
                 continue;
             };
             if !was_mistake(tables, before, goal) {
