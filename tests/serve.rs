@@ -506,8 +506,9 @@ fn the_page_carries_its_policy_and_an_address_off_loopback_is_warned_of() {
         .expect("a Content-Security-Policy");
     assert!(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"));
     // Every script is a file of its own: none inline, and none from elsewhere.
-    assert_eq!(html.matches("<script").count(), 2, "{html}");
-    assert_eq!(html.matches("<script src=\"/").count(), 2, "{html}");
+    let scripts = html.matches("<script").count();
+    assert!(scripts >= 2, "{html}");
+    assert_eq!(html.matches("<script src=\"/").count(), scripts, "{html}");
     assert!(!html.contains("http://") && !html.contains("https://"));
     // Another site's name for this address is refused.
     let (code, _) = {
