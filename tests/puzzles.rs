@@ -3,7 +3,8 @@
 //! is refused with an error and status 2, and the output left alone.
 
 use awari::puzzles::{parse_file, result, Puzzle};
-use awari::rules::Variant;
+use awari::record::GameRecord;
+use awari::rules::{Board, Game, Variant};
 use awari::tables::probe::after_move;
 use awari::tables::Tables;
 use std::path::Path;
@@ -41,6 +42,35 @@ fn check_against_tables(tables: &Tables, puzzle: &Puzzle) {
             assert!(result(hi, total) < goal, "{puzzle}: {m} keeps it too");
         }
     }
+}
+
+/// Checks that `puzzle` is the position its source names, right after a move that threw away
+/// a result the tables proved for its mover: better than the most it can get now.
+fn check_after_a_mistake(tables: &Tables, puzzle: &Puzzle, records: &[String]) {
+    let line: usize = puzzle
+        .source
+        .strip_prefix("games.jsonl:")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{puzzle}: its source"));
+    let record = GameRecord::from_json(records[line - 1].as_bytes()).unwrap();
+    let mut game = Game::new(Board::from_notation(Variant::Oware, &record.start).unwrap());
+    game.play_text(&format!("{}{}", record.opening, record.moves))
+        .unwrap();
+    let positions = game.positions();
+    assert_eq!(
+        positions[puzzle.ply], puzzle.board,
+        "{puzzle}: the game's position"
+    );
+    let before = &positions[puzzle.ply - 1];
+    let mover = before.side_to_move();
+    assert_ne!(mover, puzzle.board.side_to_move(), "{puzzle}");
+    let had = tables.probe(before).unwrap();
+    let had = result(before.store(mover) + had.lo, before.total_seeds());
+    // The side to move now is sure of the goal: the mover can get at most its reverse.
+    assert!(
+        had > puzzle.goal.ordering().reverse(),
+        "{puzzle}: no mistake before it"
+    );
 }
 
 /// Plays a quick match of the engine at depths 1 and 2 (no tables) from the suite's first
@@ -99,10 +129,15 @@ fn puzzles_found_in_games_have_the_tables_one_best_move() {
         printed(&out)
     );
     let tables = Tables::open(&tables_dir, Variant::Oware);
+    let records: Vec<String> = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
     for (i, puzzle) in puzzles.iter().enumerate() {
         assert_eq!(puzzle.id, format!("oware-{}", i + 1));
-        assert!(puzzle.source.starts_with("games.jsonl:"), "{puzzle}");
         check_against_tables(&tables, puzzle);
+        check_after_a_mistake(&tables, puzzle, &records);
     }
     // --max stops early.
     let out = awari(&[
