@@ -33,6 +33,8 @@
 //!   matches and by the page for its downloads.
 //! - [`referee`]: games and matches between engine processes, their records and statistics.
 //!   It checks moves with [`rules`] and meets engines only through [`client`].
+//! - [`puzzles`]: positions after a mistake where one move alone keeps the result the endgame
+//!   tables prove, found in game records (`awari puzzles`) and written one a line.
 //! - [`serve`]: `awari serve`, a local web page to play, watch and analyse games against
 //!   any engine, driven through [`client`]. It imports nothing from the referee.
 //! - [`cli`]: the `awari` command line (the engine, `perft`, `bench`, `play`, `tune`, `book`,
@@ -45,6 +47,7 @@ pub mod cli;
 pub mod client;
 pub mod cluster;
 pub mod play;
+pub mod puzzles;
 pub mod record;
 pub mod referee;
 pub mod rng;

@@ -1,7 +1,7 @@
 //! The `awari` command line: its flags (with `clap`) and the dispatch to the jobs they start.
 //! With no command it is the engine ([`crate::uci::run`] on stdin/stdout). Each command
 //! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`, `solve`,
-//! `datagen`, `train`; `bench` is one call to [`crate::tools::bench::bench`]), and `sharded` holds what the two jobs run
+//! `datagen`, `train`, `puzzles`; `bench` is one call to [`crate::tools::bench::bench`]), and `sharded` holds what the two jobs run
 //! in shards on a cluster, tune and book, share. `src/bin/awari.rs` only calls [`main`], so
 //! the parsing and the runners are library code, as the referee's are ([`crate::referee::cli`]).
 
@@ -9,6 +9,7 @@ mod book;
 mod datagen;
 mod perft;
 mod play;
+mod puzzles;
 mod serve;
 mod sharded;
 mod solve;
@@ -101,6 +102,9 @@ enum Command {
         /// An existing directory, e.g. ~/.local/share/man/man1.
         dir: PathBuf,
     },
+    /// Puzzles from game records: positions right after a mistake where exactly one move keeps
+    /// the result the endgame tables prove; written one a line (doc/formats.md).
+    Puzzles(puzzles::PuzzlesArgs),
     /// Play, watch and analyse in a web browser: a local server for one page (doc/serve.md).
     Serve(serve::ServeArgs),
 }
@@ -119,6 +123,7 @@ pub fn main() -> ExitCode {
         Some(Command::Tune(args)) => report(tune::run(&args, matches.subcommand_matches("tune"))),
         Some(Command::Play(args)) => report(play::run(&args)),
         Some(Command::Datagen(args)) => report(datagen::run(&args)),
+        Some(Command::Puzzles(args)) => report(puzzles::run(&args)),
         Some(Command::Train(args)) => report(train::run(&args)),
         Some(Command::Book(book::BookCommand::Build(args))) => {
             let matches = matches

@@ -23,6 +23,8 @@
 //!   page to animate.
 //! - `tables`: each legal move's value in the endgame tables, for the page to write on the
 //!   houses.
+//! - `puzzles`: the puzzle mode: the shipped puzzles ([`crate::puzzles`]) posed one at a time,
+//!   and a move judged against the answer, which the page is sent only then.
 //!
 //! The page (`page.html`, `serve.js`, `tables.js`, `serve.css`, and the board drawing it
 //! shares with the referee's report, `board.js`) is compiled in; it decides nothing about the
@@ -33,6 +35,7 @@ mod engine;
 mod http;
 mod info;
 mod pgn;
+mod puzzles;
 mod review;
 mod routes;
 mod session;

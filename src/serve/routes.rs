@@ -269,6 +269,15 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
         ("GET", "/serve.css") => answer(200, "text/css; charset=utf-8", STYLE.into()),
         ("GET", "/board.css") => answer(200, "text/css; charset=utf-8", BOARD_STYLE.into()),
         ("GET", "/api/config") => json(200, config_json(shared)),
+        ("GET", "/puzzles.js") => answer(
+            200,
+            "text/javascript; charset=utf-8",
+            super::puzzles::SCRIPT.into(),
+        ),
+        ("GET", path) if path.starts_with("/api/puzzles/") => {
+            let (status, body) = super::puzzles::answer(path, |key| query(url, key));
+            json(status, body)
+        }
         ("GET", "/api/events") => {
             let Some(session) = query(url, "id").and_then(|id| find(shared, id)) else {
                 return Routed::Answer(error(404, "no such session"));

@@ -1,0 +1,139 @@
+//! The page's puzzle mode in a real browser (headless Chromium through chromedriver): a puzzle
+//! played right and the next one played wrong, the verdicts and the running score as the page
+//! shows them, the board it draws compared with the puzzle's position. The answers come from
+//! the shipped file, read here; the page is never told one before a move. Screenshots go to
+//! `target/serve-artifacts/`. Without `chromium` or `chromedriver` the test says
+//! `skipped: <test>: <reason>`.
+//!
+//! Whatever the test starts (the server, chromedriver, the browser through it) it stops by pid.
+
+mod common;
+
+use awari::puzzles::{parse_file, Puzzle};
+use common::serve::*;
+use serde_json::Value;
+use std::time::Duration;
+
+/// What the page shows of the puzzle mode.
+const READ: &str = "const b = document.body; const s = document.getElementById('puzzles'); \
+    const board = document.getElementById('puzzle-board'); \
+    return { id: b.getAttribute('data-puzzle') || '', verdict: b.getAttribute('data-puzzle-verdict') || '', \
+    score: b.getAttribute('data-puzzle-score') || '', shown: !!s && !s.hidden, \
+    play: !document.getElementById('play').hidden, \
+    text: document.getElementById('puzzle-verdict') ? document.getElementById('puzzle-verdict').textContent : '', \
+    line: document.getElementById('puzzle-line') ? document.getElementById('puzzle-line').textContent : '', \
+    score_text: document.getElementById('puzzle-score') ? document.getElementById('puzzle-score').textContent : '', \
+    houses: board ? Array.from(board.querySelectorAll('[data-house]')).map(t => Number(t.textContent)) : [], \
+    legal: board ? Array.from(board.querySelectorAll('[data-legal]')).map(c => c.getAttribute('data-legal')).join('') : '' };";
+
+fn shipped() -> Vec<Puzzle> {
+    parse_file(include_str!("../puzzles/oware.txt")).unwrap()
+}
+
+/// Waits for the page to pose a puzzle other than `not`, and checks its board and legal
+/// moves against the file's.
+fn posed(b: &Browser, puzzles: &[Puzzle], not: &str) -> Puzzle {
+    let mut page = Value::Null;
+    wait_until(Duration::from_secs(30), "a puzzle posed", || {
+        page = b.eval(READ);
+        let id = page["id"].as_str().unwrap_or("");
+        !id.is_empty() && id != not && page["verdict"] == ""
+    });
+    let id = page["id"].as_str().unwrap();
+    let puzzle = puzzles
+        .iter()
+        .find(|p| p.id == id)
+        .expect("a shipped puzzle")
+        .clone();
+    let houses: Vec<u64> = puzzle
+        .board
+        .houses()
+        .iter()
+        .map(|&h| u64::from(h))
+        .collect();
+    let drawn: Vec<u64> = page["houses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(drawn, houses, "{id}: the board drawn");
+    let legal: String = puzzle.moves.iter().map(|(m, _)| m.to_string()).collect();
+    assert_eq!(page["legal"], legal.as_str(), "{id}: the houses offered");
+    assert_eq!(page["shown"], true);
+    assert_eq!(
+        page["play"], false,
+        "the game is hidden while puzzles are shown"
+    );
+    puzzle
+}
+
+/// Clicks `house` and waits for the verdict.
+fn play(b: &Browser, house: char) -> Value {
+    b.click(&format!("#puzzle-board [data-legal=\"{house}\"]"));
+    let mut page = Value::Null;
+    wait_until(Duration::from_secs(30), "the verdict", || {
+        page = b.eval(READ);
+        page["verdict"] != ""
+    });
+    page
+}
+
+#[test]
+fn a_puzzle_right_and_one_wrong_are_judged_and_counted() {
+    let (browser, driver) = match tools() {
+        Ok(t) => t,
+        Err(reason) => return common::skipped(common::Need::Browser, reason),
+    };
+    let puzzles = shipped();
+    let server = Server::start(&[]);
+    let b = Browser::start(&browser, &driver, "puzzles");
+    b.go(&server.url());
+    settled(&b);
+    b.click("#puzzles-open");
+
+    let first = posed(&b, &puzzles, "");
+    b.screenshot("puzzles-posed");
+    let page = play(&b, first.answer.to_char());
+    assert_eq!(page["verdict"], "right", "{page}");
+    assert_eq!(page["score"], "1/1", "{page}");
+    assert_eq!(page["score_text"], "score: 1 of 1");
+    let text = page["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(&format!("Right: {}", first.answer)),
+        "{text}"
+    );
+    let line = page["line"].as_str().unwrap();
+    assert!(
+        line.contains(&format!("ends with {} of", first.score)),
+        "{line}"
+    );
+    b.screenshot("puzzles-right");
+
+    b.click("#puzzle-next");
+    let second = posed(&b, &puzzles, &first.id);
+    let wrong = second
+        .moves
+        .iter()
+        .map(|(m, _)| *m)
+        .find(|m| *m != second.answer)
+        .unwrap();
+    let page = play(&b, wrong.to_char());
+    assert_eq!(page["verdict"], "wrong", "{page}");
+    assert_eq!(page["score"], "1/2", "{page}");
+    assert_eq!(page["score_text"], "score: 1 of 2");
+    let text = page["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(&format!("Wrong: {wrong}"))
+            && text.contains(&format!("the move was {}", second.answer)),
+        "{text}"
+    );
+    b.screenshot("puzzles-wrong");
+
+    // Back to the game: the puzzles hidden, the game shown again.
+    b.click("#puzzle-leave");
+    wait_until(Duration::from_secs(10), "the game shown again", || {
+        let page = b.eval(READ);
+        page["shown"] == false && page["play"] == true
+    });
+}
