@@ -40,7 +40,8 @@ fn a_finished_game(variant: Variant) -> Game {
         let mut i = 0usize;
         while game.outcome().is_none() {
             let moves = legal(&game);
-            game.play(moves[(k * 7 + i * (k + 3)) % moves.len()]).unwrap();
+            game.play(moves[(k * 7 + i * (k + 3)) % moves.len()])
+                .unwrap();
             i += 1;
         }
         if drawn_at_end(&game).1 != game.board().stores() {
@@ -131,7 +132,10 @@ fn a_new_game_clears_the_engine_panel() {
     let (browser, driver) = browser_or_skip!();
     let server = Server::start(&[]);
     let b = Browser::start(&browser, &driver, "page-clear");
-    b.go(&format!("{}?variant=oware&south=human&north=depth2", server.url()));
+    b.go(&format!(
+        "{}?variant=oware&south=human&north=depth2",
+        server.url()
+    ));
     settled(&b);
     no_animation(&b);
     let start = Board::start(Variant::Oware).to_string();
@@ -185,7 +189,10 @@ fn a_reload_keeps_the_game_and_a_server_restart_is_told() {
     let (browser, driver) = browser_or_skip!();
     let server = Server::start(&[]);
     let b = Browser::start(&browser, &driver, "page-reload");
-    b.go(&format!("{}?variant=kalah&south=human&north=greedy", server.url()));
+    b.go(&format!(
+        "{}?variant=kalah&south=human&north=greedy",
+        server.url()
+    ));
     settled(&b);
     no_animation(&b);
     let start = Board::start(Variant::Kalah).to_string();
@@ -200,7 +207,10 @@ fn a_reload_keeps_the_game_and_a_server_restart_is_told() {
     });
     let page = settled(&b);
     assert_eq!(page["moves"], moves.as_str(), "the moves after a reload");
-    assert_eq!(b.eval(seats), serde_json::json!(["human", "greedy", "kalah"]));
+    assert_eq!(
+        b.eval(seats),
+        serde_json::json!(["human", "greedy", "kalah"])
+    );
     assert_eq!(
         b.eval("return document.body.getAttribute('data-session')"),
         session,
@@ -220,8 +230,14 @@ fn a_reload_keeps_the_game_and_a_server_restart_is_told() {
     });
     let page = settled(&b);
     assert_eq!(page["moves"], moves.as_str(), "the moves after a restart");
-    assert_eq!(b.eval(seats), serde_json::json!(["human", "greedy", "kalah"]));
-    assert_ne!(b.eval("return document.body.getAttribute('data-session')"), session);
+    assert_eq!(
+        b.eval(seats),
+        serde_json::json!(["human", "greedy", "kalah"])
+    );
+    assert_ne!(
+        b.eval("return document.body.getAttribute('data-session')"),
+        session
+    );
     let state = server_state(&server, &b);
     assert_eq!(state["moves"], moves.as_str(), "the new session's game");
     assert_eq!(state["seats"], serde_json::json!(["human", "greedy"]));
@@ -237,7 +253,10 @@ fn two_engines_are_watched_at_a_pace_with_pause_and_step() {
     let server = Server::start(&[]);
     let b = Browser::start(&browser, &driver, "page-pace");
     // Every position the page draws is recorded as it is drawn.
-    b.go(&format!("{}?variant=oware&south=greedy&north=greedy", server.url()));
+    b.go(&format!(
+        "{}?variant=oware&south=greedy&north=greedy",
+        server.url()
+    ));
     b.eval(
         r#"window.seen = [];
         new MutationObserver(() => {
@@ -269,7 +288,10 @@ fn two_engines_are_watched_at_a_pace_with_pause_and_step() {
         b.eval(READ)["moves"].as_str().unwrap().len()
     };
     let at = held();
-    assert_eq!(server_state(&server, &b)["moves"].as_str().unwrap().len(), at);
+    assert_eq!(
+        server_state(&server, &b)["moves"].as_str().unwrap().len(),
+        at
+    );
     b.click("#step");
     wait_until(Duration::from_secs(60), "a step", || {
         b.eval(READ)["moves"].as_str().unwrap().len() > at
@@ -315,10 +337,14 @@ fn analysis_follows_the_position_viewed() {
             wait_until(Duration::from_secs(30), "the step back", || view() != was);
         }
         let position = &game.positions()[viewed];
-        wait_until(Duration::from_secs(60), "the analysis of the viewed ply", || {
-            let st = server_state(&server, &b);
-            st["analysing"]["ply"] == viewed && st["analysing"]["fen"] == position.to_string()
-        });
+        wait_until(
+            Duration::from_secs(60),
+            "the analysis of the viewed ply",
+            || {
+                let st = server_state(&server, &b);
+                st["analysing"]["ply"] == viewed && st["analysing"]["fen"] == position.to_string()
+            },
+        );
         let mut past = Game::new(*game.start());
         for &m in &game.moves()[..viewed] {
             past.play(m).unwrap();
@@ -362,4 +388,12 @@ fn analysis_follows_the_position_viewed() {
         let st = server_state(&server, &b);
         st["analysing"]["ply"].is_null() && st["analysing"]["fen"] == game.board().to_string()
     });
+    wait_until(Duration::from_secs(60), "the game's lines", || {
+        b.eval("return document.querySelectorAll('#lines td.pv').length")
+            .as_u64()
+            .unwrap()
+            > 0
+    });
+    // The page's picture in doc/serve.md: a kalah game in progress, analysed.
+    b.screenshot("page-analysis");
 }

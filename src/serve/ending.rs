@@ -77,10 +77,18 @@ mod tests {
                 assert_eq!(end.board.stores, outcome.stores, "{what}");
                 assert_eq!(total(&end.board), total(&BoardView::of(board)), "{what}");
                 for (house, side) in &end.gathered {
-                    assert_eq!(house / 6, *side, "{what}: a house goes to its owner's store");
+                    assert_eq!(
+                        house / 6,
+                        *side,
+                        "{what}: a house goes to its owner's store"
+                    );
                     assert!(board.houses()[*house] > 0, "{what}");
                 }
-                ends.insert((variant.name(), outcome.reason.name(), !end.gathered.is_empty()));
+                ends.insert((
+                    variant.name(),
+                    outcome.reason.name(),
+                    !end.gathered.is_empty(),
+                ));
             }
         }
         // The games reached endings with rows gathered and without.

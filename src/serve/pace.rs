@@ -84,14 +84,56 @@ mod tests {
             (Pace::new(1000), true, 5000, Gate::Go, 0, false),
             (Pace::new(0), true, 0, Gate::Go, 0, false),
             (Pace::new(1000), false, 0, Gate::Go, 0, false),
-            (Pace { paused: true, ..Pace::new(0) }, true, 9000, Gate::Hold, 0, true),
-            (Pace { paused: true, steps: 2, ..Pace::new(5000) }, true, 0, Gate::Go, 1, false),
-            (Pace { paused: true, ..Pace::new(0) }, false, 0, Gate::Go, 0, false),
-            (Pace::new(u64::MAX), true, 0, Gate::Wait(ms(MAX_DELAY_MS)), 0, false),
+            (
+                Pace {
+                    paused: true,
+                    ..Pace::new(0)
+                },
+                true,
+                9000,
+                Gate::Hold,
+                0,
+                true,
+            ),
+            (
+                Pace {
+                    paused: true,
+                    steps: 2,
+                    ..Pace::new(5000)
+                },
+                true,
+                0,
+                Gate::Go,
+                1,
+                false,
+            ),
+            (
+                Pace {
+                    paused: true,
+                    ..Pace::new(0)
+                },
+                false,
+                0,
+                Gate::Go,
+                0,
+                false,
+            ),
+            (
+                Pace::new(u64::MAX),
+                true,
+                0,
+                Gate::Wait(ms(MAX_DELAY_MS)),
+                0,
+                false,
+            ),
         ];
         for (i, (mut pace, watching, after, gate, steps, held)) in cases.into_iter().enumerate() {
             let got = pace.take(watching, t, t + ms(after));
-            assert_eq!((got, pace.steps, pace.held), (gate, steps, held), "case {i}");
+            assert_eq!(
+                (got, pace.steps, pace.held),
+                (gate, steps, held),
+                "case {i}"
+            );
         }
     }
 }

@@ -141,6 +141,8 @@
       const who = s.last.side === "S" ? "South" : "North";
       b.className = "again";
       b.textContent = `AGAIN? ${who} moves again: the last seed fell in its own store.`;
+    } else if (s.pace.paused && !s.human[0] && !s.human[1]) {
+      b.textContent = "Paused: Step plays one move, Resume goes on.";
     } else if (s.thinking) {
       b.textContent = `${s.thinking === "S" ? "South" : "North"} is thinking...`;
     } else if (s.human[s.board.side === "S" ? 0 : 1]) {

@@ -31,7 +31,13 @@ mod tests {
         let mut game = Game::new(Board::start(Variant::Oware));
         game.play_text("FfEa").unwrap();
         // (ply, the position's moves)
-        let cases = [(None, 4), (Some(0), 0), (Some(2), 2), (Some(4), 4), (Some(9), 4)];
+        let cases = [
+            (None, 4),
+            (Some(0), 0),
+            (Some(2), 2),
+            (Some(4), 4),
+            (Some(9), 4),
+        ];
         for (ply, n) in cases {
             let past = game_at(&game, ply);
             assert_eq!(past.moves(), &game.moves()[..n], "{ply:?}");
