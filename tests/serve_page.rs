@@ -331,7 +331,7 @@ fn analysis_follows_the_position_viewed() {
     // Back two moves, then the lines must be those of that position.
     for viewed in [text.len() - 2, 1, 0] {
         let view = || b.eval("return document.body.getAttribute('data-view')");
-        while view() != viewed.to_string() {
+        while view().as_str().and_then(|v| v.parse::<usize>().ok()) != Some(viewed) {
             let was = view();
             b.click("#ply-prev");
             wait_until(Duration::from_secs(30), "the step back", || view() != was);
