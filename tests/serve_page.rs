@@ -397,3 +397,111 @@ fn analysis_follows_the_position_viewed() {
     // The page's picture in doc/serve.md: a kalah game in progress, analysed.
     b.screenshot("page-analysis");
 }
+
+#[test]
+fn the_pace_and_the_viewed_ply_refuse_what_is_wrong_and_a_page_gone_is_ended_later() {
+    let server = Server::start(&[]);
+    let addr = server.addr.as_str();
+    let new = |body: Value| http(addr, "POST", "/api/session", Some(&body));
+    let (code, text) = new(serde_json::json!({
+        "variant": "oware", "south": "human", "north": "human", "delay_ms": 60_001
+    }));
+    assert_eq!(code, 400, "{text}");
+    assert!(text.contains("delay_ms: 0 to 60000 ms a move"), "{text}");
+    let id = post(
+        addr,
+        "/api/session",
+        serde_json::json!({ "variant": "oware", "south": "human", "north": "greedy", "moves": "Ff" }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // (path, body, status, what the error says)
+    let cases = [
+        (
+            "/api/pace",
+            serde_json::json!({ "id": id, "delay_ms": 70_000 }),
+            409,
+            "delay_ms: 0 to 60000",
+        ),
+        (
+            "/api/pace",
+            serde_json::json!({ "id": id, "delay_ms": -1 }),
+            400,
+            "the request",
+        ),
+        (
+            "/api/pace",
+            serde_json::json!({ "id": id, "step": true }),
+            409,
+            "step: pause first",
+        ),
+        (
+            "/api/pace",
+            serde_json::json!({ "id": id, "paused": "yes" }),
+            400,
+            "the request",
+        ),
+        (
+            "/api/analyse",
+            serde_json::json!({ "id": id, "on": true, "ply": 3 }),
+            409,
+            "ply: a whole number",
+        ),
+        (
+            "/api/analyse",
+            serde_json::json!({ "id": id, "on": true, "ply": "1" }),
+            400,
+            "the request",
+        ),
+        (
+            "/api/pace",
+            serde_json::json!({ "id": "nobody", "paused": true }),
+            404,
+            "no such session",
+        ),
+    ];
+    for (path, body, status, says) in cases {
+        let (code, text) = http(addr, "POST", path, Some(&body));
+        assert_eq!(code, status, "{path} {body}: {text}");
+        assert!(text.contains(says), "{path} {body}: {text}");
+    }
+    // What is right is taken, and the state says so.
+    let state = post(
+        addr,
+        "/api/pace",
+        serde_json::json!({ "id": id, "delay_ms": 500, "paused": true }),
+    );
+    assert_eq!(state["pace"]["delay_ms"], 500);
+    assert_eq!(state["pace"]["paused"], true);
+    let state = post(
+        addr,
+        "/api/analyse",
+        serde_json::json!({ "id": id, "on": false, "ply": 1 }),
+    );
+    assert_eq!(state["analyse_ply"], 1);
+
+    // A page that goes (`pagehide`) leaves its session for a while, for a reload; nobody
+    // comes back, so it is ended with its engine.
+    post(
+        addr,
+        "/api/move",
+        serde_json::json!({ "id": id, "move": "A" }),
+    );
+    wait_until(Duration::from_secs(60), "greedy's engine", || {
+        !server.children().is_empty()
+    });
+    post(
+        addr,
+        "/api/close",
+        serde_json::json!({ "id": id, "later": true }),
+    );
+    let (code, _) = http(addr, "GET", &format!("/api/state?id={id}"), None);
+    assert_eq!(code, 200, "kept for a reload");
+    wait_until(Duration::from_secs(120), "the session ended", || {
+        http(addr, "GET", &format!("/api/state?id={id}"), None).0 == 404
+    });
+    wait_until(Duration::from_secs(60), "its engine ended", || {
+        server.children().is_empty()
+    });
+}
