@@ -302,10 +302,36 @@ fn two_engines_are_watched_at_a_pace_with_pause_and_step() {
         b.eval(READ)["moves"].as_str().unwrap().len() > at + 1
     });
     assert_eq!(held(), at + 2, "one step, one move");
-    b.screenshot("page-paused");
+    // Paused, the position can be analysed; a step still moves (the analysis makes way), and
+    // the analysis goes on in the new position.
+    b.click("#analyse");
+    for now in [at + 2, at + 3] {
+        wait_until(
+            Duration::from_secs(60),
+            "the paused position analysed",
+            || {
+                let st = server_state(&server, &b);
+                let mut game = Game::new(Board::start(Variant::Oware));
+                game.play_text(st["moves"].as_str().unwrap()).unwrap();
+                st["moves"].as_str().unwrap().len() == now
+                    && st["analysing"]["fen"] == game.board().to_string()
+                    && b.eval("return document.querySelectorAll('#lines td.pv').length")
+                        .as_u64()
+                        .unwrap()
+                        > 0
+            },
+        );
+        b.screenshot(&format!("page-paused-{now}"));
+        b.click("#step");
+        wait_until(Duration::from_secs(60), "a step while analysing", || {
+            b.eval(READ)["moves"].as_str().unwrap().len() > now
+        });
+        assert_eq!(held(), now + 1, "one step, one move");
+    }
+    b.click("#analyse");
     b.click("#pause");
     wait_until(Duration::from_secs(120), "the game to go on", || {
-        b.eval(READ)["moves"].as_str().unwrap().len() > at + 3
+        b.eval(READ)["moves"].as_str().unwrap().len() > at + 5
     });
 }
 

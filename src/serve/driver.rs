@@ -79,12 +79,16 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                     let Some(wait) = wait else {
                         break Job::Move(side, k, st.game.clone(), st.generation, st.game_number);
                     };
-                    st = session
-                        .changed
-                        .wait_timeout(st, wait)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                    continue;
+                    // Held by a pause, the engines leave the analysis and a review to run
+                    // (below); the analysis stops when they may move again.
+                    if !st.pace.held {
+                        st = session
+                            .changed
+                            .wait_timeout(st, wait)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                        continue;
+                    }
                 }
                 let g = st.generation;
                 if st.hint == Some(g) && hinted != Some(g) && st.game.outcome().is_none() {
@@ -104,6 +108,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         analysed = Some((g, ply));
                         st.analysing = Some((ply, viewed.board().to_string()));
                         st.publish_state(kinds);
+                        session.changed.notify_all();
                         break Job::Analyse(viewed, g, st.game_number, false, ply);
                     }
                 }
@@ -201,6 +206,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                                 || (!hint && !st.analyse)
                                 || (!hint && st.lines_wanted != wanted)
                                 || (!hint && st.analyse_ply != ply)
+                                || (!hint && engine_may_move(&st))
                                 || (!hint
                                     && st.hint == Some(generation)
                                     && hinted != Some(generation))
@@ -255,6 +261,15 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
     // Dropping them ends them.
     drop(seats);
     drop(analyst);
+}
+
+/// Whether an engine is to move and its pace lets it (the analysis makes way for it).
+fn engine_may_move(st: &super::session::State) -> bool {
+    let side = st.game.board().side_to_move();
+    st.error.is_none()
+        && st.game.outcome().is_none()
+        && matches!(st.seats[side.index()], Seat::Engine(_))
+        && !(st.pace.paused && st.pace.steps == 0)
 }
 
 /// The engine in `slot`, started as `kind` if there is none, told of game `number`.

@@ -308,6 +308,7 @@
     if (!s.analyse) page.sentPly = null;
     else if (page.sentPly !== analysedPly()) follow();
     $("analyse").checked = s.analyse;
+    analysing();
     linesChoice(s);
     $("tables").textContent = s.tables.length ? `Endgame tables: ${s.tables.join("; ")}` : "";
     drawReview();
@@ -367,6 +368,11 @@
     }
     $("evalfill").style.width = `${(100 * share).toFixed(1)}%`;
     $("evaltext").textContent = best ? (best.score.mate !== undefined ? scoreText(best.score) : `${scoreText(best.score)} (South's view)`) : "";
+    analysing();
+  }
+
+  // Which position the analysis searches, as the server says.
+  function analysing() {
     const at = page.state && page.state.analysing;
     $("analysing").textContent = !page.state || !page.state.analyse ? "" :
       at ? (at.ply === null ? "Analysing the game's position." : `Analysing the position after ply ${at.ply} (the one viewed).`) : "";
@@ -431,7 +437,10 @@
     source.addEventListener("state", (e) => onState(JSON.parse(e.data)));
     source.addEventListener("info", (e) => onInfo(JSON.parse(e.data)));
     source.addEventListener("hint", (e) => {
-      page.hint = JSON.parse(e.data);
+      const hint = JSON.parse(e.data);
+      // A hint for a position already left is no hint.
+      if (!page.state || hint.generation !== page.state.generation) return;
+      page.hint = hint;
       if (!page.anim) render();
       say(`Hint: ${page.hint.move}`);
       page.hintSaid = true;
