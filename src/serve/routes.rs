@@ -631,7 +631,7 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
                 }
                 if action.step == Some(true) {
                     if st.pace.paused {
-                        st.pace.steps += 1;
+                        st.pace.steps = st.pace.steps.saturating_add(1);
                     } else {
                         return error(409, "step: pause first");
                     }
