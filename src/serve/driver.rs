@@ -6,6 +6,7 @@
 use super::engine::{self, Engine, Kind};
 use super::info::{self, Line};
 use super::review::{judge, Eval, Judged};
+use super::pace::Gate;
 use super::session::{NewGame, Seat, Session};
 use crate::client::reply::Reply;
 use crate::record::Played;
@@ -35,8 +36,9 @@ fn variant(game: &Game) -> Variant {
 enum Job {
     /// The engine of this side, of this kind, moves in this game.
     Move(Side, usize, Game, u64, u64),
-    /// The analyst searches this game's position until it changes (or a hint: for a second).
-    Analyse(Game, u64, u64, bool),
+    /// The analyst searches this game's position until it changes (or a hint: for a second);
+    /// the last field is the ply viewed that it is (`None`: the game's position).
+    Analyse(Game, u64, u64, bool, Option<usize>),
     /// The analyst scores every position of this game, this many ms each.
     Review(Game, u64, u64, u64),
     /// The session is over.
@@ -48,8 +50,8 @@ enum Job {
 fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
     let mut seats: [Option<Engine>; 2] = [None, None];
     let mut analyst: Option<Engine> = None;
-    // The generations already analysed and hinted, so each is done once.
-    let mut analysed = None;
+    // The generations (and plies viewed) already analysed and hinted, so each is done once.
+    let mut analysed: Option<(u64, Option<usize>)> = None;
     let mut hinted = None;
     let mut reviewed = None;
     loop {
@@ -62,12 +64,38 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 let side = st.game.board().side_to_move();
                 let playing = st.error.is_none() && st.game.outcome().is_none();
                 if let (true, Seat::Engine(k)) = (playing, &st.seats[side.index()]) {
-                    break Job::Move(side, *k, st.game.clone(), st.generation, st.game_number);
+                    // The pace, when engines play both sides: the page watches.
+                    let k = *k;
+                    let watching = !st.seats.contains(&Seat::Human);
+                    let was_held = st.pace.held;
+                    let since = st.changed_at;
+                    let wait = match st.pace.take(watching, since, Instant::now()) {
+                        Gate::Go => None,
+                        Gate::Wait(left) => Some(left),
+                        Gate::Hold => Some(Duration::from_secs(1)),
+                    };
+                    if st.pace.held != was_held {
+                        st.publish_state(kinds);
+                        session.changed.notify_all();
+                    }
+                    let Some(wait) = wait else {
+                        break Job::Move(side, k, st.game.clone(), st.generation, st.game_number);
+                    };
+                    // Held by a pause, the engines leave the analysis and a review to run
+                    // (below); the analysis stops when they may move again.
+                    if !st.pace.held {
+                        st = session
+                            .changed
+                            .wait_timeout(st, wait)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                        continue;
+                    }
                 }
                 let g = st.generation;
                 if st.hint == Some(g) && hinted != Some(g) && st.game.outcome().is_none() {
                     hinted = Some(g);
-                    break Job::Analyse(st.game.clone(), g, st.game_number, true);
+                    break Job::Analyse(st.game.clone(), g, st.game_number, true, None);
                 }
                 if let Some(r) = st.review.as_ref().filter(|r| r.generation == g && !r.done) {
                     if reviewed != Some(g) {
@@ -75,9 +103,16 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         break Job::Review(st.game.clone(), g, st.game_number, r.ms);
                     }
                 }
-                if st.analyse && analysed != Some(g) && st.game.outcome().is_none() {
-                    analysed = Some(g);
-                    break Job::Analyse(st.game.clone(), g, st.game_number, false);
+                let ply = st.analyse_ply;
+                if st.analyse && analysed != Some((g, ply)) {
+                    let viewed = super::viewed::game_at(&st.game, ply);
+                    if viewed.outcome().is_none() {
+                        analysed = Some((g, ply));
+                        st.analysing = Some((ply, viewed.board().to_string()));
+                        st.publish_state(kinds);
+                        session.changed.notify_all();
+                        break Job::Analyse(viewed, g, st.game_number, false, ply);
+                    }
                 }
                 // Engines of seats given up are ended.
                 for side in Side::BOTH {
@@ -117,7 +152,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             said.score = new.score.or(said.score);
                         }
                         if let Some(l) = info::parse(line, &game) {
-                            publish_line(session, generation, side, l, false);
+                            publish_line(session, generation, side, l, None);
                         }
                     };
                     let stop = || {
@@ -161,7 +196,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 st.publish_state(kinds);
                 session.changed.notify_all();
             }
-            Job::Analyse(game, generation, number, hint) => {
+            Job::Analyse(game, generation, number, hint, ply) => {
                 let wanted = session.lock().lines_wanted;
                 let result =
                     ready(&mut analyst, analyst_kind, number, variant(&game)).and_then(|engine| {
@@ -180,7 +215,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         let side = game.board().side_to_move();
                         let mut lines = |line: &str| {
                             if let Some(l) = info::parse(line, &game) {
-                                publish_line(session, generation, side, l, true);
+                                publish_line(session, generation, side, l, Some(ply));
                             } else if let Some(t) = line.strip_prefix("info string tables: ") {
                                 publish_tables(session, kinds, generation, t);
                             }
@@ -191,6 +226,8 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                                 || st.generation != generation
                                 || (!hint && !st.analyse)
                                 || (!hint && st.lines_wanted != wanted)
+                                || (!hint && st.analyse_ply != ply)
+                                || (!hint && engine_may_move(&st))
                                 || (!hint
                                     && st.hint == Some(generation)
                                     && hinted != Some(generation))
@@ -206,7 +243,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             .map_err(|f| format!("the analysis engine {f}"))
                     });
                 let mut st = session.lock();
-                if !hint && st.generation == generation && st.analyse {
+                if !hint && st.generation == generation && st.analyse && st.analyse_ply == ply {
                     // Stopped for a hint: it goes on after it.
                     analysed = None;
                 }
@@ -245,6 +282,15 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
     // Dropping them ends them.
     drop(seats);
     drop(analyst);
+}
+
+/// Whether an engine is to move and its pace lets it (the analysis makes way for it).
+fn engine_may_move(st: &super::session::State) -> bool {
+    let side = st.game.board().side_to_move();
+    st.error.is_none()
+        && st.game.outcome().is_none()
+        && matches!(st.seats[side.index()], Seat::Engine(_))
+        && !(st.pace.paused && st.pace.steps == 0)
 }
 
 /// The engine in `slot`, started as `kind` if there is none, told of game `number`.
@@ -301,12 +347,21 @@ fn set_thinking(session: &Session, generation: u64, side: Option<Side>) {
     }
 }
 
-/// An analysis line (or an engine's thinking while it plays) to the page.
-fn publish_line(session: &Session, generation: u64, side: Side, line: Line, analysis: bool) {
+/// An analysis line of the position after ply `analysis` (`Some(None)`: the game's
+/// position), or an engine's thinking while it plays (`None`), to the page.
+fn publish_line(
+    session: &Session,
+    generation: u64,
+    side: Side,
+    line: Line,
+    analysis: Option<Option<usize>>,
+) {
     let mut st = session.lock();
-    if st.generation != generation {
+    if st.generation != generation || analysis.is_some_and(|ply| ply != st.analyse_ply) {
         return;
     }
+    let ply = analysis.flatten();
+    let analysis = analysis.is_some();
     if analysis {
         match st.lines.iter_mut().find(|l| l.multipv == line.multipv) {
             Some(l) => *l = line.clone(),
@@ -320,6 +375,7 @@ fn publish_line(session: &Session, generation: u64, side: Side, line: Line, anal
         "generation": generation,
         "side": side.letter(),
         "analysis": analysis,
+        "ply": ply,
         "line": line,
     });
     st.push("info", data.to_string());

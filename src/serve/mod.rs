@@ -12,6 +12,11 @@
 //!   when the session has been idle for [`IDLE`]). That thread starts its engines and
 //!   outlives them, so each engine is started to die with it (`PR_SET_PDEATHSIG`): a server
 //!   killed or aborted, which can end nothing itself, leaves no engine running.
+//! - `pace`: the pace of a game between engines (a delay before each move, pause, step),
+//!   so that a person can watch it.
+//! - `viewed`: the position the page views, which the analysis follows.
+//! - `ending`: the end of a game as drawn: the rows' seeds the result counts moved into the
+//!   stores.
 //! - `review`: a game's review, each move judged by what it lost against the engine's best.
 //! - `engine`: the engines offered and one running engine, a child process driven with the
 //!   engine client's [`crate::client::Process`]; this program itself is started like any
@@ -31,9 +36,11 @@
 //! rules: the server sends the legal moves with every position.
 
 mod driver;
+mod ending;
 mod engine;
 mod http;
 mod info;
+mod pace;
 mod pgn;
 mod puzzles;
 mod review;
@@ -42,6 +49,7 @@ mod session;
 mod tables;
 mod trace;
 mod view;
+mod viewed;
 
 use crate::client::limit::Limit;
 use crate::client::process::Spec;

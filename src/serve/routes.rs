@@ -21,6 +21,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// How long a session whose page has gone (`pagehide`) waits for a page to reattach (a
+/// reload) before it is ended with its engines.
+const LEAVING: Duration = Duration::from_secs(15);
+
 /// Event streams per session, at most (a page holds one).
 const MAX_STREAMS: usize = 4;
 
@@ -172,7 +176,8 @@ fn reap(shared: &Shared) {
     let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
     sessions.retain(|_, session| {
         let st = session.lock();
-        let idle = st.streams == 0 && st.seen.elapsed() >= IDLE;
+        let left = st.leaving.is_some_and(|t| t.elapsed() >= LEAVING);
+        let idle = st.streams == 0 && (st.seen.elapsed() >= IDLE || left);
         drop(st);
         if idle {
             session.close();
@@ -392,6 +397,9 @@ struct GameRequest {
     /// moves.
     #[serde(default)]
     record: Option<String>,
+    /// The delay before each engine move when engines play both sides (none by default).
+    #[serde(default)]
+    delay_ms: Option<u64>,
 }
 
 /// An action on a session.
@@ -408,6 +416,21 @@ struct Action {
     /// The analysis lines wanted (1 to [`super::engine::MAX_LINES`]).
     #[serde(default)]
     lines: Option<u32>,
+    /// The ply the page views, for the analysis (absent: the game's position).
+    #[serde(default)]
+    ply: Option<usize>,
+    /// The pace: the delay before each engine move.
+    #[serde(default)]
+    delay_ms: Option<u64>,
+    /// The pace: paused or not.
+    #[serde(default)]
+    paused: Option<bool>,
+    /// The pace: one more move while paused.
+    #[serde(default)]
+    step: Option<bool>,
+    /// Close: the page is going (it may come back, reloaded), so close after a grace period.
+    #[serde(default)]
+    later: Option<bool>,
 }
 
 fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
@@ -440,6 +463,7 @@ fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>, usi
             fen: pgn.start,
             moves: Some(pgn.moves),
             record: None,
+            delay_ms: r.delay_ms,
         };
         return new_game(shared, &from)
             .map(|(new, moves, _)| (new, moves, pgn.opening))
@@ -456,6 +480,7 @@ fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>, usi
             fen: Some(record.start),
             moves: Some(record.opening.clone() + &record.moves),
             record: None,
+            delay_ms: r.delay_ms,
         };
         let opening = crate::rules::parse_move_list(&record.opening).map_or(0, |m| m.len());
         return new_game(shared, &from).map(|(new, moves, _)| (new, moves, opening));
@@ -485,7 +510,16 @@ fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>, usi
         None => Vec::new(),
     };
     let seats = [seat(shared, &r.south)?, seat(shared, &r.north)?];
-    Ok((NewGame { start, seats }, moves, 0))
+    let pace = match r.delay_ms {
+        Some(ms) if ms > super::pace::MAX_DELAY_MS => {
+            return Err(format!(
+                "delay_ms: 0 to {} ms a move",
+                super::pace::MAX_DELAY_MS
+            ))
+        }
+        ms => super::pace::Pace::new(ms.unwrap_or(0)),
+    };
+    Ok((NewGame { start, seats, pace }, moves, 0))
 }
 
 fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
@@ -543,6 +577,10 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
     let Some(session) = find(shared, &action.id) else {
         return error(404, "no such session");
     };
+    if path == "/api/close" && action.later == Some(true) {
+        session.lock().leaving = Some(std::time::Instant::now());
+        return json(200, "{}".to_string());
+    }
     if path == "/api/close" {
         shared
             .sessions
@@ -588,12 +626,47 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
                 "lines: 1 to {} analysis lines",
                 super::engine::MAX_LINES
             )),
+            _ if action.ply.is_some_and(|p| p > st.game.moves().len()) => {
+                Err("ply: a whole number from 0 to the game's length".to_string())
+            }
             lines => {
                 st.analyse = action.on.unwrap_or(false);
                 if let Some(n) = lines {
                     st.lines_wanted = n;
                 }
+                // The game's own position is asked for as no ply, so that it follows the
+                // game as it grows.
+                st.analyse_ply = action.ply.filter(|&p| p < st.game.moves().len());
+                if !st.analyse {
+                    st.analysing = None;
+                }
                 st.lines.clear();
+                Ok(())
+            }
+        },
+        "/api/pace" => match action.delay_ms {
+            Some(ms) if ms > super::pace::MAX_DELAY_MS => Err(format!(
+                "delay_ms: 0 to {} ms a move",
+                super::pace::MAX_DELAY_MS
+            )),
+            delay => {
+                if let Some(ms) = delay {
+                    st.pace.delay_ms = ms;
+                }
+                if let Some(paused) = action.paused {
+                    st.pace.paused = paused;
+                }
+                if action.step == Some(true) {
+                    if st.pace.paused {
+                        st.pace.steps = st.pace.steps.saturating_add(1);
+                    } else {
+                        return error(409, "step: pause first");
+                    }
+                }
+                if !st.pace.paused {
+                    st.pace.steps = 0;
+                    st.pace.held = false;
+                }
                 Ok(())
             }
         },
@@ -647,6 +720,8 @@ impl<'a> StreamSlot<'a> {
             return None;
         }
         st.streams += 1;
+        // A page that went and came back (a reload) keeps its session.
+        st.leaving = None;
         Some(StreamSlot(session))
     }
 }

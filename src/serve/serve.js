@@ -5,7 +5,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const board = $("board");
-  const page = { id: null, config: null, state: null, flip: false, lines: [], hint: null, anim: null, why: "", view: null };
+  const page = { id: null, config: null, state: null, flip: false, lines: [], hint: null, anim: null, why: "", view: null, queue: [], sentPly: null };
 
   function el(tag, attrs, parent, text) {
     const node = document.createElement(tag);
@@ -40,7 +40,8 @@
     page.view = null;
     $("ply-at").textContent = `ply ${s.moves.length} (the game)`;
     const last = s.last ? houseIndex(s.last.mv) : null;
-    AwariBoard.draw(board, s.variant, drawn(s.board, { last }), s.players,
+    // At the end, the rows' seeds that the result counts are drawn in their stores.
+    AwariBoard.draw(board, s.variant, drawn(s.over ? s.over.end.board : s.board, { last }), s.players,
       s.over ? s.over.text : null, { flip: page.flip });
     if (s.last && s.last.shown) {
       for (const h of s.last.shown.captured) cell(h).classList.add("captured");
@@ -70,6 +71,8 @@
     banner();
     moves();
     review.shown(s.moves.length);
+    paceControls(s);
+    saveGame(s);
     $("takeback").disabled = !s.can_take_back;
     $("hint").disabled = !mine;
     const err = $("error");
@@ -104,11 +107,28 @@
     if (!s) return;
     const ply = Math.max(0, Math.min(to, s.moves.length));
     skip();
-    if (ply === s.moves.length) { page.view = null; document.body.removeAttribute("data-view"); render(); return; }
+    if (ply === s.moves.length) { page.view = null; document.body.removeAttribute("data-view"); render(); follow(); return; }
     const response = await fetch(`/api/ply?id=${encodeURIComponent(page.id)}&ply=${ply}`);
     if (!response.ok) return;
     page.view = { ply, board: await response.json() };
     render();
+    follow();
+  }
+
+  // The analysis searches the position viewed: the server is told of each step.
+  const analysedPly = () => (page.view ? page.view.ply : null);
+  function follow() {
+    const ply = analysedPly();
+    if (!page.state || !page.state.analyse || page.sentPly === ply) return;
+    page.sentPly = ply;
+    page.lines = [];
+    drawLines();
+    analyse();
+  }
+  function analyse() {
+    page.sentPly = analysedPly();
+    return api("/api/analyse", { id: page.id, on: $("analyse").checked, lines: +$("lines-n").value || 1, ply: page.sentPly })
+      .catch((x) => say(x.message));
   }
   const viewing = () => (page.view ? page.view.ply : page.state ? page.state.moves.length : 0);
 
@@ -124,6 +144,8 @@
       const who = s.last.side === "S" ? "South" : "North";
       b.className = "again";
       b.textContent = `AGAIN? ${who} moves again: the last seed fell in its own store.`;
+    } else if (s.pace.paused && !s.human[0] && !s.human[1]) {
+      b.textContent = "Paused: Step plays one move, Resume goes on.";
     } else if (s.thinking) {
       b.textContent = `${s.thinking === "S" ? "South" : "North"} is thinking...`;
     } else if (s.human[s.board.side === "S" ? 0 : 1]) {
@@ -179,18 +201,63 @@
     page.anim = setTimeout(tick, 0);
   }
 
-  function skip() {
-    if (page.anim) { clearTimeout(page.anim); page.anim = null; render(); }
+  // The end: the seeds left in the rows that the result counts go into their stores, a
+  // house at a time (the server says which, `over.end`).
+  function gather(s, done) {
+    const end = s.over.end;
+    const b = { houses: s.board.houses.slice(), stores: s.board.stores.slice() };
+    let k = 0;
+    document.body.setAttribute("data-busy", "1");
+    const tick = () => {
+      if (!page.anim) return;
+      const g = end.gathered[k++];
+      if (!g) { page.anim = null; done(); return; }
+      const [house, side] = g;
+      b.stores[side] += b.houses[house];
+      b.houses[house] = 0;
+      AwariBoard.draw(board, s.variant, drawn({ houses: b.houses, stores: b.stores, side: s.board.side, bonus: false }),
+        s.players, s.over.text, { flip: page.flip });
+      cell(house).classList.add("sowing");
+      board.querySelector(`[data-store-cell="${side}"]`).classList.add("sowing");
+      $("banner").textContent = "The game is over: the seeds left in the rows go to their stores.";
+      page.anim = setTimeout(tick, 260);
+    };
+    page.anim = setTimeout(tick, 200);
   }
 
+  function skip() {
+    if (page.anim) { clearTimeout(page.anim); page.anim = null; render(); drain(); }
+  }
+
+  // States that came while a move was being sown, when the page watches engines at a pace:
+  // shown in turn, so that every position is seen.
+  function drain() {
+    while (!page.anim && page.queue.length) onState(page.queue.shift());
+  }
+  const watching = (s) => !s.human[0] && !s.human[1] && s.pace.delay_ms > 0;
+
   function onState(s) {
+    if (page.anim && page.state && watching(s) && page.queue.length < 32) {
+      const prev = page.queue.length ? page.queue[page.queue.length - 1] : page.state;
+      if (s.generation === prev.generation || (s.moves.length === prev.moves.length + 1 && s.moves.startsWith(prev.moves))) {
+        page.queue.push(s);
+        return;
+      }
+    }
     const before = page.state;
     page.state = s;
     if (before && (before.generation !== s.generation || before.lines_wanted !== s.lines_wanted)) {
       page.lines = [];
       drawLines();
       $("why").textContent = "";
+      // A hint is for one position.
+      if (page.hintSaid) { say(""); page.hintSaid = false; }
     }
+    // Another game (a new one, a loaded one, a take-back): nothing said of the last one stays.
+    const fresh = before && s.generation !== before.generation &&
+      (before.start !== s.start || s.moves.length <= before.moves.length || !s.moves.startsWith(before.moves));
+    if (fresh || s.over) $("thinking").textContent = "";
+    if (fresh) { page.hint = null; page.queue = []; }
     // A game that is not the one viewed grown by moves (a new or loaded game, a take-back)
     // ends the viewing of a past position.
     if (page.view && before && (before.start !== s.start || !s.moves.startsWith(before.moves))) {
@@ -199,9 +266,15 @@
     }
     const newMove = s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
     if (page.anim) { clearTimeout(page.anim); page.anim = null; }
-    if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, render);
+    const atEnd = () => (s.over && s.over.end.gathered.length > 0 ? gather(s, finish) : finish());
+    const finish = () => { render(); drain(); };
+    if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, atEnd);
+    else if (newMove && s.over && $("animate").checked) { render(); atEnd(); }
     else render();
+    if (!s.analyse) page.sentPly = null;
+    else if (page.sentPly !== analysedPly()) follow();
     $("analyse").checked = s.analyse;
+    analysing();
     linesChoice(s);
     $("tables").textContent = s.tables.length ? `Endgame tables: ${s.tables.join("; ")}` : "";
     review.draw();
@@ -228,7 +301,7 @@
   // The number of lines, offered once the analysis engine has said how many it gives.
   function linesChoice(s) {
     const select = $("lines-n"), max = s.lines_max || 1;
-    $("lines-choice").hidden = max < 2;
+    $("lines-choice").hidden = max < 2 || !s.analyse;
     if (select.options.length !== max) {
       select.textContent = "";
       for (let n = 1; n <= max; n++) el("option", { value: n }, select, String(n));
@@ -245,7 +318,8 @@
       el("td", {}, tr, String(l.multipv));
       el("td", {}, tr, String(l.depth));
       el("td", {}, tr, scoreText(l.score));
-      const pv = el("td", { class: "pv" }, tr, l.pv);
+      const pv = el("td", { class: "pv", title: "+ : the same side moves again" }, tr);
+      pvInto(pv, l.pv);
       pv.addEventListener("mouseenter", () => {
         if (page.anim || !page.state) return;
         AwariBoard.draw(board, page.state.variant, drawn(l.end), page.state.players,
@@ -259,19 +333,42 @@
       share = best.score.mate !== undefined ? (best.score.mate > 0 ? 1 : 0) : 1 / (1 + Math.exp(-best.score.cp / 400));
     }
     $("evalfill").style.width = `${(100 * share).toFixed(1)}%`;
-    $("evaltext").textContent = best ? `South ${scoreText(best.score)}` : "";
+    $("evaltext").textContent = best ? (best.score.mate !== undefined ? scoreText(best.score) : `${scoreText(best.score)} (South's view)`) : "";
+    analysing();
+  }
+
+  // Which position the analysis searches, as the server says.
+  function analysing() {
+    const at = page.state && page.state.analysing;
+    $("analysing").textContent = !page.state || !page.state.analyse ? "" :
+      at ? (at.ply === null ? "Analysing the game's position." : `Analysing the position after ply ${at.ply} (the one viewed).`) : "";
+  }
+
+  // A line's moves, one span each; a move after which the same side moves again (ahl's bonus,
+  // kalah's extra move) is marked "+" by the style sheet, so that the text stays the moves.
+  function pvInto(td, pv) {
+    const side = (m) => (m === m.toUpperCase() ? "S" : "N");
+    [...pv].forEach((m, i) => {
+      const again = i + 1 < pv.length && side(pv[i + 1]) === side(m);
+      el("span", again ? { class: "again" } : {}, td, m);
+    });
+  }
+  function pvText(pv) {
+    const side = (m) => (m === m.toUpperCase() ? "S" : "N");
+    return [...pv].map((m, i) => (i + 1 < pv.length && side(pv[i + 1]) === side(m) ? `${m}+` : m)).join("");
   }
 
   function onInfo(data) {
     if (!page.state || data.generation !== page.state.generation) return;
     const l = data.line;
+    if (data.analysis && data.ply !== analysedPly()) return;
     if (data.analysis) {
       const i = page.lines.findIndex((x) => x.multipv === l.multipv);
       if (i >= 0) page.lines[i] = l; else page.lines.push(l);
       page.lines.sort((a, b) => a.multipv - b.multipv);
       drawLines();
     } else {
-      $("thinking").textContent = `${data.side === "S" ? "South" : "North"}: depth ${l.depth}, ${scoreText(l.score)} (South's view), ${l.pv}`;
+      $("thinking").textContent = `${data.side === "S" ? "South" : "North"}: depth ${l.depth}, ${scoreText(l.score)} (South's view), ${pvText(l.pv)}`;
     }
   }
 
@@ -285,7 +382,7 @@
   function settings() {
     return {
       variant: $("variant").value, south: $("south").value, north: $("north").value,
-      fen: $("fen").value.trim(), moves: $("moves-in").value.trim(),
+      fen: $("fen").value.trim(), moves: $("moves-in").value.trim(), delay_ms: +$("pace").value,
     };
   }
 
@@ -293,14 +390,7 @@
     try {
       page.hint = null;
       const answer = await api(page.id ? "/api/new" : "/api/session", Object.assign(page.id ? { id: page.id } : {}, settings()));
-      if (!page.id) {
-        page.id = answer.id;
-        document.body.setAttribute("data-session", page.id);
-        listen();
-        const q = encodeURIComponent(page.id);
-        $("pgn").setAttribute("href", `/api/record?id=${q}&format=pgn`);
-        $("jsonl").setAttribute("href", `/api/record?id=${q}&format=json`);
-      }
+      if (!page.id) attach(answer.id);
       page.view = null;
       say("");
     } catch (e) {
@@ -313,14 +403,93 @@
     source.addEventListener("state", (e) => onState(JSON.parse(e.data)));
     source.addEventListener("info", (e) => onInfo(JSON.parse(e.data)));
     source.addEventListener("hint", (e) => {
-      page.hint = JSON.parse(e.data);
+      const hint = JSON.parse(e.data);
+      // A hint for a position already left is no hint.
+      if (!page.state || hint.generation !== page.state.generation) return;
+      page.hint = hint;
       if (!page.anim) render();
       say(`Hint: ${page.hint.move}`);
+      page.hintSaid = true;
     });
     source.addEventListener("review", (e) => review.onReview(JSON.parse(e.data)));
     source.addEventListener("notice", (e) => say(JSON.parse(e.data).text));
     source.addEventListener("open", () => { $("status").textContent = "connected"; });
-    source.addEventListener("error", () => { $("status").textContent = "reconnecting..."; });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) { recover(source); return; }
+      $("status").textContent = "the server is not answering: reconnecting...";
+    });
+    page.source = source;
+  }
+
+  // ---- a reload, a server restarted ----
+  // The game lives in the address (after `#`: rules, seats, start, moves, pace), the
+  // session's id in the tab's storage. A reload reattaches to the session when it is still
+  // there with the same game, else replays the game into a new one.
+  function saveGame(s) {
+    const h = new URLSearchParams({ variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: String(s.pace.delay_ms) });
+    history.replaceState(null, "", `${location.pathname}${location.search}#${h}`);
+    try { sessionStorage.setItem("awari-session", page.id); } catch (e) { /* storage off: a reload replays */ }
+  }
+
+  function attach(id) {
+    page.id = id;
+    document.body.setAttribute("data-session", id);
+    listen();
+    const q = encodeURIComponent(id);
+    $("pgn").setAttribute("href", `/api/record?id=${q}&format=pgn`);
+    $("jsonl").setAttribute("href", `/api/record?id=${q}&format=json`);
+  }
+
+  // The game `g` ({variant, south, north, start, moves, delay}) into a new session.
+  async function replay(g, why) {
+    $("variant").value = g.variant; $("south").value = g.south; $("north").value = g.north;
+    if (g.delay !== undefined) $("pace").value = String(g.delay);
+    const answer = await api("/api/session", { variant: g.variant, south: g.south, north: g.north, fen: g.start, moves: g.moves, delay_ms: +(g.delay || 0) });
+    page.state = null;
+    attach(answer.id);
+    if (why) say(why);
+    document.body.setAttribute("data-replayed", "1");
+  }
+
+  async function restore(g) {
+    let id = null;
+    try { id = sessionStorage.getItem("awari-session"); } catch (e) { /* none */ }
+    if (id) {
+      const response = await fetch(`/api/state?id=${encodeURIComponent(id)}`);
+      if (response.ok) {
+        const s = await response.json();
+        if (s.variant === g.variant && s.start === g.start && s.moves.startsWith(g.moves) && s.seats[0] === g.south && s.seats[1] === g.north) {
+          $("variant").value = g.variant; $("south").value = g.south; $("north").value = g.north;
+          if (g.delay !== undefined) $("pace").value = String(g.delay);
+          attach(id);
+          document.body.setAttribute("data-reattached", "1");
+          return;
+        }
+      }
+    }
+    await replay(g, id ? "This game's session had ended (the server restarted, or the page was away too long): the game was replayed into a new one." : "");
+  }
+
+  // The event stream was refused: the session is gone. A server that restarted has lost it.
+  async function recover(source) {
+    if (page.source !== source || !page.state) return;
+    const response = await fetch(`/api/state?id=${encodeURIComponent(page.id)}`).catch(() => null);
+    if (response && response.ok) { listen(); return; }
+    const s = page.state;
+    $("status").textContent = "the server restarted";
+    try {
+      await replay({ variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: s.pace.delay_ms },
+        "The server restarted and lost this game's session: the game was replayed into a new one (its engines start afresh).");
+    } catch (e) { say(`The server restarted and the game could not be replayed: ${e.message}`); }
+  }
+
+  // ---- the pace, when engines play both sides ----
+  function paceControls(s) {
+    $("pace-controls").hidden = s.human[0] || s.human[1];
+    $("pause").textContent = s.pace.paused ? "Resume" : "Pause";
+    $("step").disabled = !s.pace.paused || !!s.over;
+    document.body.setAttribute("data-paused", s.pace.paused ? "1" : "0");
+    document.body.setAttribute("data-held", s.pace.held ? "1" : "0");
   }
 
   async function start() {
@@ -340,11 +509,11 @@
     $("skip").addEventListener("click", skip);
     board.addEventListener("dblclick", skip);
     $("hint").addEventListener("click", () => { say("Thinking of a hint..."); api("/api/hint", { id: page.id }).catch((e) => say(e.message)); });
-    const analyse = () => api("/api/analyse", { id: page.id, on: $("analyse").checked, lines: +$("lines-n").value || 1 }).catch((x) => say(x.message));
     $("analyse").addEventListener("change", analyse);
     $("lines-n").addEventListener("change", analyse);
     window.addEventListener("pagehide", () => {
-      if (page.id) fetch("/api/close", { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: page.id }) });
+      // Later: a reload comes back to it.
+      if (page.id) fetch("/api/close", { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: page.id, later: true }) });
     });
     $("review").addEventListener("click", () =>
       api("/api/review", { id: page.id, ms: +$("review-ms").value }).catch((e) => say(e.message)));
@@ -374,7 +543,15 @@
       const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -1e9, End: 1e9 };
       if (e.key in moves) { e.preventDefault(); step(viewing() + moves[e.key]); }
     });
-    await newGame();
+    $("pace").addEventListener("change", () => api("/api/pace", { id: page.id, delay_ms: +$("pace").value }).catch((e) => say(e.message)));
+    $("pause").addEventListener("click", () => api("/api/pace", { id: page.id, paused: !(page.state && page.state.pace.paused) }).catch((e) => say(e.message)));
+    $("step").addEventListener("click", () => api("/api/pace", { id: page.id, step: true }).catch((e) => say(e.message)));
+    const saved = new URLSearchParams(location.hash.slice(1));
+    if (saved.has("variant") && saved.has("start")) {
+      const g = {};
+      for (const k of ["variant", "south", "north", "start", "moves", "delay"]) g[k] = saved.get(k) || "";
+      await restore(g).catch((e) => { say(`The game could not be restored: ${e.message}`); return newGame(); });
+    } else await newGame();
   }
 
   start().catch((e) => { $("status").textContent = `error: ${e.message}`; });

@@ -3,8 +3,10 @@
 //! generation: an engine's search of an older position is stopped and its move discarded
 //! ([`super::driver`] runs the engines; [`super::review`] judges the moves).
 
+use super::ending::{self, Ending};
 use super::engine::Kind;
 use super::info::Line;
+use super::pace::Pace;
 use super::review::Review;
 use super::trace::{self, Shown};
 use super::view::{self, BoardView, Illegal};
@@ -87,6 +89,17 @@ pub struct State {
     pub streams: usize,
     /// The session's id.
     pub id: String,
+    /// The pace of a game between engines.
+    pub pace: Pace,
+    /// When the game last changed (the pace counts its delay from it).
+    pub changed_at: Instant,
+    /// The ply the page views, which the analysis searches (`None`: the game's position).
+    pub analyse_ply: Option<usize>,
+    /// The position the analysis searches now: its ply (`None`: the game's) and notation.
+    pub analysing: Option<(Option<usize>, String)>,
+    /// Set when the page has gone (`pagehide`): ended after a grace period unless a page
+    /// reattaches (a reload opens its event stream again).
+    pub leaving: Option<Instant>,
     events: VecDeque<(u64, String)>,
     next_event: u64,
 }
@@ -106,6 +119,8 @@ pub struct NewGame {
     pub start: Board,
     /// South's seat, North's.
     pub seats: [Seat; 2],
+    /// The pace, when engines play both sides.
+    pub pace: Pace,
 }
 
 impl Session {
@@ -134,6 +149,11 @@ impl Session {
                 seen: Instant::now(),
                 streams: 0,
                 id: String::new(),
+                pace: new.pace,
+                changed_at: Instant::now(),
+                analyse_ply: None,
+                analysing: None,
+                leaving: None,
                 events: VecDeque::new(),
                 next_event: 1,
             }),
@@ -178,6 +198,17 @@ struct StateView<'a> {
     lines_max: Option<u32>,
     can_take_back: bool,
     review: Option<&'a Review>,
+    seats: [&'a str; 2],
+    pace: Pace,
+    analyse_ply: Option<usize>,
+    analysing: Option<Analysing<'a>>,
+}
+
+/// The position the analysis searches.
+#[derive(Serialize)]
+struct Analysing<'a> {
+    ply: Option<usize>,
+    fen: &'a str,
 }
 
 /// How the game ended.
@@ -187,6 +218,8 @@ struct Over {
     reason: &'static str,
     winner: Option<char>,
     stores: [u8; 2],
+    /// The rows' seeds counted into the stores, as the page draws them.
+    end: Ending,
 }
 
 impl State {
@@ -254,7 +287,12 @@ impl State {
             reason: o.reason.name(),
             winner: o.winner.map(Side::letter),
             stores: o.stores,
+            end: ending::ending(board, &o),
         });
+        let seat_id = |seat: &Seat| match seat {
+            Seat::Human => "human",
+            Seat::Engine(k) => kinds.get(*k).map_or("", |k| k.id.as_str()),
+        };
         let human = [self.seats[0] == Seat::Human, self.seats[1] == Seat::Human];
         let view = StateView {
             generation: self.generation,
@@ -281,6 +319,13 @@ impl State {
             lines_max: self.lines_max,
             can_take_back: !self.game.moves().is_empty(),
             review: self.review.as_ref(),
+            seats: [seat_id(&self.seats[0]), seat_id(&self.seats[1])],
+            pace: self.pace,
+            analyse_ply: self.analyse_ply,
+            analysing: self.analysing.as_ref().map(|(ply, fen)| Analysing {
+                ply: *ply,
+                fen: fen.as_str(),
+            }),
         };
         serde_json::to_string(&view).unwrap_or_else(|_| "{}".to_string())
     }
@@ -318,6 +363,7 @@ impl State {
         }
         self.last = None;
         self.error = None;
+        self.analyse_ply = None;
         self.changed_game();
         true
     }
@@ -328,6 +374,8 @@ impl State {
         self.seats = new.seats;
         self.opening = 0;
         self.said.clear();
+        self.pace = new.pace;
+        self.analyse_ply = None;
         self.last = None;
         self.error = None;
         self.game_number += 1;
@@ -422,5 +470,7 @@ impl State {
         self.tables.clear();
         self.review = None;
         self.thinking = None;
+        self.analysing = None;
+        self.changed_at = Instant::now();
     }
 }

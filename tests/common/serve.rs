@@ -496,7 +496,8 @@ pub fn game_of(variant: Variant, start: &str, page: &Value) -> Game {
 /// The page's board is the rules' board, and its clickable houses the legal moves.
 pub fn check_board(page: &Value, game: &Game, what: &str) {
     let board = game.board();
-    let houses: Vec<u64> = board.houses().iter().map(|&h| u64::from(h)).collect();
+    let (houses, stores) = drawn_at_end(game);
+    let houses: Vec<u64> = houses.iter().map(|&h| u64::from(h)).collect();
     let shown: Vec<u64> = page["houses"]
         .as_array()
         .unwrap()
@@ -504,7 +505,7 @@ pub fn check_board(page: &Value, game: &Game, what: &str) {
         .map(|v| v.as_u64().unwrap())
         .collect();
     assert_eq!(shown, houses, "{what}: houses after {}", page["moves"]);
-    let stores = [u64::from(board.stores()[0]), u64::from(board.stores()[1])];
+    let stores = [u64::from(stores[0]), u64::from(stores[1])];
     assert_eq!(page["stores"], json!(stores), "{what}: stores");
     if game.outcome().is_none() && page["error"].is_null() {
         assert_eq!(
@@ -558,6 +559,21 @@ pub fn play_out(b: &Browser, variant: Variant, start: &str, what: &str, max_plie
             b.eval(READ)["moves"].as_str() != Some(before.as_str())
         });
     }
+}
+
+/// The houses and stores the page draws for `game`: its board, and once it is over the
+/// final count in the stores, each row the result counts emptied into its owner's store.
+pub fn drawn_at_end(game: &Game) -> ([u8; 12], [u8; 2]) {
+    let (mut houses, stores) = (game.board().houses(), game.board().stores());
+    let Some(outcome) = game.outcome() else {
+        return (houses, stores);
+    };
+    for side in 0..2 {
+        if outcome.stores[side] != stores[side] {
+            houses[side * 6..side * 6 + 6].fill(0);
+        }
+    }
+    (houses, outcome.stores)
 }
 
 pub fn no_animation(b: &Browser) {
