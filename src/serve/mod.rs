@@ -31,8 +31,8 @@
 //! - `puzzles`: the puzzle mode: the shipped puzzles ([`crate::puzzles`]) posed one at a time,
 //!   and a move judged against the answer, which the page is sent only then.
 //!
-//! The page (`page.html`, `serve.js`, `tables.js`, `serve.css`, and the board drawing it
-//! shares with the referee's report, `board.js`) is compiled in; it decides nothing about the
+//! The page (`page.html`, `serve.js`, `review.js`, `tables.js`, `puzzles.js`, `serve.css`, and
+//! the board drawing it shares with the referee's report, `board.js`) is compiled in; it decides nothing about the
 //! rules: the server sends the legal moves with every position.
 
 mod driver;
