@@ -5,8 +5,8 @@
 
 use super::engine::{self, Engine, Kind};
 use super::info::{self, Line};
-use super::review::{judge, Eval, Judged};
 use super::pace::Gate;
+use super::review::{judge, Eval, Judged};
 use super::session::{NewGame, Seat, Session};
 use crate::client::reply::Reply;
 use crate::record::Played;
