@@ -3,9 +3,20 @@
 //! repetition, and, each behind its switch ([`Switches`]), quiescence search at the horizon
 //! and futility pruning near it. [`search`](super::search) drives it, one iteration at a time,
 //! on every thread.
+//!
+//! - `prune`: every rule that leaves moves out or searches them shallower or deeper
+//!   (futility, late move reductions, extensions, delta pruning), with its tuning constants.
+//! - `quiesce`: the search past the horizon.
+//! - `repetition`: oware's positions since the last capture, for the repetition rule.
 
+mod prune;
+mod quiesce;
+mod repetition;
+
+use self::prune::{reduction, EXTENSION_DEPTH, FEW_SEEDS, MAX_EXTENSIONS};
+use self::repetition::Repetitions;
 use super::eval::{evaluate_in, Weights};
-use super::ordering::{Child, Heuristics, Picker};
+use super::ordering::{Heuristics, Picker};
 use super::score::{
     finished, point_score, possible_bound, table_scores, INF, MATE_BOUND, MAX_PLY, TB_BOUND,
 };
@@ -136,11 +147,8 @@ pub(super) struct Searcher<'a> {
     /// The least score the root can be worth (what the tables guarantee at a bounded root):
     /// reports and the result never say less.
     pub(super) floor: i32,
-    /// Oware: keys of the game's positions since the last capture, then the current line's.
-    keys: Vec<u64>,
-    /// How many of `keys` fall in each of 512 classes (their low bits): a key whose class is
-    /// empty repeats none, which spares most nodes the walk back through `keys`.
-    classes: Box<[u32; 512]>,
+    /// Oware: the positions since the last capture, the game's then the current line's.
+    repetitions: Repetitions,
     ply_in_key: bool,
     /// Killers and history, for move ordering.
     heuristics: Heuristics,
@@ -155,8 +163,6 @@ impl<'a> Searcher<'a> {
     pub(super) fn new(game: &Game, shared: Shared<'a>, helper: bool) -> Searcher<'a> {
         let board = game.board();
         let limits = shared.limits;
-        let mut keys = game.keys_since_capture();
-        keys.reserve(MAX_PLY);
         Searcher {
             tt: shared.tt,
             pool: shared.pool,
@@ -185,14 +191,7 @@ impl<'a> Searcher<'a> {
             root_moves: shared.root_moves,
             root_store: true,
             floor: -INF,
-            classes: {
-                let mut classes = Box::new([0; 512]);
-                for &key in &keys {
-                    classes[class(key)] += 1;
-                }
-                classes
-            },
-            keys,
+            repetitions: Repetitions::new(game.keys_since_capture()),
             ply_in_key: board.variant().ply_limit().is_some(),
             heuristics: Heuristics::new(),
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
@@ -308,24 +307,6 @@ impl<'a> Searcher<'a> {
         if self.thinking() && self.clock.hard_expired() {
             self.aborted = true;
         }
-    }
-
-    /// Oware: whether `key` occurred in `keys[since..]`. Sides alternate in oware, so only
-    /// every second position back can be equal (the side to move is part of the key). A key
-    /// whose class `classes` counts nothing in is not in `keys` at all.
-    #[inline]
-    fn repeats(&self, key: u64, since: usize) -> bool {
-        if self.classes[class(key)] == 0 {
-            return false;
-        }
-        let mut i = self.keys.len();
-        while i >= since + 2 {
-            i -= 2;
-            if self.keys[i] == key {
-                return true;
-            }
-        }
-        false
     }
 
     #[inline]
@@ -451,7 +432,10 @@ impl<'a> Searcher<'a> {
             Ok(moves) => moves,
             Err(reason) => return ControlFlow::Break(finished(board, reason, node.ply)),
         };
-        if variant.has_repetition() && node.ply > 0 && self.repeats(board.key(), node.since) {
+        if variant.has_repetition()
+            && node.ply > 0
+            && self.repetitions.repeats(board.key(), node.since)
+        {
             return ControlFlow::Break(finished(board, EndReason::Repetition, node.ply));
         }
         let known = self.probe_tables(board, node.ply, window, leaf)?;
@@ -570,30 +554,6 @@ impl<'a> Searcher<'a> {
         ControlFlow::Continue(hit.mv.filter(|&m| moves.contains(m)))
     }
 
-    /// Futility (`Futility`) at a node near the horizon and off the principal variation:
-    /// `Break` with its evaluation when that is so far above beta that the node is taken to
-    /// fail high; otherwise whether its quiet moves after the first may be left out, its
-    /// evaluation being so far below alpha that only a capture is expected to raise it.
-    fn futility<const V: u8>(
-        &self,
-        board: &Board,
-        node: Node,
-        window: Window,
-        known: (i32, i32),
-    ) -> ControlFlow<i32, bool> {
-        if window.is_open() || node.ply == 0 || node.depth > REVERSE_FUTILITY_DEPTH {
-            return ControlFlow::Continue(false);
-        }
-        let eval = evaluate_in(variant::<V>(), board, &self.weights)
-            .clamp(-TB_BOUND + 1, TB_BOUND - 1)
-            .clamp(known.0, known.1);
-        match futile(eval, window, node.depth) {
-            Futile::FailHigh => ControlFlow::Break(eval),
-            Futile::QuietMoves => ControlFlow::Continue(true),
-            Futile::No => ControlFlow::Continue(false),
-        }
-    }
-
     /// Searches the moves of `board` that `picker` hands over, in its order, until one scores
     /// `window.beta` or more; returns the best score and the best move if one raised alpha. A
     /// refuting quiet move is remembered for the ordering. `futile`: quiet moves after the
@@ -610,8 +570,7 @@ impl<'a> Searcher<'a> {
         let me = board.side_to_move();
         let mut best = -INF;
         let mut best_move = None;
-        self.keys.push(board.key());
-        self.classes[class(board.key())] += 1;
+        self.repetitions.push(board.key());
         let mut i = 0;
         while let Some(child) = picker.next(&self.heuristics, node.ply) {
             let same = child.board.side_to_move() == me;
@@ -623,7 +582,7 @@ impl<'a> Searcher<'a> {
             let since = if child.board.stores() == board.stores() {
                 node.since
             } else {
-                self.keys.len()
+                self.repetitions.len()
             };
             let extension = i32::from(
                 self.switches.extensions
@@ -662,8 +621,7 @@ impl<'a> Searcher<'a> {
             }
             i += 1;
         }
-        self.keys.pop();
-        self.classes[class(board.key())] -= 1;
+        self.repetitions.pop();
         (best, best_move)
     }
 
@@ -716,78 +674,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Quiescence search (`Quiescence`): the score of `board`, `qply` plies beyond the horizon,
-    /// in `window`. The side to move may stand pat on its evaluation or play on with a
-    /// tactical move (a capture; in kalah and ahl an extra move too), until the position is
-    /// quiet or [`QUIESCENCE_PLIES`] deep. A capture that cannot raise alpha even with
-    /// [`DELTA`] to spare is not searched (delta pruning). Nothing is stored in the
-    /// transposition table.
-    fn quiesce<const V: u8>(
-        &mut self,
-        board: &Board,
-        node: Node,
-        window: Window,
-        qply: i32,
-    ) -> i32 {
-        self.visit(node.ply);
-        if self.aborted {
-            return 0;
-        }
-        let variant = variant::<V>();
-        let moves = match board.moves_or_end_in(variant) {
-            Ok(moves) => moves,
-            Err(reason) => return finished(board, reason, node.ply),
-        };
-        // Past the horizon's own node every position follows a capture or an extra move
-        // (kalah, ahl: no repetition rule): none can repeat.
-        if qply == 0 && variant.has_repetition() && self.repeats(board.key(), node.since) {
-            return finished(board, EndReason::Repetition, node.ply);
-        }
-        let known = match self.probe_tables(board, node.ply, window, true) {
-            ControlFlow::Break(score) => return score,
-            ControlFlow::Continue(known) => known,
-        };
-        let stand = evaluate_in(variant, board, &self.weights)
-            .clamp(-TB_BOUND + 1, TB_BOUND - 1)
-            .clamp(known.0, known.1);
-        if stand >= window.beta || qply >= QUIESCENCE_PLIES || node.ply >= MAX_PLY - 1 {
-            return stand;
-        }
-        let mut best = stand;
-        let mut window = Window {
-            alpha: window.alpha.max(stand),
-            ..window
-        };
-        let me = board.side_to_move();
-        let least = least_capture(variant);
-        let mut picker = Picker::new();
-        picker.play(variant, board, moves, |_| {});
-        let next = node.child(node.since, 0);
-        while let Some(child) = picker.next(&self.heuristics, node.ply) {
-            let same = child.board.side_to_move() == me;
-            let gain = child.gain();
-            if !same && (gain < least || stand + 100 * gain + DELTA <= window.alpha) {
-                continue;
-            }
-            let score = if same {
-                self.quiesce::<V>(child.board, next, window, qply + 1)
-            } else {
-                -self.quiesce::<V>(child.board, next, window.negated(), qply + 1)
-            };
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score >= window.beta {
-                    break;
-                }
-                window.alpha = window.alpha.max(score);
-            }
-        }
-        best.clamp(known.0, known.1)
-    }
-
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -819,89 +705,6 @@ const _: () = {
     }
 };
 
-/// How far beyond the horizon quiescence search goes, in plies.
-const QUIESCENCE_PLIES: i32 = 8;
-
-/// Delta pruning's margin: a capture is searched in quiescence only if the evaluation plus the
-/// seeds it wins (100 a seed) plus this reaches above alpha.
-const DELTA: i32 = 200;
-
-/// The fewest seeds a move must add to the mover's store to be a capture: in kalah and ahl a
-/// sowing through the own store adds one, and a capture takes at least two (the last seed and
-/// at least one facing it).
-const fn least_capture(variant: Variant) -> i32 {
-    match variant {
-        Variant::Kalah | Variant::Ahl => 2,
-        Variant::Oware | Variant::Awari | Variant::Ayoayo => 1,
-    }
-}
-
-/// The deepest node (plies to the horizon) that reverse futility may cut off.
-const REVERSE_FUTILITY_DEPTH: i32 = 3;
-/// `Extensions`: a move that leaves the side to move next this many seeds or fewer in its row
-/// is searched a ply deeper...
-const FEW_SEEDS: u32 = 2;
-/// ... when it is this many plies from the horizon or fewer (where a short line would
-/// otherwise end before the starvation or the grand slam it sets up plays out) ...
-const EXTENSION_DEPTH: i32 = 4;
-/// ... and the line has been extended fewer times than this.
-const MAX_EXTENSIONS: i32 = 2;
-/// Reverse futility's margin per ply of depth: an evaluation this far above beta (times the
-/// depth) is taken to fail high. 100 is a seed.
-const REVERSE_FUTILITY_MARGIN: i32 = 150;
-/// The deepest node whose quiet moves futility pruning may leave out.
-const FUTILITY_DEPTH: i32 = 2;
-/// Futility's margin per ply of depth: an evaluation this far below alpha (times the depth)
-/// leaves the quiet moves out.
-const FUTILITY_MARGIN: i32 = 200;
-
-/// What futility makes of a node off the principal variation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Futile {
-    /// Cut off at once with its evaluation (reverse futility).
-    FailHigh,
-    /// Only its first move and its captures and extra moves are searched.
-    QuietMoves,
-    /// Searched in full.
-    No,
-}
-
-/// Futility's verdict on a node of evaluation `eval` searched to `depth` in `window`. Only
-/// where the whole window lies among evaluations: a window that reaches a table result or a
-/// finished game (a proven win or loss in sight) is always searched in full, since there the
-/// evaluation says nothing of the score.
-fn futile(eval: i32, window: Window, depth: i32) -> Futile {
-    let evaluations = -TB_BOUND < window.alpha && window.beta < TB_BOUND;
-    if !evaluations || depth <= 0 {
-        Futile::No
-    } else if depth <= REVERSE_FUTILITY_DEPTH
-        && eval - REVERSE_FUTILITY_MARGIN * depth >= window.beta
-    {
-        Futile::FailHigh
-    } else if depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= window.alpha {
-        Futile::QuietMoves
-    } else {
-        Futile::No
-    }
-}
-
-/// The class of a position's key in [`Searcher::repeats`]'s count.
-#[inline]
-fn class(key: u64) -> usize {
-    key as usize & 511
-}
-
-/// How many plies shallower the `i`th move searched (from 0) at `depth` is searched first
-/// (late move reduction): quiet moves after the first two, the later and the deeper the more,
-/// being the least likely to raise alpha.
-fn reduction(child: &Child, same: bool, i: usize, depth: i32) -> i32 {
-    if child.is_plain() && !same && depth >= 3 && i >= 2 {
-        1 + i32::from(i >= 3 && depth >= 5) + i32::from(i >= 4 && depth >= 8)
-    } else {
-        0
-    }
-}
-
 /// A score as stored: finished games relative to the node, not the root.
 fn to_table(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
@@ -920,42 +723,5 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::score::{MATE, TB_WIN};
-
-    #[test]
-    fn futility_only_within_the_evaluations() {
-        let window = |alpha: i32| Window::null(alpha);
-        // (eval, alpha of a null window, depth, verdict)
-        let rows = [
-            (1_000, 0, 1, Futile::FailHigh),
-            (1_000, 0, 3, Futile::FailHigh),
-            (1_000, 0, 4, Futile::No),
-            (100, 0, 1, Futile::No),
-            (-500, 0, 1, Futile::QuietMoves),
-            (-500, 0, 2, Futile::QuietMoves),
-            (-500, 0, 3, Futile::No),
-            (-150, 0, 1, Futile::No),
-            // Proven losses and wins in the window: never pruned, however far the evaluation.
-            (-(TB_BOUND - 1), -TB_BOUND, 1, Futile::No),
-            (-(TB_BOUND - 1), -(TB_WIN + 100), 1, Futile::No),
-            (-(TB_BOUND - 1), -(MATE - 5), 2, Futile::No),
-            (TB_BOUND - 1, TB_BOUND - 1, 1, Futile::No),
-            (TB_BOUND - 1, MATE - 5, 3, Futile::No),
-            (0, 0, 0, Futile::No),
-        ];
-        for (eval, alpha, depth, verdict) in rows {
-            assert_eq!(
-                futile(eval, window(alpha), depth),
-                verdict,
-                "{eval} {alpha} {depth}"
-            );
-        }
-        assert_eq!(futile(3_000, Window::FULL, 1), Futile::No);
     }
 }

@@ -1,0 +1,151 @@
+//! Every rule that leaves moves out of the search or searches them shallower or deeper, with
+//! its tuning constants, in one place: futility and reverse futility near the horizon, late
+//! move reductions, extensions, and quiescence's delta pruning. The node search asks; the
+//! numbers live here.
+
+use super::super::eval::evaluate_in;
+use super::super::ordering::Child;
+use super::super::score::TB_BOUND;
+use super::{variant, Node, Searcher, Window};
+use crate::rules::{Board, Variant};
+use std::ops::ControlFlow;
+
+impl Searcher<'_> {
+    /// Futility (`Futility`) at a node near the horizon and off the principal variation:
+    /// `Break` with its evaluation when that is so far above beta that the node is taken to
+    /// fail high; otherwise whether its quiet moves after the first may be left out, its
+    /// evaluation being so far below alpha that only a capture is expected to raise it.
+    pub(super) fn futility<const V: u8>(
+        &self,
+        board: &Board,
+        node: Node,
+        window: Window,
+        known: (i32, i32),
+    ) -> ControlFlow<i32, bool> {
+        if window.is_open() || node.ply == 0 || node.depth > REVERSE_FUTILITY_DEPTH {
+            return ControlFlow::Continue(false);
+        }
+        let eval = evaluate_in(variant::<V>(), board, &self.weights)
+            .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+            .clamp(known.0, known.1);
+        match futile(eval, window, node.depth) {
+            Futile::FailHigh => ControlFlow::Break(eval),
+            Futile::QuietMoves => ControlFlow::Continue(true),
+            Futile::No => ControlFlow::Continue(false),
+        }
+    }
+}
+
+/// How far beyond the horizon quiescence search goes, in plies.
+pub(super) const QUIESCENCE_PLIES: i32 = 8;
+
+/// Delta pruning's margin: a capture is searched in quiescence only if the evaluation plus the
+/// seeds it wins (100 a seed) plus this reaches above alpha.
+pub(super) const DELTA: i32 = 200;
+
+/// The fewest seeds a move must add to the mover's store to be a capture: in kalah and ahl a
+/// sowing through the own store adds one, and a capture takes at least two (the last seed and
+/// at least one facing it).
+pub(super) const fn least_capture(variant: Variant) -> i32 {
+    match variant {
+        Variant::Kalah | Variant::Ahl => 2,
+        Variant::Oware | Variant::Awari | Variant::Ayoayo => 1,
+    }
+}
+
+/// The deepest node (plies to the horizon) that reverse futility may cut off.
+const REVERSE_FUTILITY_DEPTH: i32 = 3;
+/// `Extensions`: a move that leaves the side to move next this many seeds or fewer in its row
+/// is searched a ply deeper...
+pub(super) const FEW_SEEDS: u32 = 2;
+/// ... when it is this many plies from the horizon or fewer (where a short line would
+/// otherwise end before the starvation or the grand slam it sets up plays out) ...
+pub(super) const EXTENSION_DEPTH: i32 = 4;
+/// ... and the line has been extended fewer times than this.
+pub(super) const MAX_EXTENSIONS: i32 = 2;
+/// Reverse futility's margin per ply of depth: an evaluation this far above beta (times the
+/// depth) is taken to fail high. 100 is a seed.
+const REVERSE_FUTILITY_MARGIN: i32 = 150;
+/// The deepest node whose quiet moves futility pruning may leave out.
+const FUTILITY_DEPTH: i32 = 2;
+/// Futility's margin per ply of depth: an evaluation this far below alpha (times the depth)
+/// leaves the quiet moves out.
+const FUTILITY_MARGIN: i32 = 200;
+
+/// What futility makes of a node off the principal variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Futile {
+    /// Cut off at once with its evaluation (reverse futility).
+    FailHigh,
+    /// Only its first move and its captures and extra moves are searched.
+    QuietMoves,
+    /// Searched in full.
+    No,
+}
+
+/// Futility's verdict on a node of evaluation `eval` searched to `depth` in `window`. Only
+/// where the whole window lies among evaluations: a window that reaches a table result or a
+/// finished game (a proven win or loss in sight) is always searched in full, since there the
+/// evaluation says nothing of the score.
+fn futile(eval: i32, window: Window, depth: i32) -> Futile {
+    let evaluations = -TB_BOUND < window.alpha && window.beta < TB_BOUND;
+    if !evaluations || depth <= 0 {
+        Futile::No
+    } else if depth <= REVERSE_FUTILITY_DEPTH
+        && eval - REVERSE_FUTILITY_MARGIN * depth >= window.beta
+    {
+        Futile::FailHigh
+    } else if depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= window.alpha {
+        Futile::QuietMoves
+    } else {
+        Futile::No
+    }
+}
+
+/// How many plies shallower the `i`th move searched (from 0) at `depth` is searched first
+/// (late move reduction): quiet moves after the first two, the later and the deeper the more,
+/// being the least likely to raise alpha.
+pub(super) fn reduction(child: &Child, same: bool, i: usize, depth: i32) -> i32 {
+    if child.is_plain() && !same && depth >= 3 && i >= 2 {
+        1 + i32::from(i >= 3 && depth >= 5) + i32::from(i >= 4 && depth >= 8)
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::{MATE, TB_WIN};
+
+    #[test]
+    fn futility_only_within_the_evaluations() {
+        let window = |alpha: i32| Window::null(alpha);
+        // (eval, alpha of a null window, depth, verdict)
+        let rows = [
+            (1_000, 0, 1, Futile::FailHigh),
+            (1_000, 0, 3, Futile::FailHigh),
+            (1_000, 0, 4, Futile::No),
+            (100, 0, 1, Futile::No),
+            (-500, 0, 1, Futile::QuietMoves),
+            (-500, 0, 2, Futile::QuietMoves),
+            (-500, 0, 3, Futile::No),
+            (-150, 0, 1, Futile::No),
+            // Proven losses and wins in the window: never pruned, however far the evaluation.
+            (-(TB_BOUND - 1), -TB_BOUND, 1, Futile::No),
+            (-(TB_BOUND - 1), -(TB_WIN + 100), 1, Futile::No),
+            (-(TB_BOUND - 1), -(MATE - 5), 2, Futile::No),
+            (TB_BOUND - 1, TB_BOUND - 1, 1, Futile::No),
+            (TB_BOUND - 1, MATE - 5, 3, Futile::No),
+            (0, 0, 0, Futile::No),
+        ];
+        for (eval, alpha, depth, verdict) in rows {
+            assert_eq!(
+                futile(eval, window(alpha), depth),
+                verdict,
+                "{eval} {alpha} {depth}"
+            );
+        }
+        assert_eq!(futile(3_000, Window::FULL, 1), Futile::No);
+    }
+}
