@@ -331,7 +331,7 @@ fn eval_and_bench_print_their_figures() {
     assert_eq!(nodes_of(&again), nodes_of(&lines));
     assert_eq!(
         nodes_of(&again).len(),
-        awari::tools::bench::POSITIONS.len() + 1
+        awari::search::bench::POSITIONS.len() + 1
     );
 }
 

@@ -1028,7 +1028,7 @@ fn threads_search_together_and_answer_once() {
 
 #[test]
 fn the_opening_book_answers_what_it_knows_and_only_that() {
-    use awari::tools::book::Book;
+    use awari::search::book::Book;
     let book = Book::shipped(Variant::Oware).expect("a shipped oware book");
     let best = book.moves(&Board::start(Variant::Oware)).unwrap()[0].mv;
     let mut e = Engine::start();

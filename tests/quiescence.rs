@@ -4,12 +4,12 @@
 
 use awari::rng::Rng;
 use awari::rules::{Board, Game, Move, Variant};
+use awari::search::bench::bench;
 use awari::search::eval::Weights;
 use awari::search::switches::{self, Switches};
 use awari::search::time::Limits;
 use awari::search::tt::HashTable;
 use awari::search::{search, Control, Found, Setup, MATE_BOUND};
-use awari::tools::bench::bench;
 use std::sync::Mutex;
 
 /// The switches are process-wide: the tests that set them take turns.

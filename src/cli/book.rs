@@ -177,7 +177,7 @@ fn is_part(name: &str) -> bool {
 
 /// Writes `book` to `out` whole ([`crate::sys::write::replace`]) and says so.
 fn write_book(
-    book: &crate::tools::book::Book,
+    book: &crate::search::book::Book,
     options: &crate::tools::book::BuildOptions,
     out: &Path,
     started: std::time::Instant,

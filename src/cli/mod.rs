@@ -1,7 +1,7 @@
 //! The `awari` command line: its flags (with `clap`) and the dispatch to the jobs they start.
 //! With no command it is the engine ([`crate::uci::run`] on stdin/stdout). Each command
 //! family has a private module of its own (`perft`, `play`, `tune`, `book`, `tables`, `solve`,
-//! `datagen`, `train`, `puzzles`; `bench` is one call to [`crate::tools::bench::bench`]), and `sharded` holds what the two jobs run
+//! `datagen`, `train`, `puzzles`; `bench` is one call to [`crate::search::bench::bench`]), and `sharded` holds what the two jobs run
 //! in shards on a cluster, tune and book, share. `src/bin/awari.rs` only calls [`main`], so
 //! the parsing and the runners are library code, as the referee's are ([`crate::referee::cli`]).
 
@@ -17,9 +17,9 @@ mod tables;
 mod train;
 mod tune;
 
+use crate::search::bench::bench;
 use crate::search::Control;
 use crate::sys::stderr;
-use crate::tools::bench::bench;
 use crate::uci::options::MAX_THREADS;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write;

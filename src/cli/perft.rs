@@ -1,11 +1,11 @@
 //! `awari perft`: the game tree's leaf count at a depth, per root move, from a start or a
 //! given position and moves; the counting itself is the library's
-//! ([`crate::tools::bench::perft_lines`]).
+//! ([`crate::search::bench::perft_lines`]).
 
 use super::say;
 use crate::rules::Variant;
+use crate::search::bench::perft_lines;
 use crate::search::Control;
-use crate::tools::bench::perft_lines;
 
 #[derive(clap::Args)]
 pub(super) struct PerftArgs {

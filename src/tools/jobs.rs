@@ -19,9 +19,10 @@
 use crate::cluster::outdir;
 use crate::cluster::shard::Shard;
 use crate::rules::{Board, Move, Variant};
+use crate::search::book::{line_text, parse_line, Book, Entry};
 use crate::search::eval::{Weights, WEIGHTS};
 use crate::tables::Tables;
-use crate::tools::book::{self, Book, BuildOptions, Entry};
+use crate::tools::book::{self, BuildOptions};
 use crate::tools::tune::{self, Sample, TuneOptions, ROW};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -421,7 +422,7 @@ pub fn book_shard(
         let searched = book::search_positions(options, &games, threads, shard, progress)?;
         let data: Vec<(u64, String)> = searched
             .iter()
-            .map(|(i, board, moves)| (*i as u64, book::line_text(board, moves)))
+            .map(|(i, board, moves)| (*i as u64, line_text(board, moves)))
             .collect();
         outdir::write_part(dir, SEARCH_PART, SEARCH_JOB, shard, &manifest, &data)?;
         say(format!(
@@ -526,7 +527,7 @@ fn read_searches(
             )));
         }
         last = Some(i);
-        let (board, moves) = book::parse_line(options.variant, &line)
+        let (board, moves) = parse_line(options.variant, &line)
             .map_err(|e| damaged(format!("position {i}: {e}")))?;
         let expected = &boards[i as usize];
         if board.key() != expected.key() {

@@ -1,12 +1,10 @@
-//! The jobs built on the search, each a command of `awari`: [`bench`](mod@bench) (the fixed
-//! positions whose node count signs the search), [`tune`] (evaluation weights fitted to
-//! self-play games), [`book`] (the opening book: building it, and reading it for play),
+//! The jobs built on the search, each a command of `awari`: [`tune`] (evaluation weights fitted
+//! to self-play games), [`book`] (building the opening book the search plays from),
 //! [`jobs`] (tune and book runs in shards, for a cluster), [`prove`] (a kalah or ahl position's
 //! exact value, proven), [`datagen`] and [`train`] (the evaluation network's self-play
 //! positions and its training), [`fixed`] (the fixed-depth search they share) and [`pool`]
 //! (their thread pools). They use the search as any user would; the search knows nothing of them.
 
-pub mod bench;
 pub mod book;
 pub mod datagen;
 pub mod fixed;
