@@ -259,3 +259,59 @@ fn random_lines_from_larger_bounded_roots_keep_their_lo() {
     );
     assert!(choices > 5_000 && long > 100, "too little tested");
 }
+
+/// A root the tables restrict to some of its moves is searched among those alone: its score is
+/// not the position's, so, as under `searchmoves`, it is not stored in the table as the
+/// position's value, where a later search reaching the position below its root would take it.
+/// (The position can still be stored from deeper in the tree, at a lesser depth.)
+#[test]
+fn a_root_the_tables_restrict_is_not_stored_as_the_positions_value() {
+    use awari::search::eval::Weights;
+    use awari::search::time::Limits;
+    use awari::search::tt::HashTable;
+    use awari::search::{search, Control, Setup};
+    let (_dir, tables) = tables(8);
+    let depth = 8;
+    let mut checked = 0;
+    for n in 6..=8 {
+        for board in bounded(&tables, n).step_by(97) {
+            let game = Game::new(board);
+            let legal = game.legal_moves();
+            let Some(root) = plan(&tables, &game, legal) else {
+                continue;
+            };
+            if root.settled() || root.allowed == legal {
+                continue;
+            }
+            let mut table = HashTable::new(4);
+            let control = Control::new(false);
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let setup = Setup {
+                tt: &mut table,
+                threads: 1,
+                control: &control,
+                weights: Weights::OWARE,
+                limits: &limits,
+                overhead: 0,
+                tables: Some(&tables),
+                path_values: false,
+            };
+            let found = search(&game, setup, &mut |_| {});
+            assert!(found.best.is_some_and(|m| root.allowed.contains(m)));
+            if let Some(hit) = table.probe(board.key()) {
+                assert!(
+                    hit.depth < depth as i32,
+                    "{board}: the restricted root ({} of {} moves) stored at depth {}",
+                    root.allowed.len(),
+                    legal.len(),
+                    hit.depth
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} restricted roots");
+}

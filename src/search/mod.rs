@@ -196,7 +196,8 @@ struct Shared<'a> {
     /// The root moves the search may choose from: all, unless `searchmoves` or the tables
     /// restrict them.
     root_moves: MoveList,
-    /// Whether the root's result may be stored in the table: not under `searchmoves`.
+    /// Whether the root's result may be stored in the table: not when `searchmoves` or the
+    /// tables restrict its moves (its score is then not the position's).
     root_store: bool,
 }
 
@@ -264,7 +265,7 @@ pub fn analyse(
         path_values: setup.path_values,
         pool: &pool,
         root_moves: root.map_or(legal, |r| r.allowed),
-        root_store: analysis.searchmoves.is_none(),
+        root_store: analysis.searchmoves.is_none() && root.is_none_or(|r| r.allowed == legal),
     };
     let (mut found, unstarted) = pool.run(
         setup.threads,

@@ -141,8 +141,8 @@ pub(super) struct Searcher<'a> {
     /// The root moves to choose from.
     pub(super) root_moves: MoveList,
     /// Whether the root's result is stored in the table: not when its moves are restricted
-    /// (`searchmoves`, the lines after the first of `MultiPV`), whose score is not the
-    /// position's, and would mislead a later search that reaches it below its root.
+    /// (`searchmoves`, the endgame tables, the lines after the first of `MultiPV`), whose score
+    /// is not the position's, and would mislead a later search that reaches it below its root.
     pub(super) root_store: bool,
     /// The least score the root can be worth (what the tables guarantee at a bounded root):
     /// reports and the result never say less.
