@@ -13,7 +13,7 @@ mod prune;
 mod quiesce;
 mod repetition;
 
-use self::prune::{reduction, EXTENSION_DEPTH, FEW_SEEDS, MAX_EXTENSIONS};
+use self::prune::{prunable, reduction, EXTENSION_DEPTH, FEW_SEEDS, MAX_EXTENSIONS};
 use self::repetition::Repetitions;
 use super::eval::{evaluate_in, Weights};
 use super::ordering::{Heuristics, Picker};
@@ -574,7 +574,7 @@ impl<'a> Searcher<'a> {
         let mut i = 0;
         while let Some(child) = picker.next(&self.heuristics, node.ply) {
             let same = child.board.side_to_move() == me;
-            if futile && i > 0 && !same && child.is_quiet() {
+            if futile && i > 0 && prunable(variant::<V>(), child.board, same, child.is_quiet()) {
                 i += 1;
                 continue;
             }

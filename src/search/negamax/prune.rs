@@ -102,6 +102,15 @@ fn futile(eval: i32, window: Window, depth: i32) -> Futile {
     }
 }
 
+/// Whether futility pruning may leave out a move after the first at a node whose quiet moves
+/// it prunes: one that hands the turn over (`same` is false: kalah's and ahl's extra moves are
+/// searched) and adds nothing to the mover's store (`quiet`), and does not end the game: a
+/// move that ends it captures nothing but decides everything (the last seeds given away where
+/// the opponent cannot feed them back, an empty row), and the evaluation knows nothing of it.
+pub(super) fn prunable(variant: Variant, after: &Board, same: bool, quiet: bool) -> bool {
+    !same && quiet && after.end_in(variant).is_none()
+}
+
 /// How many plies shallower the `i`th move searched (from 0) at `depth` is searched first
 /// (late move reduction): quiet moves after the first two, the later and the deeper the more,
 /// being the least likely to raise alpha.
@@ -147,5 +156,55 @@ mod tests {
             );
         }
         assert_eq!(futile(3_000, Window::FULL, 1), Futile::No);
+    }
+
+    #[test]
+    fn futility_leaves_out_only_quiet_moves_that_do_not_end_the_game() {
+        use crate::rules::Move;
+        // (rule set, position, move, may be left out)
+        let rows = [
+            // Quiet, and the game goes on.
+            (Variant::Oware, "0-0-0-0-2-1-0-1-0-0-0-0-22-22-S", 'F', true),
+            // A capture: never left out.
+            (
+                Variant::Oware,
+                "0-0-0-0-0-1-1-1-0-0-0-0-22-23-S",
+                'F',
+                false,
+            ),
+            // Quiet, but South gives away its last seed and North cannot feed it back: the
+            // game ends, North taking what is left.
+            (
+                Variant::Oware,
+                "0-0-0-0-0-1-0-1-0-0-0-0-23-23-S",
+                'F',
+                false,
+            ),
+            (
+                Variant::Awari,
+                "0-0-0-0-0-1-0-1-0-0-0-0-23-23-S",
+                'F',
+                false,
+            ),
+            // Kalah: the last seed in the store, South moves again: searched.
+            (
+                Variant::Kalah,
+                "0-0-0-0-2-1-0-1-0-0-0-0-22-22-S",
+                'F',
+                false,
+            ),
+        ];
+        for (variant, position, mv, expected) in rows {
+            let board = Board::from_notation(variant, position).unwrap();
+            let m = Move::from_char(mv).unwrap();
+            let after = board.play(m);
+            let same = after.side_to_move() == board.side_to_move();
+            let quiet = after.store(board.side_to_move()) == board.store(board.side_to_move());
+            assert_eq!(
+                prunable(variant, &after, same, quiet),
+                expected,
+                "{variant} {position} {mv}"
+            );
+        }
     }
 }
