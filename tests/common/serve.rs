@@ -341,39 +341,30 @@ impl Browser {
         )
     }
 
-    pub fn click(&self, css: &str) {
+    /// The WebDriver id of the first element `css` selects.
+    pub fn element(&self, css: &str) -> String {
         let e = self.call(
             "POST",
             "/element",
             Some(json!({ "using": "css selector", "value": css })),
         );
-        let id = e
-            .as_object()
+        e.as_object()
             .unwrap()
             .values()
             .next()
             .unwrap()
             .as_str()
             .unwrap()
-            .to_string();
+            .to_string()
+    }
+
+    pub fn click(&self, css: &str) {
+        let id = self.element(css);
         self.call("POST", &format!("/element/{id}/click"), None);
     }
 
     pub fn type_into(&self, css: &str, text: &str) {
-        let e = self.call(
-            "POST",
-            "/element",
-            Some(json!({ "using": "css selector", "value": css })),
-        );
-        let id = e
-            .as_object()
-            .unwrap()
-            .values()
-            .next()
-            .unwrap()
-            .as_str()
-            .unwrap()
-            .to_string();
+        let id = self.element(css);
         self.call("POST", &format!("/element/{id}/clear"), None);
         self.call(
             "POST",
