@@ -9,8 +9,8 @@ use awari::rng::Rng;
 use awari::rules::Side;
 use awari::rules::{Board, Variant};
 use awari::search::network::{
-    features, from_bytes, to_bytes, FloatNetwork, Network, HIDDEN, INPUTS, LENGTH, MAX_BIAS,
-    MAX_FIRST, MAX_OUTPUT, QA, QB,
+    features, from_bytes, output_bucket, to_bytes, FloatNetwork, Network, HIDDEN, INPUTS, LENGTH,
+    MAX_BIAS, MAX_FIRST, MAX_OUTPUT, OUTPUT_BUCKETS, QA, QB,
 };
 use common::{awari, printed, scratch, skipped, Engine, Need};
 use std::path::Path;
@@ -21,8 +21,8 @@ fn random_network(rng: &mut Rng) -> FloatNetwork {
     FloatNetwork {
         w1: (0..INPUTS * HIDDEN).map(|_| u(0.3)).collect(),
         b1: (0..HIDDEN).map(|_| u(0.5)).collect(),
-        w2: (0..HIDDEN).map(|_| u(2.0)).collect(),
-        b2: u(1.0),
+        w2: (0..OUTPUT_BUCKETS * HIDDEN).map(|_| u(2.0)).collect(),
+        b2: (0..OUTPUT_BUCKETS).map(|_| u(1.0)).collect(),
     }
 }
 
@@ -44,15 +44,21 @@ fn integer_inference_follows_the_float_reference() {
             Side::North
         };
         let active = features(&houses, stores, side);
-        let want = 100.0 * float.forward(&active, &mut hidden);
-        let got = int.evaluate_features(&active) as f32;
+        let bucket = output_bucket(&houses);
+        let want = 100.0 * float.forward(&active, bucket, &mut hidden);
+        let got = int.evaluate_features(&active, bucket) as f32;
         worst = worst.max((got - want).abs());
     }
     // Each first-layer weight and bias is off by at most half a step (1/QA), so a unit by
     // (ACTIVE + 1) half steps, times its output weight; each output weight by half a step
     // (1/QB) of a unit's 0..1; then the division's truncation: in score units, 100 a seed.
     let half = |q: i32| 0.5 / q as f32;
-    let units: f32 = float.w2.iter().map(|w| w.abs() * 15.0 * half(QA)).sum();
+    let units: f32 = (0..OUTPUT_BUCKETS)
+        .map(|b| {
+            let row = &float.w2[b * HIDDEN..][..HIDDEN];
+            row.iter().map(|w| w.abs() * 15.0 * half(QA)).sum::<f32>()
+        })
+        .fold(0.0, f32::max);
     let bound = 100.0 * (units + HIDDEN as f32 * half(QB)) + 1.0;
     assert!(
         worst <= bound,
@@ -62,14 +68,27 @@ fn integer_inference_follows_the_float_reference() {
         worst > 0.0 || bound < 2.0,
         "no rounding at all: the test sees nothing"
     );
-    // The shape reaches the output: a network of other output weights scores otherwise.
-    let mut other = float.clone();
-    other.b2 += 1.0;
+    // The shape reaches the output: a network of another output bias scores otherwise, in
+    // that bucket alone.
     let a = features(&[4; 12], [0, 0], Side::South);
+    let bucket = output_bucket(&[4; 12]);
     assert_eq!(
-        other.quantize().evaluate_features(&a),
-        int.evaluate_features(&a) + 100
+        bucket,
+        OUTPUT_BUCKETS - 1,
+        "48 seeds on the board: the last bucket"
     );
+    for b in 0..OUTPUT_BUCKETS {
+        let mut other = float.clone();
+        other.b2[b] += 1.0;
+        let change = match b == bucket {
+            true => 100,
+            false => 0,
+        };
+        assert_eq!(
+            other.quantize().evaluate_features(&a, bucket),
+            int.evaluate_features(&a, bucket) + change
+        );
+    }
 }
 
 fn datagen(dir: &Path, games: &str) -> std::process::Output {
@@ -193,8 +212,8 @@ fn uniform(first: i16, output: i16, bias: i32) -> Network {
     Network {
         w1: vec![[first; HIDDEN]; INPUTS],
         b1: [first; HIDDEN],
-        w2: [output; HIDDEN],
-        b2: bias,
+        w2: [[output; HIDDEN]; OUTPUT_BUCKETS],
+        b2: [bias; OUTPUT_BUCKETS],
     }
 }
 
@@ -273,10 +292,13 @@ fn weights_at_the_bound_evaluate_and_past_it_are_refused() {
             "first-layer bias of unit 5 is -2185",
         ),
         (
-            past(&|n| n.w2[9] = i16::MIN),
-            "output weight of unit 9 is -32768",
+            past(&|n| n.w2[2][9] = i16::MIN),
+            "output weight of bucket 2, unit 9 is -32768",
         ),
-        (past(&|n| n.b2 = most + 1), "output bias is 10001"),
+        (
+            past(&|n| n.b2[3] = most + 1),
+            "output bias of bucket 3 is 10001",
+        ),
         (
             uniform(i16::MAX, i16::MAX, i32::MAX),
             "first-layer weight of input 0, unit 0 is 32767",
@@ -305,14 +327,14 @@ fn eval_file_changes_the_evaluation() {
     let dir = scratch("network", "evalfile");
     let shipped = Network::shipped();
     let mut shifted = shipped.clone();
-    shifted.b2 += 123;
+    shifted.b2.iter_mut().for_each(|b| *b += 123);
     let shifted_file = dir.join("shifted.nnue");
     let shifted_bytes = to_bytes(&shifted);
     std::fs::write(&shifted_file, &shifted_bytes).unwrap();
     // Every position worth 100 seeds to its side to move, whatever the board.
     let mut biased = shipped.clone();
-    biased.w2 = [0; HIDDEN];
-    biased.b2 = (MAX_BIAS * 100.0) as i32;
+    biased.w2 = [[0; HIDDEN]; OUTPUT_BUCKETS];
+    biased.b2 = [(MAX_BIAS * 100.0) as i32; OUTPUT_BUCKETS];
     let biased_file = dir.join("biased.nnue");
     std::fs::write(&biased_file, to_bytes(&biased)).unwrap();
 
@@ -431,4 +453,73 @@ fn a_huge_eval_file_is_refused_by_its_size() {
     );
     engine.send("quit");
     engine.exit(limit);
+}
+
+/// A weights file of the first format (16 house buckets, the last "15 or more"; one output
+/// layer) reads as the network that scores every position as that format's network did: here
+/// its scores are computed from the file's bytes by that format's own rule, on positions with
+/// houses of up to 30 seeds and every output bucket.
+#[test]
+fn a_first_format_file_evaluates_as_it_did() {
+    let bytes = std::fs::read("tests/data/network-v1.nnue").unwrap();
+    assert_eq!(
+        u16::from_le_bytes([bytes[8], bytes[9]]),
+        1,
+        "a version 1 file"
+    );
+    let words: Vec<i16> = bytes[32..bytes.len() - 4]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    let bias = i32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
+    let (inputs, hidden) = (12 * 16 + 2 * 25, 64);
+    let old = |houses: &[u8; 12], stores: [u8; 2], side: Side| -> i32 {
+        let (own, theirs) = match side {
+            Side::South => (0, 6),
+            Side::North => (6, 0),
+        };
+        let mut active = Vec::new();
+        for i in 0..6 {
+            active.push(i * 16 + usize::from(houses[own + i]).min(15));
+            active.push((6 + i) * 16 + usize::from(houses[theirs + i]).min(15));
+        }
+        active.push(12 * 16 + usize::from(stores[side.index()]).min(24));
+        active.push(12 * 16 + 25 + usize::from(stores[side.opponent().index()]).min(24));
+        let mut sum = 0i64;
+        for j in 0..hidden {
+            let mut a = i32::from(words[inputs * hidden + j]);
+            for &i in &active {
+                a += i32::from(words[i * hidden + j]);
+            }
+            sum += i64::from(a.clamp(0, QA)) * i64::from(words[(inputs + 1) * hidden + j]);
+        }
+        (sum * 100 / i64::from(QA * QB)) as i32 + bias
+    };
+    let network = from_bytes(&bytes).expect("a version 1 file reads");
+    let mut rng = Rng::new(23);
+    let mut buckets = [0; OUTPUT_BUCKETS];
+    for n in 0..3000 {
+        let most = [2, 4, 8, 31][n % 4];
+        let houses: [u8; 12] = std::array::from_fn(|_| rng.below(most) as u8);
+        let stores = [rng.below(30) as u8, rng.below(30) as u8];
+        let side = match rng.below(2) {
+            0 => Side::South,
+            _ => Side::North,
+        };
+        let bucket = output_bucket(&houses);
+        buckets[bucket] += 1;
+        assert_eq!(
+            network.evaluate_features(&features(&houses, stores, side), bucket),
+            old(&houses, stores, side),
+            "{houses:?} {stores:?} {side:?}"
+        );
+    }
+    assert!(
+        buckets.iter().all(|&n| n > 0),
+        "buckets reached: {buckets:?}"
+    );
+    // Written again, it is a file of this format that reads as the same network.
+    let again = to_bytes(&network);
+    assert_eq!(u16::from_le_bytes([again[8], again[9]]), 2);
+    assert_eq!(from_bytes(&again).unwrap(), network);
 }

@@ -7,7 +7,7 @@ use super::say;
 use crate::rules::{Board, Variant};
 use crate::search::eval::{evaluate, Weights};
 use crate::search::network::{to_bytes, Network};
-use crate::tools::datagen::{read, Record};
+use crate::tools::datagen::{read, DatagenManifest, Record, NO_TABLE};
 use crate::tools::train::{
     agreement, eval_loss, fit_k, held_out, samples, table_positions, train, TrainOptions,
 };
@@ -30,9 +30,14 @@ pub(super) struct TrainArgs {
     /// Adam's step size.
     #[arg(long, default_value_t = 0.002)]
     rate: f32,
-    /// The game result's share of the target, 0 to 1 (the rest is the search score's).
+    /// The game result's share of the target, 0 to 1 (the rest is the search score's), where
+    /// the tables did not value the position.
     #[arg(long, default_value_t = 0.5)]
     lambda: f32,
+    /// The weight of the error in seeds against the tables' exact margin, where they valued
+    /// the position (0: the curve alone).
+    #[arg(long, default_value_t = 1.0)]
+    exact_weight: f32,
     /// Seed of the initial weights and of the positions' order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -74,6 +79,25 @@ fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// The number of opening lines of the run that wrote `file` (`datagen.json` beside it; 0 when
+/// there is none, or the games started from the start position): validation holds out by
+/// line.
+fn opening_lines(file: &Path) -> Result<u64, String> {
+    let manifest = file.with_file_name("datagen.json");
+    let text = match std::fs::read_to_string(&manifest) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(format!("--data {}: {e}", manifest.display())),
+    };
+    let run: DatagenManifest = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "--data {}: not a datagen run's settings: {e}",
+            manifest.display()
+        )
+    })?;
+    Ok(run.openings.1 as u64)
+}
+
 /// A position file of a `--data` directory.
 fn is_data_file(name: &str) -> bool {
     name.ends_with(".bin")
@@ -97,6 +121,12 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {}: not within 0 to 1", args.lambda));
     }
+    if !(args.exact_weight >= 0.0 && args.exact_weight.is_finite()) {
+        return Err(format!(
+            "--exact-weight {}: not a weight of 0 or more",
+            args.exact_weight
+        ));
+    }
     if !(args.rate > 0.0 && args.rate.is_finite()) {
         return Err(format!("--rate {}: not a positive step", args.rate));
     }
@@ -105,7 +135,18 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
         usize::from,
     );
     let mut records: Vec<Record> = Vec::new();
+    let mut lines = None;
     for file in data_files(&args.data)? {
+        let here = opening_lines(&file)?;
+        if lines.is_some_and(|l| l != here) {
+            return Err(format!(
+                "--data {}: a run of {here} opening lines beside one of {}: train one run's \
+                 files at a time, or runs of one suite",
+                file.display(),
+                lines.unwrap_or(0)
+            ));
+        }
+        lines = Some(here);
         let (variant, mut these) = read(&file).map_err(|e| format!("--data {e}"))?;
         if variant != Variant::Oware {
             return Err(format!(
@@ -115,7 +156,9 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
         }
         records.append(&mut these);
     }
-    let (held, trained): (Vec<Record>, Vec<Record>) = records.into_iter().partition(held_out);
+    let lines = lines.unwrap_or(0);
+    let (held, trained): (Vec<Record>, Vec<Record>) =
+        records.into_iter().partition(|r| held_out(r, lines));
     if trained.is_empty() || held.is_empty() {
         return Err(format!(
             "--data: {} training and {} held-out positions; both are needed (more games)",
@@ -124,16 +167,22 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
         ));
     }
     let k = fit_k(&trained);
+    let exact = trained.iter().filter(|r| r.table != NO_TABLE).count();
     say(format!(
-        "positions {} training, {} held out (every 20th game); K {k:.4}",
+        "positions {} training ({exact} valued by the tables), {} held out ({}); K {k:.4}",
         trained.len(),
-        held.len()
+        held.len(),
+        match lines {
+            0 | 1 => "every 20th game".to_string(),
+            n => format!("every game of every 20th of {n} opening lines"),
+        }
     ));
     let train_set = samples(&trained, k, args.lambda);
     let valid_set = samples(&held, k, args.lambda);
     let hand = |b: &Board| evaluate(b, &Weights::OWARE);
     let pool = crate::tools::pool::threads(threads)?;
-    let old = pool.install(|| eval_loss(&held, &valid_set, k, &hand));
+    let mu = args.exact_weight;
+    let old = pool.install(|| eval_loss(&held, &valid_set, k, mu, &hand));
     say(format!(
         "held-out loss of the hand evaluation (its terms through the same curve): {old:.6}"
     ));
@@ -142,6 +191,7 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
         batch: args.batch as usize,
         rate: args.rate,
         lambda: args.lambda,
+        exact_weight: args.exact_weight,
         seed: args.seed,
         threads,
     };
@@ -157,7 +207,7 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
     })?;
     let network = net.quantize();
     let quantized =
-        pool.install(|| eval_loss(&held, &valid_set, k, &|b: &Board| network.evaluate(b)));
+        pool.install(|| eval_loss(&held, &valid_set, k, mu, &|b: &Board| network.evaluate(b)));
     say(format!(
         "held-out loss of the integer network: {quantized:.6}"
     ));
@@ -184,8 +234,10 @@ fn measure(
     let boards = table_positions(held, reach as u32, most);
     let hand = |b: &Board| evaluate(b, &Weights::OWARE);
     let net = |b: &Board| network.evaluate(b);
+    let shipped = |b: &Board| Network::shipped().evaluate(b);
     for (name, eval) in [
         ("hand evaluation", &hand as &(dyn Fn(&Board) -> i32 + Sync)),
+        ("shipped network", &shipped),
         ("network", &net),
     ] {
         let a = pool.install(|| agreement(&boards, &tables, eval));

@@ -3,19 +3,27 @@
 //!
 //! The input is one-hot per house and per store, seen from the side to move: each of the 12
 //! houses (the mover's six in sowing order, then the opponent's) in [`HOUSE_BUCKETS`] buckets
-//! of its count (0, 1, ..., 14, 15 or more), each store in [`STORE_BUCKETS`] (0, ..., 23, 24
-//! or more), the mover's first. So every position has exactly [`ACTIVE`] inputs set, and the
-//! hidden layer is the bias plus [`ACTIVE`] rows of the first matrix, computed directly at
-//! each leaf (there is no accumulator kept along the search's moves: at 14 rows it costs
-//! less than keeping one). [`HIDDEN`] clipped-ReLU units (0 to 1) then give the output, a
-//! score in the engine's units (100 = one seed) for the side to move, added to the stores'
-//! difference (own minus opponent's, 100 a seed): the network learns what the seeds on the
-//! board are worth beyond the seeds already won.
+//! of its count (0, 1, ..., 23, 24 or more: a kroo of 15 to 30 seeds is where oware's middle
+//! game is decided, and a network that lumped "15 or more" together could not tell 16 seeds
+//! from 23), each store in [`STORE_BUCKETS`] (0, ..., 23, 24 or more), the mover's first. So
+//! every position has exactly [`ACTIVE`] inputs set, and the hidden layer is the bias plus
+//! [`ACTIVE`] rows of the first matrix, computed directly at each leaf (there is no
+//! accumulator kept along the search's moves: a sowing changes up to 12 houses, each a row
+//! out and a row in, for each side's view, which costs more than the 14 rows of one view).
+//! [`HIDDEN`] clipped-ReLU units (0 to 1) then give the output through one of
+//! [`OUTPUT_BUCKETS`] output layers, chosen by the seeds left on the board (what a house is
+//! worth with 40 seeds in play is not what it is worth with 12): a score in the engine's units
+//! (100 = one seed) for the side to move, added to the stores' difference (own minus
+//! opponent's, 100 a seed): the network learns what the seeds on the board are worth beyond
+//! the seeds already won.
 //!
 //! Integers: the first layer's weights and biases are `i16`, scaled by [`QA`], and its sums
-//! stay `i16` (the quantizer bounds the weights so that no sum of [`ACTIVE`] + 1 of them can
-//! overflow); the clipped units are then 0..=[`QA`]. The output weights are `i16` scaled by
-//! [`QB`], summed in `i32`; the output bias is kept in score units.
+//! stay `i16` (the quantizer bounds the weights, and a file is held to that bound when read,
+//! so that no sum of [`ACTIVE`] + 1 of them can overflow: `i16` lanes are twice as many per
+//! vector instruction as `i32`'s); the clipped units are then 0..=[`QA`]. The output weights
+//! are `i16` scaled by [`QB`], summed in `i32`; the output bias is kept in score units. The
+//! sums run on AVX2 where the processor has it (chosen once, at run time) and on the
+//! compiler's portable vectors elsewhere: the same loops, compiled twice.
 
 mod file;
 
@@ -25,8 +33,8 @@ use crate::rules::{Board, Side};
 use std::fmt;
 use std::sync::OnceLock;
 
-/// Buckets of a house's seed count: 0 to 14 seeds, then 15 or more.
-pub const HOUSE_BUCKETS: usize = 16;
+/// Buckets of a house's seed count: 0 to 23 seeds, then 24 or more.
+pub const HOUSE_BUCKETS: usize = 25;
 /// Buckets of a store's seeds: 0 to 23, then 24 or more.
 pub const STORE_BUCKETS: usize = 25;
 /// Inputs: 12 houses and 2 stores, one-hot.
@@ -35,6 +43,11 @@ pub const INPUTS: usize = 12 * HOUSE_BUCKETS + 2 * STORE_BUCKETS;
 pub const ACTIVE: usize = 14;
 /// Hidden units.
 pub const HIDDEN: usize = 64;
+/// Output layers, one per range of the seeds on the board ([`output_bucket`]).
+pub const OUTPUT_BUCKETS: usize = 4;
+/// The seeds on the board from which each output bucket after the first starts: 0-14,
+/// 15-22, 23-32, 33 or more.
+pub const OUTPUT_EDGES: [u32; OUTPUT_BUCKETS - 1] = [15, 23, 33];
 /// The first layer's scale: a float weight `w` is `round(w * QA)`; a unit's clip is `QA`.
 pub const QA: i32 = 64;
 /// The output layer's scale.
@@ -70,6 +83,12 @@ pub fn features(houses: &[u8; 12], stores: [u8; 2], side: Side) -> [u16; ACTIVE]
     out
 }
 
+/// The output layer for a position with `houses` on the board: by the seeds there.
+pub fn output_bucket(houses: &[u8; 12]) -> usize {
+    let on_board: u32 = houses.iter().map(|&h| u32::from(h)).sum();
+    OUTPUT_EDGES.iter().filter(|&&e| on_board >= e).count()
+}
+
 /// The network, in integers.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
@@ -77,20 +96,64 @@ pub struct Network {
     pub w1: Vec<[i16; HIDDEN]>,
     /// The first layer's biases.
     pub b1: [i16; HIDDEN],
-    /// The output weights.
-    pub w2: [i16; HIDDEN],
-    /// The output bias, in score units.
-    pub b2: i32,
+    /// The output weights, a row per output bucket.
+    pub w2: [[i16; HIDDEN]; OUTPUT_BUCKETS],
+    /// The output biases, in score units, one per output bucket.
+    pub b2: [i32; OUTPUT_BUCKETS],
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({INPUTS}x{HIDDEN}, checksum {:016x})",
+            "Network({INPUTS}x{HIDDEN}x{OUTPUT_BUCKETS}, checksum {:016x})",
             self.checksum()
         )
     }
+}
+
+/// The hidden layer and the output's sum (before its scale and bias), the loops the compiler
+/// vectorizes: inlined into [`sums_avx2`] and [`sums_portable`], so that each is compiled for
+/// its own instruction set.
+#[inline(always)]
+fn sums(net: &Network, active: &[u16; ACTIVE], bucket: usize) -> i32 {
+    let mut acc = net.b1;
+    for &i in active {
+        let row = &net.w1[usize::from(i)];
+        for (a, w) in acc.iter_mut().zip(row) {
+            // The quantizer's bound ([`MAX_FIRST`], which a file is held to when read) keeps
+            // every sum within i16; wrapping is what the machine does and the bound makes it
+            // never happen.
+            *a = a.wrapping_add(*w);
+        }
+    }
+    let mut sum = 0i32;
+    for (a, w) in acc.iter().zip(&net.w2[bucket]) {
+        sum += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
+    }
+    sum
+}
+
+/// [`sums`] compiled for AVX2.
+///
+/// # Safety
+/// The processor must have AVX2 (`is_x86_feature_detected!("avx2")`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sums_avx2(net: &Network, active: &[u16; ACTIVE], bucket: usize) -> i32 {
+    sums(net, active, bucket)
+}
+
+/// [`sums`] compiled for the target's baseline (SSE2 on x86-64).
+fn sums_portable(net: &Network, active: &[u16; ACTIVE], bucket: usize) -> i32 {
+    sums(net, active, bucket)
+}
+
+/// Whether this processor runs [`sums_avx2`]: asked once.
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    static AVX2: OnceLock<bool> = OnceLock::new();
+    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
 }
 
 impl Network {
@@ -105,29 +168,25 @@ impl Network {
     pub fn evaluate(&self, board: &Board) -> i32 {
         let me = board.side_to_move();
         let stores = board.stores();
+        let houses = board.houses();
         let material = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
-        100 * material + self.evaluate_features(&features(&board.houses(), stores, me))
+        100 * material
+            + self.evaluate_features(&features(&houses, stores, me), output_bucket(&houses))
     }
 
-    /// The network's part of the score of the position whose inputs are `active` (without
-    /// the stores' difference).
+    /// The network's part of the score of the position whose inputs are `active` and whose
+    /// output bucket is `bucket` (without the stores' difference).
     #[inline]
-    pub fn evaluate_features(&self, active: &[u16; ACTIVE]) -> i32 {
-        let mut acc = self.b1;
-        for &i in active {
-            let row = &self.w1[usize::from(i)];
-            for (a, w) in acc.iter_mut().zip(row) {
-                // The quantizer's bound ([`MAX_FIRST`], which a file is held to when read)
-                // keeps every sum within i16; wrapping is what the machine does and the bound
-                // makes it never happen.
-                *a = a.wrapping_add(*w);
-            }
-        }
-        let mut sum = 0i32;
-        for (a, w) in acc.iter().zip(&self.w2) {
-            sum += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
-        }
-        (i64::from(sum) * 100 / i64::from(QA * QB)) as i32 + self.b2
+    pub fn evaluate_features(&self, active: &[u16; ACTIVE], bucket: usize) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        let sum = match has_avx2() {
+            // SAFETY: the processor has AVX2, asked just above.
+            true => unsafe { sums_avx2(self, active, bucket) },
+            false => sums_portable(self, active, bucket),
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let sum = sums_portable(self, active, bucket);
+        (i64::from(sum) * 100 / i64::from(QA * QB)) as i32 + self.b2[bucket]
     }
 
     /// The network compiled into the program (`oware.nnue`, trained by `awari train`).
@@ -175,16 +234,22 @@ pub struct FloatNetwork {
     pub w1: Vec<f32>,
     /// The first layer's biases.
     pub b1: Vec<f32>,
-    /// The output weights.
+    /// The output weights, `OUTPUT_BUCKETS` rows of `HIDDEN`.
     pub w2: Vec<f32>,
-    /// The output bias, in seeds.
-    pub b2: f32,
+    /// The output biases, in seeds, one per output bucket.
+    pub b2: Vec<f32>,
 }
 
 impl FloatNetwork {
     /// The hidden layer's clipped units of `active`, into `hidden`; returns the network's
-    /// part of the output in seeds (100 score units), without the stores' difference.
-    pub fn forward(&self, active: &[u16; ACTIVE], hidden: &mut [f32; HIDDEN]) -> f32 {
+    /// part of the output in seeds (100 score units) through the output bucket `bucket`,
+    /// without the stores' difference.
+    pub fn forward(
+        &self,
+        active: &[u16; ACTIVE],
+        bucket: usize,
+        hidden: &mut [f32; HIDDEN],
+    ) -> f32 {
         hidden.copy_from_slice(&self.b1);
         for &i in active {
             let row = &self.w1[usize::from(i) * HIDDEN..][..HIDDEN];
@@ -192,15 +257,16 @@ impl FloatNetwork {
                 *h += w;
             }
         }
-        let mut y = self.b2;
-        for (h, w) in hidden.iter_mut().zip(&self.w2) {
+        let mut y = self.b2[bucket];
+        for (h, w) in hidden.iter_mut().zip(&self.w2[bucket * HIDDEN..][..HIDDEN]) {
             *h = h.clamp(0.0, 1.0);
             y += *h * w;
         }
         y
     }
 
-    /// Keeps the first layer within what the integers hold ([`MAX_WEIGHT`]).
+    /// Keeps the weights within what the integers hold ([`MAX_WEIGHT`], [`MAX_OUTPUT`],
+    /// [`MAX_BIAS`]).
     pub fn clip(&mut self) {
         for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
             *w = w.clamp(-MAX_WEIGHT, MAX_WEIGHT);
@@ -209,7 +275,9 @@ impl FloatNetwork {
         for w in self.w2.iter_mut() {
             *w = w.clamp(-most, most);
         }
-        self.b2 = self.b2.clamp(-MAX_BIAS, MAX_BIAS);
+        for b in self.b2.iter_mut() {
+            *b = b.clamp(-MAX_BIAS, MAX_BIAS);
+        }
     }
 
     /// The integer network: every weight rounded to its scale (first-layer weights clipped to
@@ -225,8 +293,14 @@ impl FloatNetwork {
                 .map(|row| std::array::from_fn(|j| q1(row[j])))
                 .collect(),
             b1: std::array::from_fn(|j| q1(self.b1[j])),
-            w2: std::array::from_fn(|j| (self.w2[j].clamp(-most, most) * QB as f32).round() as i16),
-            b2: (self.b2.clamp(-MAX_BIAS, MAX_BIAS) * 100.0).round() as i32,
+            w2: std::array::from_fn(|b| {
+                std::array::from_fn(|j| {
+                    (self.w2[b * HIDDEN + j].clamp(-most, most) * QB as f32).round() as i16
+                })
+            }),
+            b2: std::array::from_fn(|b| {
+                (self.b2[b].clamp(-MAX_BIAS, MAX_BIAS) * 100.0).round() as i32
+            }),
         }
     }
 }
