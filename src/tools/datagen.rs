@@ -3,7 +3,8 @@
 //!
 //! Game `i` starts from line `i mod L` of an opening suite (none: the start position), then
 //! plays a few random moves drawn from its own stream ([`crate::rng::item_seed`]), then a
-//! search of fixed depth chooses every move to the end of the game. Every position from there
+//! search of fixed depth chooses every move to the end of the game, evaluating with the
+//! network or the rule set's terms ([`DatagenOptions::network`], one of the run's settings). Every position from there
 //! is a record: the board, the ply, the search's score for the side to move, the tables'
 //! exact value where they reach, and the game's result for the side to move. A game is a
 //! function of the settings and its number alone, so shards (`--shard K/N`: game `i` is shard
@@ -18,6 +19,9 @@
 //! records replay as that game's plies, one move apart. Whatever is dropped is said, and played
 //! again. When every game is done the records, sorted by game and ply, are written whole under
 //! the data file's name (header with its count and checksum first) and the `.part` is removed.
+//!
+//! A run may also draw positions straight from the endgame tables ([`table_samples`]), each
+//! with its exact value: they need no search, so shard 0 writes them all at once.
 
 use crate::cluster::shard::Shard;
 use crate::rng::{item_seed, Rng};
