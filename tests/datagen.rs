@@ -7,13 +7,15 @@ mod common;
 
 use awari::cluster::shard::Shard;
 use awari::rules::Variant;
+use awari::search::network::Network;
 use awari::tools::datagen::{
     game_block, part_header, play_game, DatagenManifest, DatagenOptions, BLOCK_HEADER,
 };
 use common::{awari, printed, scratch};
 use std::path::Path;
 
-/// The run every test here makes: 12 games at depth 2, 6 random plies, one thread.
+/// The run every test here makes: 12 games at depth 2, 6 random plies, one thread, the
+/// network's evaluation (oware's default).
 fn options(seed: u64) -> DatagenOptions {
     DatagenOptions {
         variant: Variant::Oware,
@@ -23,26 +25,27 @@ fn options(seed: u64) -> DatagenOptions {
         seed,
         openings: Vec::new(),
         threads: 1,
+        network: Some(Network::shipped()),
+        table_samples: 0,
     }
 }
 
-/// `awari datagen` with [`options`]' settings into `dir`, and any `extra` flags.
+/// `awari datagen` with [`options`]' settings into `dir`, and any `extra` flags (which take
+/// the place of those settings they name).
 fn datagen(dir: &Path, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "datagen",
-        "--games",
-        "12",
-        "--depth",
-        "2",
-        "--random-plies",
-        "6",
-        "--seed",
-        "1",
-        "--threads",
-        "1",
-        "--out-dir",
-        dir.to_str().unwrap(),
+    let settings = [
+        ("--games", "12"),
+        ("--depth", "2"),
+        ("--random-plies", "6"),
+        ("--seed", "1"),
+        ("--threads", "1"),
     ];
+    let mut args = vec!["datagen", "--out-dir", dir.to_str().unwrap()];
+    for (flag, value) in settings {
+        if !extra.contains(&flag) {
+            args.extend([flag, value]);
+        }
+    }
     args.extend_from_slice(extra);
     awari(&args)
 }
@@ -116,7 +119,15 @@ fn datagen_resumes_only_what_its_part_holds_whole() {
     };
     // Another seed's run, whose datagen.json was removed before this one started.
     let other = part_of(&options(2), 0..6);
-    let rows: [(&str, Vec<u8>, Option<u64>, &str); 8] = [
+    // The same run searched with the terms.
+    let terms = part_of(
+        &DatagenOptions {
+            network: None,
+            ..options(1)
+        },
+        0..6,
+    );
+    let rows: [(&str, Vec<u8>, Option<u64>, &str); 9] = [
         ("undamaged", six.clone(), Some(6), ""),
         (
             "flipped byte",
@@ -146,6 +157,12 @@ fn datagen_resumes_only_what_its_part_holds_whole() {
         (
             "other settings",
             other,
+            None,
+            "made by a run of other settings or another shard: all its",
+        ),
+        (
+            "another evaluation",
+            terms,
             None,
             "made by a run of other settings or another shard: all its",
         ),
@@ -232,4 +249,177 @@ fn datagen_openings_are_capped_and_quoted_short() {
     let out = datagen(&dir.join("good"), &["--openings", good.to_str().unwrap()]);
     assert!(out.status.success(), "{}", printed(&out));
     assert!(printed(&out).contains("openings 2 "), "{}", printed(&out));
+}
+
+/// The searches' evaluation is a setting of the run: oware's default is the network (its
+/// checksum in datagen.json), the other rule sets' the terms; a run of another evaluation is
+/// refused in the directory; the network is refused for another rule set, and so are flags
+/// that do not go together.
+#[test]
+fn datagen_eval_is_a_setting_of_the_run() {
+    let dir = scratch("datagen", "eval");
+    let manifest = |run: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(run.join("datagen.json")).unwrap()).unwrap()
+    };
+    let shipped = format!("{:016x}", Network::shipped().checksum());
+    let net_file = dir.join("net.nnue");
+    std::fs::write(
+        &net_file,
+        awari::search::network::to_bytes(Network::shipped()),
+    )
+    .unwrap();
+    let net_file = net_file.to_str().unwrap();
+    let rows: [(&str, &[&str], &str, Option<&str>); 5] = [
+        ("oware's default", &[], "network", Some(&shipped)),
+        ("terms", &["--eval", "terms"], "terms", None),
+        ("network", &["--eval", "network"], "network", Some(&shipped)),
+        (
+            "a weights file",
+            &["--eval-file", net_file],
+            "network",
+            Some(&shipped),
+        ),
+        ("kalah's default", &["--variant", "kalah"], "terms", None),
+    ];
+    for (name, flags, eval, network) in rows {
+        let run = dir.join(name.replace(' ', "-"));
+        let mut args = vec!["--games", "2"];
+        args.extend_from_slice(flags);
+        let out = datagen(&run, &args);
+        assert!(out.status.success(), "{name}: {}", printed(&out));
+        assert!(
+            printed(&out).contains(&format!("eval {eval}")),
+            "{name}: {}",
+            printed(&out)
+        );
+        let m = manifest(&run);
+        assert_eq!(m["eval"], eval, "{name}: {m}");
+        assert_eq!(m["network"].as_str(), network, "{name}: {m}");
+    }
+    // The default run's directory refuses the same run with the terms.
+    let out = datagen(
+        &dir.join("oware's-default"),
+        &["--games", "2", "--eval", "terms"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    assert!(
+        printed(&out).contains("datagen.json") && printed(&out).contains("terms"),
+        "{}",
+        printed(&out)
+    );
+    let refused: [(&[&str], &str); 4] = [
+        (
+            &["--eval", "network", "--variant", "kalah"],
+            "--eval network: the network evaluates oware only, not kalah",
+        ),
+        (
+            &["--eval", "terms", "--eval-file", net_file],
+            "--eval-file is a network's: not with --eval terms",
+        ),
+        (&["--eval-file", "/nonexistent/net.nnue"], "--eval-file"),
+        (&["--table-samples", "5"], "--table-samples needs --tables"),
+    ];
+    for (flags, said) in refused {
+        let run = dir.join("refused");
+        let mut args = vec!["--games", "2"];
+        args.extend_from_slice(flags);
+        let out = datagen(&run, &args);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {}", printed(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(said),
+            "{flags:?}: {stderr}"
+        );
+        assert!(!run.join("datagen-0-of-1.bin").exists(), "{flags:?}");
+    }
+}
+
+/// `--table-samples`: N positions drawn from the tables' layers (8 seeds to their reach, each
+/// layer drawn), numbered as games after the run's, each a game going on whose table value is
+/// a fresh probe's, whose score and result are the exact margin's; the same seed draws the
+/// same file, byte for byte, another seed another; only shard 0 writes it.
+#[test]
+fn datagen_table_samples_hold_the_tables_values() {
+    use awari::rules::Side;
+    use awari::tables::Tables;
+    let dir = scratch("datagen", "samples");
+    let tables_dir = dir.join("tables");
+    let out = awari(&[
+        "tables",
+        "build",
+        "--seeds",
+        "10",
+        "--dir",
+        tables_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", printed(&out));
+    let sample = |name: &str, seed: &str, extra: &[&str]| {
+        let run = dir.join(name);
+        let mut args = vec![
+            "--games",
+            "2",
+            "--seed",
+            seed,
+            "--tables",
+            tables_dir.to_str().unwrap(),
+            "--table-samples",
+            "600",
+        ];
+        args.extend_from_slice(extra);
+        let out = datagen(&run, &args);
+        assert!(out.status.success(), "{name}: {}", printed(&out));
+        run.join("datagen-tables.bin")
+    };
+    let first = sample("a", "5", &[]);
+    let again = sample("b", "5", &[]);
+    let other = sample("c", "6", &[]);
+    let bytes = std::fs::read(&first).unwrap();
+    assert_eq!(
+        bytes,
+        std::fs::read(&again).unwrap(),
+        "the same seed, another file"
+    );
+    assert_ne!(
+        bytes,
+        std::fs::read(&other).unwrap(),
+        "another seed, the same file"
+    );
+    assert!(
+        !sample("d", "5", &["--shard", "1/2"]).exists(),
+        "shard 1 wrote the samples"
+    );
+
+    let (variant, records) = awari::tools::datagen::read(&first).unwrap();
+    assert_eq!(variant, Variant::Oware);
+    assert_eq!(records.len(), 600);
+    let games: Vec<u32> = records.iter().map(|r| r.game).collect();
+    assert_eq!(games, (2..602).collect::<Vec<u32>>());
+    let tables = Tables::open(&tables_dir, Variant::Oware);
+    let mut layers = std::collections::BTreeSet::new();
+    let mut sides = std::collections::BTreeSet::new();
+    for r in &records {
+        let board = r.board(Variant::Oware).expect("a position of oware");
+        assert!(board.outcome().is_none(), "{r:?}: the game is over");
+        let own = tables.probe(&board).and_then(|v| v.exact());
+        assert_eq!(Some(r.table), own, "{r:?}");
+        let n = r.on_board();
+        assert!((8..=10).contains(&n), "{r:?}");
+        assert_eq!(
+            u32::from(r.stores[0]) + u32::from(r.stores[1]),
+            48 - n,
+            "{r:?}"
+        );
+        assert!(r.stores.iter().all(|&s| s <= 24), "{r:?}");
+        let me = r.side.index();
+        let margin = i32::from(r.stores[me]) + 2 * i32::from(r.table)
+            - i32::from(r.stores[1 - me])
+            - n as i32;
+        assert_eq!(i32::from(r.score), 100 * margin, "{r:?}");
+        assert_eq!(i32::from(r.result), margin.signum() + 1, "{r:?}");
+        assert_eq!(r.ply, 0, "{r:?}");
+        layers.insert(n);
+        sides.insert(r.side == Side::North);
+    }
+    assert_eq!(layers.into_iter().collect::<Vec<_>>(), vec![8, 9, 10]);
+    assert_eq!(sides.len(), 2, "one side to move only");
 }

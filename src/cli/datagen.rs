@@ -6,6 +6,7 @@
 use super::say;
 use super::sharded::shard_of;
 use crate::rules::Variant;
+use crate::search::network::Network;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -34,6 +35,20 @@ pub(super) struct DatagenArgs {
     /// gets their exact value.
     #[arg(long)]
     tables: Option<PathBuf>,
+    /// The evaluation the searches use: the network (oware only; oware's default, as the
+    /// engine's) or the hand evaluation's terms (the other rule sets' default).
+    #[arg(long, value_enum)]
+    eval: Option<Eval>,
+    /// The network's weights file (as the engine's EvalFile option) instead of the shipped
+    /// network; implies --eval network.
+    #[arg(long, value_name = "PATH")]
+    eval_file: Option<PathBuf>,
+    /// Also draw this many positions from the --tables' layers, each with its exact value,
+    /// into datagen-tables.bin (written by shard 0): a layer from 8 seeds (or the tables'
+    /// reach, if smaller) to the reach drawn uniformly, then a position of it, a side to move
+    /// and a split of the stores at random.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
+    table_samples: u64,
     /// Threads playing games (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
@@ -48,6 +63,15 @@ pub(super) struct DatagenArgs {
     out_dir: PathBuf,
 }
 
+/// The evaluation of the self-play searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Eval {
+    /// The network (`UseNetwork`): oware only.
+    Network,
+    /// The hand evaluation's terms.
+    Terms,
+}
+
 /// A file of a run's directory: its settings, a shard's positions or their `.part`.
 fn is_run_file(name: &str) -> bool {
     name == crate::tools::datagen::MANIFEST
@@ -58,6 +82,9 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
     super::check_files(|files| {
         if let Some(path) = &args.openings {
             files.reads("--openings", path);
+        }
+        if let Some(path) = &args.eval_file {
+            files.reads("--eval-file", path);
         }
         if let Some(dir) = &args.tables {
             files.reads_dir("--tables", dir, super::is_table_file, 1);
@@ -75,6 +102,31 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         Some(path) => read_openings(path, args.variant)
             .map_err(|e| format!("--openings {}: {e}", path.display()))?,
     };
+    let eval = match (args.eval, &args.eval_file) {
+        (Some(Eval::Terms), Some(_)) => {
+            return Err("--eval-file is a network's: not with --eval terms".into())
+        }
+        (Some(eval), None) => eval,
+        (_, Some(_)) => Eval::Network,
+        (None, None) if args.variant == Variant::Oware => Eval::Network,
+        (None, None) => Eval::Terms,
+    };
+    if eval == Eval::Network && args.variant != Variant::Oware {
+        return Err(format!(
+            "--eval network: the network evaluates oware only, not {} (--eval terms)",
+            args.variant
+        ));
+    }
+    let network = match (eval, &args.eval_file) {
+        (Eval::Terms, _) => None,
+        (Eval::Network, None) => Some(Network::shipped()),
+        (Eval::Network, Some(path)) => {
+            Some(Network::load(&path.to_string_lossy()).map_err(|e| format!("--eval-file {e}"))?)
+        }
+    };
+    if args.table_samples > 0 && args.tables.is_none() {
+        return Err("--table-samples needs --tables (the tables it draws from)".into());
+    }
     let tables = super::open_tables(args.tables.as_deref(), args.variant)?;
     let options = DatagenOptions {
         variant: args.variant,
@@ -84,9 +136,16 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         seed: args.seed,
         openings,
         threads,
+        network,
+        table_samples: args.table_samples,
+    };
+    let eval = match network {
+        Some(n) => format!("network {:016x}", n.checksum()),
+        None => "terms".to_string(),
     };
     say(format!(
-        "datagen {} games {} depth {} random plies {} seed {} openings {} shard {shard}",
+        "datagen {} games {} depth {} random plies {} seed {} openings {} eval {eval} shard \
+         {shard}",
         args.variant,
         args.games,
         args.depth,
@@ -115,6 +174,13 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         },
     )?;
     bar.finish_and_clear();
+    if let Some((path, count, now)) = &done.samples {
+        let how = if *now { "written" } else { "there already" };
+        say(format!(
+            "{count} positions drawn from the tables -> {} ({how})",
+            path.display()
+        ));
+    }
     if done.already {
         say(format!(
             "shard {shard}: {} holds its {} positions already: nothing played",

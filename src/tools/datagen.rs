@@ -3,7 +3,8 @@
 //!
 //! Game `i` starts from line `i mod L` of an opening suite (none: the start position), then
 //! plays a few random moves drawn from its own stream ([`crate::rng::item_seed`]), then a
-//! search of fixed depth chooses every move to the end of the game. Every position from there
+//! search of fixed depth chooses every move to the end of the game, evaluating with the
+//! network or the rule set's terms ([`DatagenOptions::network`], one of the run's settings). Every position from there
 //! is a record: the board, the ply, the search's score for the side to move, the tables'
 //! exact value where they reach, and the game's result for the side to move. A game is a
 //! function of the settings and its number alone, so shards (`--shard K/N`: game `i` is shard
@@ -18,11 +19,15 @@
 //! records replay as that game's plies, one move apart. Whatever is dropped is said, and played
 //! again. When every game is done the records, sorted by game and ply, are written whole under
 //! the data file's name (header with its count and checksum first) and the `.part` is removed.
+//!
+//! A run may also draw positions straight from the endgame tables ([`table_samples`]), each
+//! with its exact value: they need no search, so shard 0 writes them all at once.
 
 use crate::cluster::shard::Shard;
 use crate::rng::{item_seed, Rng};
 use crate::rules::{Board, Game, Side, Variant};
 use crate::search::eval::Weights;
+use crate::search::network::Network;
 use crate::search::tt::HashTable;
 use crate::sys::lines::{excerpt, MAX_OPENING_LINE};
 use crate::tables::Tables;
@@ -226,6 +231,12 @@ pub struct DatagenOptions {
     pub openings: Vec<String>,
     /// Threads playing games at once.
     pub threads: usize,
+    /// The network the searches evaluate with (oware only); `None`: the rule set's terms
+    /// ([`Weights::of`]).
+    pub network: Option<&'static Network>,
+    /// Positions drawn from the endgame tables' layers ([`table_samples`]), written by shard 0
+    /// into [`TABLE_SAMPLES`].
+    pub table_samples: u64,
 }
 
 /// The settings that decide a run's records: every shard's must be these (`datagen.json`).
@@ -246,6 +257,12 @@ pub struct DatagenManifest {
     pub openings: (u64, usize),
     /// The endgame tables' reach in seeds, if the games used tables.
     pub tables: Option<u64>,
+    /// The searches' evaluation: `network` or `terms`.
+    pub eval: String,
+    /// The network's checksum ([`Network::checksum`], 16 hex digits) when `eval` is `network`.
+    pub network: Option<String>,
+    /// Positions drawn from the tables' layers (see [`table_samples`]).
+    pub table_samples: u64,
     /// Shards of the run.
     pub shards: u64,
 }
@@ -262,6 +279,14 @@ impl DatagenManifest {
             seed: options.seed,
             openings: (checksum(joined.as_bytes()), options.openings.len()),
             tables: tables.and_then(Tables::reach).map(|r| r as u64),
+            eval: if options.network.is_some() {
+                "network"
+            } else {
+                "terms"
+            }
+            .to_string(),
+            network: options.network.map(|n| format!("{:016x}", n.checksum())),
+            table_samples: options.table_samples,
             shards: shard.count,
         }
     }
@@ -369,10 +394,13 @@ pub struct DatagenDone {
     pub made: (usize, f64),
     /// Whether the data file was there already (nothing played).
     pub already: bool,
+    /// Shard 0 of a run with `--table-samples`: [`write_table_samples`]' answer.
+    pub samples: Option<(PathBuf, usize, bool)>,
 }
 
 /// Plays `shard`'s games of the run `options` into `dir` (resuming its `.part`), with the
-/// weights of the rule set and the `tables`, and writes its data file. `dropped` gets a line
+/// evaluation of `options` and the `tables`, and writes its data file; shard 0 first writes
+/// the run's samples of the tables, if it has any. `dropped` gets a line
 /// for each part of the `.part` that is dropped (and played again), before any game is played;
 /// `progress` the games done and the records made after each batch.
 pub fn run_shard(
@@ -396,6 +424,12 @@ pub fn run_shard(
             ));
         }
     }
+    let samples = match (options.table_samples, tables) {
+        (0, _) => None,
+        (_, None) => return Err("--table-samples needs --tables (the tables it draws from)".into()),
+        (_, Some(_)) if shard.index != 0 => None,
+        (_, Some(tables)) => Some(write_table_samples(dir, options, tables)?),
+    };
     let path = shard_path(dir, shard);
     let games = shard.items_of(options.games);
     if path.exists() {
@@ -407,6 +441,7 @@ pub fn run_shard(
             resumed: 0,
             made: (0, 0.0),
             already: true,
+            samples,
         });
     }
     let part = part_of(&path);
@@ -464,6 +499,7 @@ pub fn run_shard(
         resumed,
         made: (made, started.elapsed().as_secs_f64()),
         already: false,
+        samples,
     })
 }
 
@@ -646,6 +682,128 @@ pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<String>, Strin
     Ok(lines)
 }
 
+/// The file of the positions drawn from the tables, in the run's directory.
+pub const TABLE_SAMPLES: &str = "datagen-tables.bin";
+
+/// The smallest layer [`table_samples`] draws from (when the tables reach it): the smaller
+/// layers hold too few positions (layer 2: 78) to be drawn as often as the large ones
+/// without repeating.
+pub const FIRST_SAMPLED_LAYER: usize = 8;
+
+/// Draws of one sample before it gives up (a layer none of whose positions is a game going
+/// on with an exact value, which tables as built never have).
+const MAX_DRAWS: u32 = 10_000;
+
+/// `count` positions drawn at random from the layers of `tables`, numbered as games `first`,
+/// `first + 1`, ... (one position each, so every 20th is held out by `awari train` as its
+/// games are), each a function of `seed` and its number alone.
+///
+/// A sample's seed count is drawn uniformly among the layers from [`FIRST_SAMPLED_LAYER`] (or
+/// the tables' reach, if smaller) up to the reach, so the large layers do not swamp the small
+/// ones; its houses uniformly within the layer ([`unrank`](crate::tables::index::unrank));
+/// the side to move at random; the stores a random split of the seeds off the board (the rule
+/// set's start total less the board's), neither store above half the total, so no side has
+/// won already. A draw whose game is over or whose tables' value is not exact is drawn
+/// again. The record's table value is the tables' exact value, its score the exact final
+/// margin for the side to move in seeds times 100 (own store + 2 x value - the opponent's
+/// store - the board's seeds), its result that margin's sign, its ply 0.
+pub fn table_samples(
+    tables: &Tables,
+    seed: u64,
+    first: u64,
+    count: u64,
+    threads: usize,
+) -> Result<Vec<Record>, String> {
+    use crate::tables::index::{from_side, layer_size, unrank};
+    let reach = tables
+        .reach()
+        .ok_or("--table-samples: the tables have no layers")?;
+    let low = FIRST_SAMPLED_LAYER.min(reach);
+    let variant = tables.variant();
+    let total = 12 * variant.default_seeds();
+    let last = first
+        .checked_add(count)
+        .filter(|&end| end <= u64::from(u32::MAX) + 1)
+        .ok_or("--games and --table-samples together number more games than a record holds")?;
+    let draw = |game: u64| -> Result<Record, String> {
+        let mut rng = Rng::new(item_seed(seed, game));
+        for _ in 0..MAX_DRAWS {
+            let n = low + rng.below((reach - low + 1) as u64) as usize;
+            let side = if rng.below(2) == 0 {
+                Side::South
+            } else {
+                Side::North
+            };
+            let houses = from_side(unrank(n, rng.below(layer_size(n))), side);
+            let off = total - n as u32;
+            // The mover's store s in max(0, off - half)..=min(off, half).
+            let half = total / 2;
+            let lowest = off.saturating_sub(half);
+            let mine = lowest + rng.below(u64::from(off.min(half) - lowest + 1)) as u32;
+            let mut stores = [0u8; 2];
+            stores[side.index()] = mine as u8;
+            stores[side.opponent().index()] = (off - mine) as u8;
+            let Ok(board) = Board::from_parts(variant, houses, stores, side, false, 0) else {
+                continue;
+            };
+            if board.outcome().is_some() {
+                continue;
+            }
+            let Some(own) = tables.probe(&board).and_then(|v| v.exact()) else {
+                continue;
+            };
+            let margin = i32::from(stores[side.index()]) + 2 * i32::from(own)
+                - i32::from(stores[side.opponent().index()])
+                - n as i32;
+            return Ok(Record {
+                houses,
+                stores,
+                side,
+                result: match margin.signum() {
+                    1 => 2,
+                    0 => 1,
+                    _ => 0,
+                },
+                table: own,
+                ply: 0,
+                score: (100 * margin).clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
+                game: game as u32,
+            });
+        }
+        Err(format!(
+            "--table-samples: no position of a game going on with an exact value in {MAX_DRAWS} \
+             draws from layers {low} to {reach}"
+        ))
+    };
+    crate::tools::pool::threads(threads)?
+        .install(|| (first..last).into_par_iter().map(draw).collect())
+}
+
+/// Writes [`TABLE_SAMPLES`] in `dir` for the run `options` (its games' numbers first, then
+/// the samples'), unless it is there already: whole, or not at all (a temporary file renamed).
+/// Returns the file, its records and whether it was written now.
+pub fn write_table_samples(
+    dir: &Path,
+    options: &DatagenOptions,
+    tables: &Tables,
+) -> Result<(PathBuf, usize, bool), String> {
+    let path = dir.join(TABLE_SAMPLES);
+    if path.exists() {
+        let (_, records) = read(&path)?;
+        return Ok((path, records.len(), false));
+    }
+    let records = table_samples(
+        tables,
+        options.seed,
+        options.games,
+        options.table_samples,
+        options.threads,
+    )?;
+    crate::sys::write::replace(&path, &file_bytes(options.variant, &records))
+        .map_err(|e| e.to_string())?;
+    Ok((path, records.len(), true))
+}
+
 /// Game `index` of the run: its records (none if it did not end within
 /// [`super::MAX_GAME_PLIES`] or its opening is not legal).
 pub fn play_game(options: &DatagenOptions, tables: Option<&Tables>, index: u64) -> Vec<Record> {
@@ -665,7 +823,10 @@ pub fn play_game(options: &DatagenOptions, tables: Option<&Tables>, index: u64) 
         let m = moves[rng.below(moves.len() as u64) as usize];
         game.play(m).expect("a legal move");
     }
-    let weights = Weights::of(options.variant);
+    let weights = Weights {
+        network: options.network,
+        ..Weights::of(options.variant)
+    };
     let mut table = HashTable::new(1);
     let mut seen = Vec::new();
     while game.outcome().is_none() && game.moves().len() < super::MAX_GAME_PLIES {
@@ -717,6 +878,8 @@ mod tests {
             seed: 3,
             openings: vec!["AaBb".into()],
             threads: 1,
+            network: None,
+            table_samples: 0,
         };
         let records = play_game(&options, None, 1);
         assert!(!records.is_empty());
