@@ -439,8 +439,10 @@ pub fn agreement(
 
 /// The positions of `records` (the held-out ones, as the caller gives them) within the tables'
 /// reach (`reach` seeds on the board at most, with the tables' value recorded) and played in
-/// games (`ply` above 0: not sampled from the tables' layers, whose positions games seldom
-/// reach), at most `most` of them, spread over the records.
+/// games, at most `most` of them, spread over the records. Positions drawn from the tables'
+/// layers (`awari datagen --table-samples`) are left out, by their ply of 0: the measure is of
+/// the positions games reach (a game's only record of ply 0 is its first, which no table
+/// reaches).
 pub fn table_positions(records: &[Record], reach: u32, most: usize) -> Vec<Board> {
     let all: Vec<&Record> = records
         .iter()
