@@ -380,7 +380,7 @@ impl<'a> Searcher<'a> {
                 ControlFlow::Break(score) => return score,
                 ControlFlow::Continue(futile) => futile,
             },
-            false => false,
+            false => None,
         };
         picker.put_first(tt_move);
         let (best, best_move) = self.search_moves::<V>(board, &mut picker, node, window, futile);
@@ -557,7 +557,8 @@ impl<'a> Searcher<'a> {
     /// Searches the moves of `board` that `picker` hands over, in its order, until one scores
     /// `window.beta` or more; returns the best score and the best move if one raised alpha. A
     /// refuting quiet move is remembered for the ordering. `futile`: quiet moves after the
-    /// first are left out (futility pruning). When the search is aborted the result means
+    /// first are left out (futility pruning), and where one was, the best score is at least
+    /// this estimate of what they could reach. When the search is aborted the result means
     /// nothing.
     fn search_moves<const V: u8>(
         &mut self,
@@ -565,16 +566,21 @@ impl<'a> Searcher<'a> {
         picker: &mut Picker,
         node: Node,
         mut window: Window,
-        futile: bool,
+        futile: Option<i32>,
     ) -> (i32, Option<Move>) {
         let me = board.side_to_move();
         let mut best = -INF;
         let mut best_move = None;
         self.repetitions.push(board.key());
         let mut i = 0;
+        let mut pruned = false;
         while let Some(child) = picker.next(&self.heuristics, node.ply) {
             let same = child.board.side_to_move() == me;
-            if futile && i > 0 && prunable(variant::<V>(), child.board, same, child.is_quiet()) {
+            if futile.is_some()
+                && i > 0
+                && prunable(variant::<V>(), child.board, same, child.is_quiet())
+            {
+                pruned = true;
                 i += 1;
                 continue;
             }
@@ -622,6 +628,10 @@ impl<'a> Searcher<'a> {
             i += 1;
         }
         self.repetitions.pop();
+        if let Some(estimate) = futile.filter(|_| pruned) {
+            // At most alpha, so the node still fails low.
+            best = best.max(estimate);
+        }
         (best, best_move)
     }
 

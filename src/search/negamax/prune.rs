@@ -13,25 +13,27 @@ use std::ops::ControlFlow;
 impl Searcher<'_> {
     /// Futility (`Futility`) at a node near the horizon and off the principal variation:
     /// `Break` with its evaluation when that is so far above beta that the node is taken to
-    /// fail high; otherwise whether its quiet moves after the first may be left out, its
-    /// evaluation being so far below alpha that only a capture is expected to raise it.
+    /// fail high; otherwise, where its quiet moves after the first may be left out (its
+    /// evaluation so far below alpha that only a capture is expected to raise it), the most
+    /// they are estimated to reach ([`estimate`]), which a node that leaves one out and fails
+    /// low reports at least.
     pub(super) fn futility<const V: u8>(
         &self,
         board: &Board,
         node: Node,
         window: Window,
         known: (i32, i32),
-    ) -> ControlFlow<i32, bool> {
+    ) -> ControlFlow<i32, Option<i32>> {
         if window.is_open() || node.ply == 0 || node.depth > REVERSE_FUTILITY_DEPTH {
-            return ControlFlow::Continue(false);
+            return ControlFlow::Continue(None);
         }
         let eval = evaluate_in(variant::<V>(), board, &self.weights)
             .clamp(-TB_BOUND + 1, TB_BOUND - 1)
             .clamp(known.0, known.1);
         match futile(eval, window, node.depth) {
             Futile::FailHigh => ControlFlow::Break(eval),
-            Futile::QuietMoves => ControlFlow::Continue(true),
-            Futile::No => ControlFlow::Continue(false),
+            Futile::QuietMoves => ControlFlow::Continue(Some(estimate(eval, node.depth))),
+            Futile::No => ControlFlow::Continue(None),
         }
     }
 }
@@ -95,11 +97,20 @@ fn futile(eval: i32, window: Window, depth: i32) -> Futile {
         && eval - REVERSE_FUTILITY_MARGIN * depth >= window.beta
     {
         Futile::FailHigh
-    } else if depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= window.alpha {
+    } else if depth <= FUTILITY_DEPTH && estimate(eval, depth) <= window.alpha {
         Futile::QuietMoves
     } else {
         Futile::No
     }
+}
+
+/// The most a quiet move is estimated to reach at a node of evaluation `eval` searched to
+/// `depth`: futility leaves the quiet moves out where this is at most alpha. A node that leaves
+/// one out and fails low reports (and stores as its upper bound) at least this, not only the
+/// best of the moves it searched: those may all be worse, and the node's value is not known to
+/// be below what the moves left out were taken to reach.
+fn estimate(eval: i32, depth: i32) -> i32 {
+    eval + FUTILITY_MARGIN * depth
 }
 
 /// Whether futility pruning may leave out a move after the first at a node whose quiet moves
@@ -125,7 +136,14 @@ pub(super) fn reduction(child: &Child, same: bool, i: usize, depth: i32) -> i32 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Game;
+    use crate::search::eval::Weights;
     use crate::search::score::{MATE, TB_WIN};
+    use crate::search::switches::Switches;
+    use crate::search::threads::Pool;
+    use crate::search::time::Limits;
+    use crate::search::tt::{Bound, HashTable, Hit};
+    use crate::search::{Control, Shared};
 
     #[test]
     fn futility_only_within_the_evaluations() {
@@ -154,6 +172,10 @@ mod tests {
                 verdict,
                 "{eval} {alpha} {depth}"
             );
+            // The estimate a node that leaves moves out reports at least keeps it failing low.
+            if verdict == Futile::QuietMoves {
+                assert!(estimate(eval, depth) <= alpha, "{eval} {alpha} {depth}");
+            }
         }
         assert_eq!(futile(3_000, Window::FULL, 1), Futile::No);
     }
@@ -206,5 +228,99 @@ mod tests {
                 "{variant} {position} {mv}"
             );
         }
+    }
+
+    /// What `negamax` made of `board` as a node one ply from the root, searched to `depth` in
+    /// the null window at `alpha` with `Futility` on or off (the other features off), in a
+    /// fresh table: its score, the nodes it took and the table's entry for it.
+    fn node(board: &Board, depth: i32, alpha: i32, futility: bool) -> (i32, u64, Option<Hit>) {
+        let tt = HashTable::new(1);
+        let control = Control::new(false);
+        let limits = Limits::default();
+        let pool = Pool::default();
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            weights: Weights::engine(board.variant()),
+            limits: &limits,
+            overhead: 0,
+            tables: None,
+            path_values: false,
+            pool: &pool,
+            root_moves: board.legal_moves(),
+            root_store: true,
+        };
+        let mut searcher = Searcher::new(&Game::new(*board), shared, false);
+        searcher.switches = Switches {
+            futility,
+            ..Switches::OFF
+        };
+        let node = Node {
+            ply: 1,
+            ..Node::root(depth)
+        };
+        let window = Window::null(alpha);
+        let score = match board.variant() {
+            Variant::Oware => searcher.negamax::<{ Variant::Oware as u8 }>(board, node, window),
+            Variant::Awari => searcher.negamax::<{ Variant::Awari as u8 }>(board, node, window),
+            Variant::Ahl => searcher.negamax::<{ Variant::Ahl as u8 }>(board, node, window),
+            Variant::Kalah => searcher.negamax::<{ Variant::Kalah as u8 }>(board, node, window),
+            Variant::Ayoayo => searcher.negamax::<{ Variant::Ayoayo as u8 }>(board, node, window),
+        };
+        (score, searcher.nodes, tt.probe(searcher.table_key(board)))
+    }
+
+    /// A node whose quiet moves futility leaves out, failing low, says (and stores) that it is
+    /// worth at most what those moves were estimated to reach at best, not less: the moves it
+    /// searched may all be worse, and a parent must not take the node for worse than that.
+    /// Where futility leaves nothing out, the node scores as it does without futility.
+    #[test]
+    fn a_node_that_leaves_moves_out_fails_low_no_lower_than_their_estimate() {
+        // (rule set, position, depth, whether a quiet move is left out)
+        let rows = [
+            (Variant::Oware, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 1, true),
+            (Variant::Oware, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 2, true),
+            (Variant::Oware, "3-0-5-1-6-2-0-4-1-7-2-3-6-8-N", 1, true),
+            (Variant::Oware, "3-0-5-1-6-2-0-4-1-7-2-3-6-8-N", 2, true),
+            (Variant::Awari, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 2, true),
+            (Variant::Kalah, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 1, true),
+            (Variant::Ayoayo, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 2, true),
+            // One move: nothing to leave out.
+            (Variant::Oware, "0-0-0-0-0-1-4-4-4-4-4-4-11-12-S", 1, false),
+        ];
+        let mut wrong = Vec::new();
+        for (variant, position, depth, pruned) in rows {
+            let board = Board::from_notation(variant, position).unwrap();
+            let eval = evaluate_in(variant, &board, &Weights::engine(variant));
+            let reach = estimate(eval, depth);
+            let alpha = reach + 300;
+            assert_eq!(
+                futile(eval, Window::null(alpha), depth),
+                Futile::QuietMoves,
+                "{variant} {position} {depth}"
+            );
+            let (score, nodes, hit) = node(&board, depth, alpha, true);
+            let (full, all_nodes, _) = node(&board, depth, alpha, false);
+            let row = format!(
+                "{variant} {position} depth {depth}: {score} (without futility {full}, \
+                 {nodes} nodes of {all_nodes}), estimate {reach}"
+            );
+            assert_eq!(nodes < all_nodes, pruned, "{row}");
+            assert!(score <= alpha, "{row}: fails low");
+            let hit = hit.expect("stored");
+            assert_eq!(
+                (hit.bound, super::super::from_table(hit.score, 1)),
+                (Bound::Upper, score),
+                "{row}"
+            );
+            let right = match pruned {
+                true => score >= reach,
+                false => score == full,
+            };
+            if !right {
+                wrong.push(row);
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 }
