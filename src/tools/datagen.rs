@@ -704,7 +704,7 @@ const MAX_DRAWS: u32 = 10_000;
 /// the side to move at random; the stores a random split of the seeds off the board (the rule
 /// set's start total less the board's), neither store above half the total, so no side has
 /// won already. A draw whose game is over or whose tables' value is not exact is drawn
-/// again. The record's table value is the tables' exact value, its score the exact final
+/// again within the same layer. The record's table value is the tables' exact value, its score the exact final
 /// margin for the side to move in seeds times 100 (own store + 2 x value - the opponent's
 /// store - the board's seeds), its result that margin's sign, its ply 0.
 pub fn table_samples(
@@ -727,8 +727,10 @@ pub fn table_samples(
         .ok_or("--games and --table-samples together number more games than a record holds")?;
     let draw = |game: u64| -> Result<Record, String> {
         let mut rng = Rng::new(item_seed(seed, game));
+        // The layer is drawn once: drawing it again with the rest would favour the layers
+        // where more positions are exact.
+        let n = low + rng.below((reach - low + 1) as u64) as usize;
         for _ in 0..MAX_DRAWS {
-            let n = low + rng.below((reach - low + 1) as u64) as usize;
             let side = if rng.below(2) == 0 {
                 Side::South
             } else {
@@ -772,7 +774,7 @@ pub fn table_samples(
         }
         Err(format!(
             "--table-samples: no position of a game going on with an exact value in {MAX_DRAWS} \
-             draws from layers {low} to {reach}"
+             draws from layer {n}"
         ))
     };
     crate::tools::pool::threads(threads)?
