@@ -166,7 +166,19 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
             held.len()
         ));
     }
-    let k = fit_k(&trained);
+    // The curve relates a search's score to the game's result: fitted on the positions beyond
+    // the tables (within them the score is the exact margin, which predicts the result
+    // perfectly and would drive K to its bound).
+    let beyond: Vec<Record> = trained
+        .iter()
+        .filter(|r| r.table == NO_TABLE)
+        .copied()
+        .collect();
+    let k = fit_k(match beyond.is_empty() {
+        true => &trained,
+        false => &beyond,
+    });
+    drop(beyond);
     let exact = trained.iter().filter(|r| r.table != NO_TABLE).count();
     say(format!(
         "positions {} training ({exact} valued by the tables), {} held out ({}); K {k:.4}",
@@ -241,6 +253,12 @@ fn measure(
         ("network", &net),
     ] {
         let a = pool.install(|| agreement(&boards, &tables, eval));
+        if a.positions == 0 {
+            say(format!(
+                "{name}: no held-out positions of games within the tables ({reach} seeds)"
+            ));
+            continue;
+        }
         say(format!(
             "{name}: {} held-out positions within the tables ({reach} seeds): sibling moves \
              ordered as the tables order them {:.1}% of {} pairs; mean absolute error {:.2} \
