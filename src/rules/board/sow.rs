@@ -48,17 +48,30 @@ const fn next_house(house: usize) -> usize {
 impl Board {
     /// Oware and awari: sow skipping the origin, capture 2s and 3s backwards from the last
     /// house; a grand slam captures nothing in oware and everything in awari.
+    ///
+    /// Fewer than 12 seeds (nearly every sowing) make no lap: they go to the houses after the
+    /// origin, up to house 11 and then on from house 0, with no test at each seed of whether
+    /// it came round to the origin.
     #[inline(always)]
     pub(super) fn sow_oware(&mut self, origin: usize) {
-        let mut seeds = self.take(origin);
-        let mut pos = origin;
-        while seeds > 0 {
-            pos = next_house(pos);
-            if pos != origin {
-                self.add_seed(pos);
-                seeds -= 1;
+        let seeds = self.take(origin);
+        let pos = if seeds < 12 {
+            // One past the last house, counted on from house 11 to 12 and beyond.
+            let end = origin + 1 + usize::from(seeds);
+            for house in origin + 1..end.min(12) {
+                self.add_seed(house);
             }
-        }
+            if end > 12 {
+                for house in 0..end - 12 {
+                    self.add_seed(house);
+                }
+                end - 13
+            } else {
+                end - 1
+            }
+        } else {
+            self.sow_oware_laps(origin, seeds)
+        };
         let mover = self.side;
         let opponent = mover.opponent();
         if Side::of_house(pos) == opponent && matches!(self.houses[pos], 2 | 3) {
@@ -78,6 +91,20 @@ impl Board {
             }
         }
         self.pass_turn();
+    }
+
+    /// [`Board::sow_oware`]'s sowing of `seeds` taken from `origin`, house by house, for a lap
+    /// or more; returns the last house.
+    fn sow_oware_laps(&mut self, origin: usize, mut seeds: u8) -> usize {
+        let mut pos = origin;
+        while seeds > 0 {
+            pos = next_house(pos);
+            if pos != origin {
+                self.add_seed(pos);
+                seeds -= 1;
+            }
+        }
+        pos
     }
 
     /// Ahl: sow over all 14 places, both stores and the origin included; a last seed in the
