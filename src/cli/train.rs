@@ -79,14 +79,15 @@ fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// The number of opening lines of the run that wrote `file` (`datagen.json` beside it; 0 when
-/// there is none, or the games started from the start position): validation holds out by
-/// line.
-fn opening_lines(file: &Path) -> Result<u64, String> {
+/// Of the run that wrote `file` (`datagen.json` beside it): the number of its opening lines
+/// (validation holds out by line; 0 when the games started from the start position) and of
+/// its games (the records numbered from there on were drawn from the tables' layers). `(0,
+/// None)` when there is no `datagen.json`.
+fn run_of(file: &Path) -> Result<(u64, Option<u64>), String> {
     let manifest = file.with_file_name("datagen.json");
     let text = match std::fs::read_to_string(&manifest) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, None)),
         Err(e) => return Err(format!("--data {}: {e}", manifest.display())),
     };
     let run: DatagenManifest = serde_json::from_str(&text).map_err(|e| {
@@ -95,7 +96,7 @@ fn opening_lines(file: &Path) -> Result<u64, String> {
             manifest.display()
         )
     })?;
-    Ok(run.openings.1 as u64)
+    Ok((run.openings.1 as u64, Some(run.games)))
 }
 
 /// A position file of a `--data` directory.
@@ -136,8 +137,11 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
     );
     let mut records: Vec<Record> = Vec::new();
     let mut lines = None;
+    // The held-out positions of games (the measure against the tables is of them, not of
+    // the positions drawn from the tables' layers, numbered after the run's games).
+    let mut played: Vec<Record> = Vec::new();
     for file in data_files(&args.data)? {
-        let here = opening_lines(&file)?;
+        let (here, games) = run_of(&file)?;
         if lines.is_some_and(|l| l != here) {
             return Err(format!(
                 "--data {}: a run of {here} opening lines beside one of {}: train one run's \
@@ -154,6 +158,8 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
                 file.display()
             ));
         }
+        let drawn = |r: &Record| games.is_some_and(|g| u64::from(r.game) >= g);
+        played.extend(these.iter().filter(|r| held_out(r, here) && !drawn(r)));
         records.append(&mut these);
     }
     let lines = lines.unwrap_or(0);
@@ -226,7 +232,7 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
     crate::sys::write::replace(&args.out, &to_bytes(&network)).map_err(|e| e.to_string())?;
     say(format!("wrote {}", args.out.display()));
     if let Some(dir) = &args.tables {
-        measure(dir, &held, &network, args.measure, &pool)?;
+        measure(dir, &played, &network, args.measure, &pool)?;
     }
     Ok(())
 }

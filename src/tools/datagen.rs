@@ -838,14 +838,17 @@ pub fn play_game(options: &DatagenOptions, tables: Option<&Tables>, index: u64) 
             break;
         };
         let exact = tables.and_then(|t| t.probe(&board)).and_then(|v| v.exact());
-        seen.push((board, found.score, exact));
+        // Plies since the start position, the opening's included (the board's own count is
+        // kept only by rule sets with a ply limit).
+        let ply = u16::try_from(game.moves().len()).unwrap_or(u16::MAX);
+        seen.push((board, found.score, exact, ply));
         game.play(m).expect("the search plays legal moves");
     }
     let Some(outcome) = game.outcome() else {
         return Vec::new();
     };
     seen.into_iter()
-        .map(|(board, score, exact)| {
+        .map(|(board, score, exact, ply)| {
             let me = board.side_to_move();
             let result = match outcome.winner {
                 None => 1,
@@ -858,7 +861,7 @@ pub fn play_game(options: &DatagenOptions, tables: Option<&Tables>, index: u64) 
                 side: me,
                 result,
                 table: exact.unwrap_or(NO_TABLE),
-                ply: board.ply(),
+                ply,
                 score: score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
                 game: index as u32,
             }

@@ -437,16 +437,13 @@ pub fn agreement(
     }
 }
 
-/// The positions of `records` (the held-out ones, as the caller gives them) within the tables'
-/// reach (`reach` seeds on the board at most, with the tables' value recorded) and played in
-/// games, at most `most` of them, spread over the records. Positions drawn from the tables'
-/// layers (`awari datagen --table-samples`) are left out, by their ply of 0: the measure is of
-/// the positions games reach (a game's only record of ply 0 is its first, which no table
-/// reaches).
+/// The positions of `records` (the held-out positions of games, as the caller gives them)
+/// within the tables' reach (`reach` seeds on the board at most, with the tables' value
+/// recorded), at most `most` of them, spread over the records.
 pub fn table_positions(records: &[Record], reach: u32, most: usize) -> Vec<Board> {
     let all: Vec<&Record> = records
         .iter()
-        .filter(|r| r.table != NO_TABLE && r.ply > 0 && r.on_board() <= reach)
+        .filter(|r| r.table != NO_TABLE && r.on_board() <= reach)
         .collect();
     let step = all.len().div_ceil(most.max(1)).max(1);
     all.iter()
