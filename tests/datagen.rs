@@ -429,3 +429,29 @@ fn datagen_table_samples_hold_the_tables_values() {
     );
     assert_eq!(sides.len(), 2, "one side to move only");
 }
+
+/// A record's ply counts the game's plies from the start position, the opening's and the
+/// random ones included, one more at each record of a game (oware's board keeps no count of
+/// its own: every record said 0).
+#[test]
+fn datagen_records_count_the_games_plies() {
+    let mut with_opening = options(3);
+    with_opening.openings = vec!["AaBb".into()];
+    for options in [options(3), with_opening] {
+        // One letter a move.
+        let opening = options.openings.first().map_or(0, String::len);
+        for game in 0..4 {
+            let records = play_game(&options, None, game);
+            assert!(!records.is_empty(), "game {game} played");
+            let first = usize::from(records[0].ply);
+            assert_eq!(
+                first,
+                opening + options.random_plies as usize,
+                "game {game}: the first record follows the opening and the random plies"
+            );
+            for (k, pair) in records.windows(2).enumerate() {
+                assert_eq!(pair[1].ply, pair[0].ply + 1, "game {game}, record {k}");
+            }
+        }
+    }
+}
