@@ -190,8 +190,8 @@ pub fn initial(seed: u64) -> FloatNetwork {
     }
 }
 
-/// The mean error of `net` on `samples` under the curve `k` ([`error`], the exact margins
-/// weighted by `mu`).
+/// The mean error of `net` on `samples` under the curve `k` (the squared error of the curve,
+/// plus the error in seeds at the exact margins, weighted by `mu`).
 pub fn loss(net: &FloatNetwork, samples: &[Sample], k: f32, mu: f32) -> f64 {
     let sum: f64 = samples
         .par_iter()
@@ -341,7 +341,7 @@ pub fn train(
     Ok(best.map_or_else(|| unflatten(&p), |(_, net)| net))
 }
 
-/// The mean error ([`error`], as [`loss`] measures the network's) of an evaluation (score
+/// The mean error (as [`loss`] measures the network's) of an evaluation (score
 /// units) on `records`' samples `samples` under the curve `k` and the exact margins' weight
 /// `mu`: the hand evaluation's, for comparison with the network's.
 pub fn eval_loss(

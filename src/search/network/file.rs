@@ -162,7 +162,7 @@ fn check_header(bytes: &[u8]) -> Result<usize, FileError> {
 }
 
 /// The network of a weights file's bytes, checked. A version 1 file is read as the network
-/// that evaluates as it did (see [`v1`]).
+/// that evaluates as it did (see the `v1` module).
 pub fn from_bytes(bytes: &[u8]) -> Result<Network, FileError> {
     let length = check_header(bytes)?;
     let body = &bytes[HEADER..];
