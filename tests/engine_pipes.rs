@@ -314,15 +314,15 @@ fn a_hash_size_the_machine_cannot_give_is_an_error_and_the_old_table_stays() {
 
 #[test]
 fn the_last_info_before_bestmove_is_a_complete_iteration() {
-    // With this node limit the search stops inside a failed aspiration window of depth 8: the
+    // With this node limit the search stops inside a failed aspiration window of depth 5: the
     // last line it printed is an upper bound without a line. (The premise rests on the
     // search's node counts, like `bench`'s signature: a change to the search or the evaluation
     // may move it.)
     let mut e = Engine::start();
     e.send("position startpos moves FfEa");
-    e.send("go nodes 1600");
+    e.send("go nodes 330");
     e.expect(
-        "info depth 8 seldepth 8 score cp 32 upperbound",
+        "info depth 5 seldepth 5 score cp 31 upperbound",
         10 * SECOND,
     );
     let mut before = Vec::new();
@@ -334,7 +334,7 @@ fn the_last_info_before_bestmove_is_a_complete_iteration() {
         before.push(line);
     }
     let last = before.last().expect("a line after the bound");
-    assert!(last.starts_with("info depth 7 "), "{before:?}");
+    assert!(last.starts_with("info depth 4 "), "{before:?}");
     assert!(!last.contains("bound"), "{last}");
     let pv = last.split(" pv ").nth(1).expect("a pv");
     assert!(pv.len() > 1, "{last}");
