@@ -7,7 +7,7 @@ use super::say;
 use crate::rules::{Board, Variant};
 use crate::search::eval::{evaluate, Weights};
 use crate::search::network::{to_bytes, Network};
-use crate::tools::datagen::{read, DatagenManifest, Record, NO_TABLE};
+use crate::tools::datagen::{read, read_manifest, Record, NO_TABLE};
 use crate::tools::train::{
     agreement, eval_loss, fit_k, held_out, samples, table_positions, train, TrainOptions,
 };
@@ -84,19 +84,9 @@ fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 /// its games (the records numbered from there on were drawn from the tables' layers). `(0,
 /// None)` when there is no `datagen.json`.
 fn run_of(file: &Path) -> Result<(u64, Option<u64>), String> {
-    let manifest = file.with_file_name("datagen.json");
-    let text = match std::fs::read_to_string(&manifest) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, None)),
-        Err(e) => return Err(format!("--data {}: {e}", manifest.display())),
-    };
-    let run: DatagenManifest = serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "--data {}: not a datagen run's settings: {e}",
-            manifest.display()
-        )
-    })?;
-    Ok((run.openings.1 as u64, Some(run.games)))
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let run = read_manifest(dir).map_err(|e| format!("--data {e}"))?;
+    Ok(run.map_or((0, None), |run| (run.openings.1 as u64, Some(run.games))))
 }
 
 /// A position file of a `--data` directory.
@@ -172,19 +162,7 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
             held.len()
         ));
     }
-    // The curve relates a search's score to the game's result: fitted on the positions beyond
-    // the tables (within them the score is the exact margin, which predicts the result
-    // perfectly and would drive K to its bound).
-    let beyond: Vec<Record> = trained
-        .iter()
-        .filter(|r| r.table == NO_TABLE)
-        .copied()
-        .collect();
-    let k = fit_k(match beyond.is_empty() {
-        true => &trained,
-        false => &beyond,
-    });
-    drop(beyond);
+    let k = fit_k(&trained);
     let exact = trained.iter().filter(|r| r.table != NO_TABLE).count();
     say(format!(
         "positions {} training ({exact} valued by the tables), {} held out ({}); K {k:.4}",

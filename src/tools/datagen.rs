@@ -369,6 +369,11 @@ fn manifest_file() -> crate::cluster::manifest::ManifestFile<'static, DatagenMan
     }
 }
 
+/// The settings of the run whose files are in `dir` (its `datagen.json`), if it has them.
+pub fn read_manifest(dir: &Path) -> Result<Option<DatagenManifest>, String> {
+    manifest_file().read(dir)
+}
+
 /// The data file of `shard` in `dir`: `datagen-K-of-N.bin`.
 pub fn shard_path(dir: &Path, shard: Shard) -> PathBuf {
     dir.join(format!("datagen-{}-of-{}.bin", shard.index, shard.count))

@@ -80,14 +80,23 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 /// The curve's `K` that fits the records' search scores to their results best (mean squared
-/// error, golden-section search on 0..5).
+/// error, golden-section search on 0..5). The curve relates a search's score to the game's
+/// result, so it is fitted on the records beyond the tables where there are any: within them
+/// the score is the exact margin, which predicts the result perfectly and would drive `K` to
+/// its bound.
 pub fn fit_k(records: &[Record]) -> f64 {
-    let error = |k: f64| {
+    let beyond = records.iter().any(|r| r.table == NO_TABLE);
+    let fitted = || {
         records
             .iter()
+            .filter(move |r| !beyond || r.table == NO_TABLE)
+    };
+    let count = fitted().count();
+    let error = |k: f64| {
+        fitted()
             .map(|r| (f64::from(r.result) / 2.0 - sigmoid(k * f64::from(r.score) / 100.0)).powi(2))
             .sum::<f64>()
-            / records.len().max(1) as f64
+            / count.max(1) as f64
     };
     let (mut lo, mut hi) = (0.0_f64, 5.0_f64);
     let phi = (5.0_f64.sqrt() - 1.0) / 2.0;
