@@ -25,6 +25,12 @@ pub(super) enum TablesCommand {
         /// Directory for the layer files (default: the platform's data directory, awari/tables).
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Run as one rank of an MPI job (`mpirun -np N awari tables build --mpi ...`): each
+        /// rank solves a share of every layer on one thread, rank 0 writes the files (the same
+        /// bytes); the directory must be one every rank sees. Needs a build with the `mpi`
+        /// feature.
+        #[arg(long, conflicts_with = "threads")]
+        mpi: bool,
     },
     /// Prove exact path-game values (oware: the value from an empty history, with the
     /// repetition rule) for positions whose table bounds differ, by rounds of safe cores and a
@@ -84,6 +90,26 @@ pub(super) enum TablesCommand {
     },
 }
 
+/// `tables build --mpi`: this process is one rank of the job.
+#[cfg(feature = "mpi")]
+fn build_mpi(options: &crate::tables::build::BuildOptions) -> Result<(), String> {
+    let universe = mpi::initialize().ok_or("MPI was already started in this process")?;
+    let world = universe.world();
+    crate::tables::distributed::build(&world, options, &mut std::io::stdout().lock())
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// `tables build --mpi` in a build without the `mpi` feature.
+#[cfg(not(feature = "mpi"))]
+fn build_mpi(_: &crate::tables::build::BuildOptions) -> Result<(), String> {
+    Err(
+        "--mpi: this awari was built without MPI; build it with `cargo build --release \
+         --features mpi` (an MPI library and libclang installed: see doc/tables.md)"
+            .into(),
+    )
+}
+
 /// The threads `--threads` asks for, else one per core, at most [`MAX_THREADS`] either way.
 fn threads_or_cores(threads: Option<u16>) -> usize {
     threads.map_or_else(
@@ -126,14 +152,18 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             seeds,
             threads,
             dir,
+            mpi,
         } => {
             let options = BuildOptions {
                 variant,
                 seeds,
                 threads: threads_or_cores(threads),
                 dir: tables_dir(dir)?,
-                bars: std::io::stderr().is_terminal(),
+                bars: std::io::stderr().is_terminal() && !mpi,
             };
+            if mpi {
+                return build_mpi(&options);
+            }
             build(&options, &mut std::io::stdout().lock()).map_err(|e| e.to_string())?;
             Ok(())
         }

@@ -128,17 +128,28 @@ fn header(
     entries: &[u8],
     ranks: &[u8],
 ) -> [u8; HEADER] {
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(entries);
+    crc.update(ranks);
+    header_of(kind, variant, n, entries.len() as u64, crc.finalize())
+}
+
+fn header_of(kind: FileKind, variant: Variant, n: usize, size: u64, crc: u32) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(kind.magic());
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12] = variant_code(variant);
     h[13] = n as u8;
-    h[16..24].copy_from_slice(&(entries.len() as u64).to_le_bytes());
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(entries);
-    crc.update(ranks);
-    h[24..28].copy_from_slice(&crc.finalize().to_le_bytes());
+    h[16..24].copy_from_slice(&size.to_le_bytes());
+    h[24..28].copy_from_slice(&crc.to_le_bytes());
     h
+}
+
+/// The header of a table file of layer `n` of `variant` with `size` positions whose two arrays
+/// have the CRC-32 `crc`: for a writer that streams the arrays in and learns the checksum on
+/// the way (the MPI build's rank 0).
+pub fn table_header(variant: Variant, n: usize, size: u64, crc: u32) -> [u8; HEADER] {
+    header_of(FileKind::Table, variant, n, size, crc)
 }
 
 /// Writes the table of layer `n` of `variant` into `dir`, whole

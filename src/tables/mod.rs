@@ -20,6 +20,8 @@
 //! are best played (`protocol.md`, section 8, says why and what a value means).
 
 pub mod build;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod file;
 mod graph;
 pub mod index;

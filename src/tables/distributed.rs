@@ -1,0 +1,651 @@
+//! `awari tables build --mpi`: the build as the ranks of an MPI job (the `mpi` feature).
+//!
+//! Each rank owns a contiguous share of every layer's positions and holds only that share:
+//! per position its bounds, the next pass's bounds, its rank byte and what its exits give
+//! (eight bytes). A pass walks the share in blocks; a block's moves are generated afresh (no
+//! child lists are kept), and the values of children that other ranks own travel in two
+//! batched exchanges per block (`MPI_Alltoallv`: the indices asked for, then their two bytes).
+//! Every rank runs the same number of blocks per pass, so the exchanges line up.
+//!
+//! The passes are [`sweep`](super::sweep)'s, so the bytes are the same: stage 1 (the safe
+//! core) tends to its greatest fixed point whatever order the positions are updated in, and
+//! stage 2 reads only the last pass's bounds (every rank answers from them while it writes the
+//! next ones), so the pass at which a bound moved, the rank byte, is the same too.
+//!
+//! Rank 0 writes each layer: its own share and then the others', streamed to it in blocks, with
+//! the checksum computed on the way, under a temporary name renamed when whole; then every
+//! rank maps the file for the layers above. The directory must be one that every rank sees (a
+//! shared file system across hosts). A rank that dies takes the job down (MPI's own rule); the
+//! layers written before stay whole and a new run resumes after them.
+
+use super::build::{peak_memory, remove_stale_temporaries, BuildError, BuildOptions, Summary};
+use super::file::{layer_path, table_header, FileError, Layer, HEADER};
+use super::index::{layer_size, next, positions_up_to, unrank};
+use super::layer::{best_exit, moves, Lower, Moves, Step};
+use super::probe::supported;
+use super::value::{Value, MAX_ENCODED_LAYER};
+use crate::rules::Variant;
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use std::io::{Seek, SeekFrom, Write};
+use std::time::Instant;
+
+/// Positions of a block: each rank's moves for them, and the exchanges, at once.
+const BLOCK: u64 = 1 << 16;
+/// Bytes of a message that carries a share of a layer file to rank 0.
+const STREAM: usize = 1 << 22;
+/// `xlo`/`xhi` of a position with no exit.
+const NO_EXIT: u8 = u8::MAX;
+/// `row` of a position where the game is over (its value is in `xlo`).
+const OVER: u8 = u8::MAX;
+
+/// The smaller layers, mapped from their files.
+struct Opened(Vec<Layer>);
+
+impl Lower for Opened {
+    #[inline]
+    fn value(&self, layer: usize, index: u64) -> Value {
+        let l = &self.0[layer];
+        // Rank 0 checked every byte when the layer was written or found.
+        Value::decode(l.entries()[index as usize], layer).unwrap_or(Value {
+            lo: 0,
+            hi: layer as u8,
+        })
+    }
+}
+
+/// Which positions of a layer of `size` each of `ranks` ranks owns: rank `r` holds
+/// `start(r)..start(r + 1)`.
+#[derive(Clone, Copy)]
+struct Shares {
+    size: u64,
+    ranks: usize,
+}
+
+impl Shares {
+    fn start(self, r: usize) -> u64 {
+        (u128::from(self.size) * r as u128 / self.ranks as u128) as u64
+    }
+
+    fn len(self, r: usize) -> u64 {
+        self.start(r + 1) - self.start(r)
+    }
+
+    /// The rank that owns position `j`.
+    fn owner(self, j: u64) -> usize {
+        let mut r = (u128::from(j) * self.ranks as u128 / u128::from(self.size.max(1))) as usize;
+        r = r.min(self.ranks - 1);
+        while self.start(r) > j {
+            r -= 1;
+        }
+        while self.start(r + 1) <= j {
+            r += 1;
+        }
+        r
+    }
+}
+
+/// One rank's share of a layer being solved.
+struct Share {
+    start: u64,
+    /// Bounds: `s`/`t` in stage 1, then `lo`/`hi`.
+    a: Vec<u8>,
+    b: Vec<u8>,
+    /// What the exits give (best lower and upper bound, or [`NO_EXIT`]); the value where the
+    /// game is over.
+    xlo: Vec<u8>,
+    xhi: Vec<u8>,
+    /// The side to move's row, or [`OVER`].
+    row: Vec<u8>,
+    /// Stage 2: the bounds of the pass under way, and each position's rank byte.
+    next_a: Vec<u8>,
+    next_b: Vec<u8>,
+    ranks: Vec<u8>,
+}
+
+/// What a rank found solving its share.
+struct Solved {
+    bytes: Vec<u8>,
+    ranks: Vec<u8>,
+    passes: u32,
+    unsettled: u64,
+}
+
+/// The in-layer children of a block's positions and their owners, and the exchanges that
+/// bring the values of the ones other ranks own.
+struct Block {
+    /// Per position: how many children (0 for a position not looked at in this pass).
+    counts: Vec<u8>,
+    kids: Vec<u64>,
+    owners: Vec<u32>,
+}
+
+impl Block {
+    /// The children of `start..end` (every position for which `look` says so).
+    fn of(
+        variant: Variant,
+        n: usize,
+        start: u64,
+        end: u64,
+        shares: Shares,
+        look: impl Fn(u64) -> bool,
+    ) -> Block {
+        let mut block = Block {
+            counts: Vec::with_capacity((end - start) as usize),
+            kids: Vec::new(),
+            owners: Vec::new(),
+        };
+        if start == end {
+            return block;
+        }
+        let mut houses = unrank(n, start);
+        for i in start..end {
+            let mut count = 0;
+            if look(i) {
+                if let Moves::Steps(steps, len) = moves(variant, houses) {
+                    for step in &steps[..len] {
+                        if let Step::Inside(j) = *step {
+                            block.kids.push(j);
+                            block.owners.push(shares.owner(j) as u32);
+                            count += 1;
+                        }
+                    }
+                }
+            }
+            block.counts.push(count);
+            next(&mut houses);
+        }
+        block
+    }
+
+    /// The two bytes `state` gives of each child that another rank owns, in the order of
+    /// `kids` (those this rank owns: zero, read locally), from their owners, which answer
+    /// with `state` on their own shares.
+    fn exchange(
+        &self,
+        world: &SimpleCommunicator,
+        me: usize,
+        shares: Shares,
+        state: impl Fn(u64) -> [u8; 2],
+    ) -> Vec<[u8; 2]> {
+        let ranks = shares.ranks;
+        let mut send_counts = vec![0i32; ranks];
+        for &o in &self.owners {
+            if o as usize != me {
+                send_counts[o as usize] += 1;
+            }
+        }
+        let send_displs = displacements(&send_counts);
+        let mut asks = vec![0u64; send_counts.iter().map(|&c| c as usize).sum()];
+        let mut cursor = send_displs.clone();
+        // Where each child's answer will be.
+        let mut slot = vec![usize::MAX; self.kids.len()];
+        for (k, (&j, &o)) in self.kids.iter().zip(&self.owners).enumerate() {
+            let o = o as usize;
+            if o != me {
+                let at = cursor[o] as usize;
+                asks[at] = j;
+                slot[k] = at;
+                cursor[o] += 1;
+            }
+        }
+        let mut recv_counts = vec![0i32; ranks];
+        world.all_to_all_into(&send_counts[..], &mut recv_counts[..]);
+        let recv_displs = displacements(&recv_counts);
+        let mut asked = vec![0u64; recv_counts.iter().map(|&c| c as usize).sum()];
+        {
+            let sent = Partition::new(&asks[..], &send_counts[..], &send_displs[..]);
+            let mut got = PartitionMut::new(&mut asked[..], &recv_counts[..], &recv_displs[..]);
+            world.all_to_all_varcount_into(&sent, &mut got);
+        }
+        let answers: Vec<u16> = asked
+            .iter()
+            .map(|&j| u16::from_le_bytes(state(j)))
+            .collect();
+        let mut back = vec![0u16; asks.len()];
+        {
+            let sent = Partition::new(&answers[..], &recv_counts[..], &recv_displs[..]);
+            let mut got = PartitionMut::new(&mut back[..], &send_counts[..], &send_displs[..]);
+            world.all_to_all_varcount_into(&sent, &mut got);
+        }
+        slot.iter()
+            .map(|&at| {
+                if at == usize::MAX {
+                    [0, 0]
+                } else {
+                    back[at].to_le_bytes()
+                }
+            })
+            .collect()
+    }
+}
+
+fn displacements(counts: &[i32]) -> Vec<i32> {
+    counts
+        .iter()
+        .scan(0i32, |sum, &c| {
+            let at = *sum;
+            *sum += c;
+            Some(at)
+        })
+        .collect()
+}
+
+/// Runs passes until one changes nothing on any rank: `update` gets the pass number (from 1),
+/// a block's first position, the block's children and their remote values, and returns how
+/// many positions changed; `after` runs at the end of each pass. Returns the passes run.
+#[allow(clippy::too_many_arguments)]
+fn passes(
+    world: &SimpleCommunicator,
+    me: usize,
+    variant: Variant,
+    n: usize,
+    share: &mut Share,
+    shares: Shares,
+    look: impl Fn(&Share, u64) -> bool,
+    state: impl Fn(&Share, u64) -> [u8; 2],
+    mut update: impl FnMut(&mut Share, u32, u64, &Block, &[[u8; 2]]) -> u64,
+    mut after: impl FnMut(&mut Share),
+) -> u32 {
+    let longest = (0..shares.ranks).map(|r| shares.len(r)).max().unwrap_or(0);
+    let blocks = longest.div_ceil(BLOCK);
+    let end = share.start + share.a.len() as u64;
+    let mut pass = 0;
+    loop {
+        pass += 1;
+        let mut changed = 0u64;
+        for b in 0..blocks {
+            let from = (share.start + b * BLOCK).min(end);
+            let to = (from + BLOCK).min(end);
+            let block = Block::of(variant, n, from, to, shares, |i| look(share, i));
+            let remote = block.exchange(world, me, shares, |j| state(share, j));
+            changed += update(share, pass, from, &block, &remote);
+        }
+        after(share);
+        let mut total = 0u64;
+        world.all_reduce_into(&changed, &mut total, SystemOperation::sum());
+        if total == 0 {
+            return pass;
+        }
+    }
+}
+
+/// Solves this rank's share of layer `n`.
+fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &Opened) -> Solved {
+    let me = world.rank() as usize;
+    let shares = Shares {
+        size: layer_size(n),
+        ranks: world.size() as usize,
+    };
+    let nb = n as u8;
+    let (start, len) = (shares.start(me), shares.len(me) as usize);
+    let mut share = Share {
+        start,
+        a: vec![0; len],
+        b: vec![0; len],
+        xlo: vec![0; len],
+        xhi: vec![0; len],
+        row: vec![0; len],
+        next_a: Vec::new(),
+        next_b: Vec::new(),
+        ranks: Vec::new(),
+    };
+    if len > 0 {
+        let mut houses = unrank(n, start);
+        for k in 0..len {
+            match moves(variant, houses) {
+                Moves::Over(v) => {
+                    share.row[k] = OVER;
+                    share.xlo[k] = v as u8;
+                    share.xhi[k] = v as u8;
+                }
+                Moves::Steps(steps, count) => {
+                    share.row[k] = houses[..6].iter().sum();
+                    let exit = best_exit(&steps[..count], lower, |_| {});
+                    share.xlo[k] = exit.map_or(NO_EXIT, |(lo, _)| lo);
+                    share.xhi[k] = exit.map_or(NO_EXIT, |(_, hi)| hi);
+                }
+            }
+            next(&mut houses);
+        }
+    }
+    let local = |share: &Share, j: u64| (j - share.start) as usize;
+    let owns = move |j: u64| shares.owner(j) == me;
+
+    // Stage 1: the safe core, from above (see `sweep`), updated in place.
+    for k in 0..len {
+        let own = if share.row[k] == OVER {
+            share.xlo[k]
+        } else {
+            share.row[k]
+        };
+        share.a[k] = own;
+        share.b[k] = nb - own;
+    }
+    let first = passes(
+        world,
+        me,
+        variant,
+        n,
+        &mut share,
+        shares,
+        |s, i| s.row[local(s, i)] != OVER,
+        |s, j| [s.a[local(s, j)], s.b[local(s, j)]],
+        |s, _, from, block, remote| {
+            let mut changed = 0;
+            let mut at = 0;
+            for (d, &count) in block.counts.iter().enumerate() {
+                let k = local(s, from + d as u64);
+                if s.row[k] == OVER {
+                    continue;
+                }
+                let mut best = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
+                let mut worst = if s.xhi[k] == NO_EXIT {
+                    nb
+                } else {
+                    nb - s.xhi[k]
+                };
+                for c in at..at + usize::from(count) {
+                    let j = block.kids[c];
+                    let [cs, ct] = if owns(j) {
+                        [s.a[local(s, j)], s.b[local(s, j)]]
+                    } else {
+                        remote[c]
+                    };
+                    best = best.max(ct);
+                    worst = worst.min(cs);
+                }
+                at += usize::from(count);
+                let (new_s, new_t) = (s.a[k].min(best), s.b[k].min(worst));
+                if (new_s, new_t) != (s.a[k], s.b[k]) {
+                    s.a[k] = new_s;
+                    s.b[k] = new_t;
+                    changed += 1;
+                }
+            }
+            changed
+        },
+        |_| {},
+    );
+
+    // Stage 2: the bounds, from the core; each pass reads the last pass's bounds only.
+    for h in &mut share.b {
+        *h = nb - *h;
+    }
+    share.next_a = share.a.clone();
+    share.next_b = share.b.clone();
+    share.ranks = vec![0u8; len];
+    let second = passes(
+        world,
+        me,
+        variant,
+        n,
+        &mut share,
+        shares,
+        |s, i| {
+            let k = local(s, i);
+            s.row[k] != OVER && s.a[k] != s.b[k]
+        },
+        |s, j| [s.a[local(s, j)], s.b[local(s, j)]],
+        |s, pass, from, block, remote| {
+            let mut changed = 0;
+            let mut at = 0;
+            for (d, &count) in block.counts.iter().enumerate() {
+                let k = local(s, from + d as u64);
+                let (old_lo, old_hi) = (s.a[k], s.b[k]);
+                if s.row[k] == OVER || old_lo == old_hi {
+                    continue;
+                }
+                let mut best_lo = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
+                let mut best_hi = if s.xhi[k] == NO_EXIT { 0 } else { s.xhi[k] };
+                for c in at..at + usize::from(count) {
+                    let j = block.kids[c];
+                    let [clo, chi] = if owns(j) {
+                        [s.a[local(s, j)], s.b[local(s, j)]]
+                    } else {
+                        remote[c]
+                    };
+                    best_lo = best_lo.max(nb - chi);
+                    best_hi = best_hi.max(nb - clo);
+                }
+                at += usize::from(count);
+                let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
+                if new_lo != old_lo {
+                    s.next_a[k] = new_lo;
+                }
+                if new_hi != old_hi {
+                    s.next_b[k] = new_hi;
+                    s.ranks[k] = pass.min(255) as u8;
+                }
+                changed += u64::from((new_lo, new_hi) != (old_lo, old_hi));
+            }
+            changed
+        },
+        |s| {
+            s.a.copy_from_slice(&s.next_a);
+            s.b.copy_from_slice(&s.next_b);
+        },
+    );
+    share.next_a = Vec::new();
+    share.next_b = Vec::new();
+
+    let mut unsettled = 0;
+    let bytes = (0..len)
+        .map(|k| {
+            let v = Value {
+                lo: share.a[k],
+                hi: share.b[k],
+            };
+            assert!(
+                v.lo <= v.hi,
+                "layer {n} index {}: bounds crossed: {v:?}",
+                start + k as u64
+            );
+            unsettled += u64::from(v.lo != v.hi);
+            v.encode(n)
+        })
+        .collect();
+    let mut all_unsettled = 0u64;
+    world.all_reduce_into(&unsettled, &mut all_unsettled, SystemOperation::sum());
+    Solved {
+        bytes,
+        ranks: std::mem::take(&mut share.ranks),
+        passes: first + second,
+        unsettled: all_unsettled,
+    }
+}
+
+/// Rank 0: writes layer `n` from every rank's share (its own, then the others' as they stream
+/// in), values first, then ranks. The others: stream their shares to rank 0.
+fn write_shares(
+    world: &SimpleCommunicator,
+    options: &BuildOptions,
+    n: usize,
+    solved: &Solved,
+) -> std::io::Result<()> {
+    let me = world.rank() as usize;
+    let size = layer_size(n);
+    let shares = Shares {
+        size,
+        ranks: world.size() as usize,
+    };
+    if me != 0 {
+        for part in [&solved.bytes, &solved.ranks] {
+            for piece in part.chunks(STREAM) {
+                world.process_at_rank(0).send(piece);
+            }
+        }
+        return Ok(());
+    }
+    let path = layer_path(&options.dir, options.variant, n);
+    crate::sys::write::replace_name_with(&path, |file| {
+        file.write_all(&[0u8; HEADER])?;
+        let mut crc = crc32fast::Hasher::new();
+        let mut buffer = vec![0u8; STREAM];
+        for own in [&solved.bytes, &solved.ranks] {
+            crc.update(own);
+            file.write_all(own)?;
+            for r in 1..shares.ranks {
+                let mut left = shares.len(r) as usize;
+                while left > 0 {
+                    let piece = &mut buffer[..left.min(STREAM)];
+                    world.process_at_rank(r as i32).receive_into(piece);
+                    crc.update(piece);
+                    file.write_all(piece)?;
+                    left -= piece.len();
+                }
+            }
+        }
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&table_header(options.variant, n, size, crc.finalize()))
+    })
+    .map_err(|e| std::io::Error::new(e.error.kind(), e.to_string()))
+}
+
+/// Rank 0 ends the whole job (every rank) with `message` on standard error.
+fn fail(world: &SimpleCommunicator, message: &str) -> ! {
+    eprintln!("awari tables build --mpi: rank {}: {message}", world.rank());
+    world.abort(1)
+}
+
+/// Builds the tables `options` asks for as one rank of the MPI job `world`; rank 0 writes the
+/// files and one line per layer to `out`. `options.threads` is not used: each rank computes on
+/// one thread, and the ranks are the parallelism. An error on one rank ends the job.
+pub fn build(
+    world: &SimpleCommunicator,
+    options: &BuildOptions,
+    out: &mut dyn Write,
+) -> Result<Summary, BuildError> {
+    let me = world.rank() as usize;
+    let ranks = world.size() as usize;
+    if !supported(options.variant) {
+        return Err(BuildError::Options(format!(
+            "no tables for {}: tables exist for oware and kalah",
+            options.variant
+        )));
+    }
+    if options.seeds > MAX_ENCODED_LAYER {
+        return Err(BuildError::Options(format!(
+            "--seeds {}: at most {MAX_ENCODED_LAYER}",
+            options.seeds
+        )));
+    }
+    let mut say = |line: String| {
+        if me == 0 {
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+    };
+    if me == 0 {
+        if let Err(e) = std::fs::create_dir_all(&options.dir) {
+            fail(
+                world,
+                &BuildError::Directory(options.dir.clone(), e).to_string(),
+            );
+        }
+        for stale in remove_stale_temporaries(&options.dir, options.variant) {
+            say(format!(
+                "removed {}: a temporary file of a build that was stopped",
+                stale.display()
+            ));
+        }
+    }
+    world.barrier();
+    say(format!(
+        "building {} tables up to {} seeds ({} positions) in {} with {ranks} MPI rank{}",
+        options.variant,
+        options.seeds,
+        positions_up_to(options.seeds),
+        options.dir.display(),
+        if ranks == 1 { "" } else { "s" }
+    ));
+    let start = Instant::now();
+    let mut summary = Summary::default();
+    let mut lower = Opened(Vec::new());
+    for n in 0..=options.seeds {
+        // Rank 0 decides whether the layer's file is whole, and says so to every rank.
+        let mut whole = 0u8;
+        if me == 0 {
+            match Layer::open(&options.dir, options.variant, n) {
+                Ok(_) => whole = 1,
+                Err(e) if e.is_missing() => {}
+                Err(e) => say(format!("layer {n}: {e}; building it again")),
+            }
+        }
+        world.process_at_rank(0).broadcast_into(&mut whole);
+        if whole == 0 {
+            let t = Instant::now();
+            let solved = solve_share(world, options.variant, n, &lower);
+            if let Err(e) = write_shares(world, options, n, &solved) {
+                fail(world, &BuildError::Write(n, e).to_string());
+            }
+            if me == 0 {
+                if let Err(e) = Layer::open(&options.dir, options.variant, n) {
+                    fail(world, &BuildError::Reread(n, e).to_string());
+                }
+            }
+            let size = layer_size(n);
+            let secs = t.elapsed().as_secs_f64();
+            say(format!(
+                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s -> {}",
+                solved.passes,
+                100.0 * solved.unsettled as f64 / size.max(1) as f64,
+                secs,
+                size as f64 / secs.max(1e-9) / 1e6,
+                layer_path(&options.dir, options.variant, n).display()
+            ));
+            summary.built.push(n);
+        } else {
+            summary.kept.push(n);
+        }
+        world.barrier();
+        // Rank 0 checked the file whole; the others map it as it is.
+        match open_written(options, n) {
+            Ok(layer) => lower.0.push(layer),
+            Err(e) => fail(world, &format!("layer {n}: cannot open: {e}")),
+        }
+    }
+    summary.time = start.elapsed();
+    let peak = peak_memory().unwrap_or(0);
+    let mut peaks = vec![0u64; ranks];
+    world.all_gather_into(&peak, &mut peaks[..]);
+    summary.peak_memory = Some(peak);
+    let mib = |b: u64| b as f64 / 1048576.0;
+    say(format!(
+        "done: {} layers built, {} kept, {:.1} s, peak memory per rank {}",
+        summary.built.len(),
+        summary.kept.len(),
+        summary.time.as_secs_f64(),
+        peaks
+            .iter()
+            .enumerate()
+            .map(|(r, &b)| format!("{r}: {:.1} MiB", mib(b)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    Ok(summary)
+}
+
+fn open_written(options: &BuildOptions, n: usize) -> Result<Layer, FileError> {
+    Layer::open_unverified(&options.dir, options.variant, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shares;
+
+    #[test]
+    fn every_position_has_one_owner_and_the_shares_cover_the_layer() {
+        for (size, ranks) in [(0, 1), (1, 4), (3, 4), (10, 3), (1000, 7), (65_537, 2)] {
+            let s = Shares { size, ranks };
+            assert_eq!(s.start(0), 0);
+            assert_eq!(s.start(ranks), size);
+            for j in 0..size {
+                let r = s.owner(j);
+                assert!(s.start(r) <= j && j < s.start(r + 1), "{size} {ranks} {j}");
+            }
+        }
+    }
+}
