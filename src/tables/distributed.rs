@@ -347,12 +347,12 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
                 } else {
                     nb - s.xhi[k]
                 };
-                for c in at..at + usize::from(count) {
-                    let j = block.kids[c];
+                let range = at..at + usize::from(count);
+                for (&j, &far) in block.kids[range.clone()].iter().zip(&remote[range]) {
                     let [cs, ct] = if owns(j) {
                         [s.a[local(s, j)], s.b[local(s, j)]]
                     } else {
-                        remote[c]
+                        far
                     };
                     best = best.max(ct);
                     worst = worst.min(cs);
@@ -400,12 +400,12 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
                 }
                 let mut best_lo = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
                 let mut best_hi = if s.xhi[k] == NO_EXIT { 0 } else { s.xhi[k] };
-                for c in at..at + usize::from(count) {
-                    let j = block.kids[c];
+                let range = at..at + usize::from(count);
+                for (&j, &far) in block.kids[range.clone()].iter().zip(&remote[range]) {
                     let [clo, chi] = if owns(j) {
                         [s.a[local(s, j)], s.b[local(s, j)]]
                     } else {
-                        remote[c]
+                        far
                     };
                     best_lo = best_lo.max(nb - chi);
                     best_hi = best_hi.max(nb - clo);

@@ -390,6 +390,8 @@ pub enum Need {
     Linux,
     /// An optimized build (`--profile ci` or `--release`).
     Optimized,
+    /// `mpirun`, and an `awari` built with the `mpi` feature named by `AWARI_MPI_BIN`.
+    Mpi,
 }
 
 impl Need {
@@ -402,6 +404,7 @@ impl Need {
             Need::Python => "python",
             Need::Linux => "linux",
             Need::Optimized => "optimized",
+            Need::Mpi => "mpi",
         }
     }
 
