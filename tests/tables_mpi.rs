@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The largest layer the byte comparisons build.
-const SEEDS: usize = 9;
+const SEEDS: usize = 12;
 
 /// `mpirun` and the MPI build of `awari`, or why not.
 fn mpi() -> Option<(PathBuf, PathBuf)> {

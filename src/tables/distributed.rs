@@ -1,16 +1,20 @@
 //! `awari tables build --mpi`: the build as the ranks of an MPI job (the `mpi` feature).
 //!
 //! Each rank owns a contiguous share of every layer's positions and holds only that share:
-//! per position its bounds, the next pass's bounds, its rank byte and what its exits give
-//! (eight bytes). A pass walks the share in blocks; a block's moves are generated afresh (no
-//! child lists are kept), and the values of children that other ranks own travel in two
-//! batched exchanges per block (`MPI_Alltoallv`: the indices asked for, then their two bytes).
-//! Every rank runs the same number of blocks per pass, so the exchanges line up.
+//! per position its bounds, the bounds a pass found, its rank byte and what its exits give
+//! (eight bytes), and two bits (to evaluate in the next pass, and the set of the changed).
+//! The passes are those of [`propagate`](super::propagate): a pass evaluates only the
+//! positions one of whose children changed in the pass before, their children played from
+//! the index, and marks the parents (un-sown, [`parents`]) of those that changed. The values
+//! of children that another rank owns travel in two batched exchanges per block of positions
+//! (`MPI_Alltoallv`: the indices asked for, then their two bytes), and the marks for parents
+//! another rank owns in one exchange per pass. Every rank runs the same number of blocks per
+//! pass, so the exchanges line up.
 //!
-//! The passes are [`sweep`](super::sweep)'s, so the bytes are the same: stage 1 (the safe
-//! core) tends to its greatest fixed point whatever order the positions are updated in, and
-//! stage 2 reads only the last pass's bounds (every rank answers from them while it writes the
-//! next ones), so the pass at which a bound moved, the rank byte, is the same too.
+//! The bytes are those of the single-process build: stage 1 (the safe core) tends to its
+//! greatest fixed point whatever order the positions are updated in, and stage 2 reads only
+//! the last pass's bounds (every rank answers from them while it keeps the next ones apart),
+//! so the pass at which a bound moved, the rank byte, is the same too.
 //!
 //! Rank 0 writes each layer: its own share and then the others', streamed to it in blocks, with
 //! the checksum computed on the way, under a temporary name renamed when whole; then every
@@ -20,8 +24,9 @@
 
 use super::build::{peak_memory, remove_stale_temporaries, BuildError, BuildOptions, Summary};
 use super::file::{layer_path, table_header, FileError, Layer, HEADER};
-use super::index::{layer_size, next, positions_up_to, unrank};
-use super::layer::{best_exit, moves, Lower, Moves, Step};
+use super::index::{layer_size, next, positions_up_to, rank, unrank};
+use super::layer::{best_exit, moves, Lower, Moves};
+use super::propagate::{children, parents};
 use super::probe::supported;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::Variant;
@@ -99,10 +104,23 @@ struct Share {
     xhi: Vec<u8>,
     /// The side to move's row, or [`OVER`].
     row: Vec<u8>,
-    /// Stage 2: the bounds of the pass under way, and each position's rank byte.
+    /// Stage 2: the bounds the pass under way found, committed at its end, and each position's
+    /// rank byte.
     next_a: Vec<u8>,
     next_b: Vec<u8>,
     ranks: Vec<u8>,
+}
+
+impl Share {
+    fn local(&self, j: u64) -> usize {
+        (j - self.start) as usize
+    }
+
+    /// The bounds of position `j`, which this rank owns.
+    fn pair(&self, j: u64) -> [u8; 2] {
+        let k = self.local(j);
+        [self.a[k], self.b[k]]
+    }
 }
 
 /// What a rank found solving its share.
@@ -113,113 +131,67 @@ struct Solved {
     unsettled: u64,
 }
 
-/// The in-layer children of a block's positions and their owners, and the exchanges that
-/// bring the values of the ones other ranks own.
-struct Block {
-    /// Per position: how many children (0 for a position not looked at in this pass).
-    counts: Vec<u8>,
-    kids: Vec<u64>,
-    owners: Vec<u32>,
+/// One bit per position of a share.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+
+    fn set(&mut self, k: usize) {
+        self.0[k / 64] |= 1 << (k % 64);
+    }
+
+    fn get(&self, k: usize) -> bool {
+        self.0[k / 64] >> (k % 64) & 1 == 1
+    }
+
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
 }
 
-impl Block {
-    /// The children of `start..end` (every position for which `look` says so).
-    fn of(
-        variant: Variant,
-        n: usize,
-        start: u64,
-        end: u64,
-        shares: Shares,
-        look: impl Fn(u64) -> bool,
-    ) -> Block {
-        let mut block = Block {
-            counts: Vec::with_capacity((end - start) as usize),
-            kids: Vec::new(),
-            owners: Vec::new(),
-        };
-        if start == end {
-            return block;
-        }
-        let mut houses = unrank(n, start);
-        for i in start..end {
-            let mut count = 0;
-            if look(i) {
-                if let Moves::Steps(steps, len) = moves(variant, houses) {
-                    for step in &steps[..len] {
-                        if let Step::Inside(j) = *step {
-                            block.kids.push(j);
-                            block.owners.push(shares.owner(j) as u32);
-                            count += 1;
-                        }
-                    }
-                }
-            }
-            block.counts.push(count);
-            next(&mut houses);
-        }
-        block
+/// `MPI_Alltoallv` of `items`, grouped by the rank each goes to (`counts[r]` of them for rank
+/// `r`, in that order): returns what the other ranks sent this one, and how many from each.
+fn all_to_all<T: Equivalence + Default + Clone>(
+    world: &SimpleCommunicator,
+    items: &[T],
+    counts: &[i32],
+) -> (Vec<T>, Vec<i32>) {
+    let mut got_counts = vec![0i32; counts.len()];
+    world.all_to_all_into(counts, &mut got_counts[..]);
+    let mut got = vec![T::default(); got_counts.iter().map(|&c| c as usize).sum()];
+    {
+        let sent_displs = displacements(counts);
+        let sent = Partition::new(items, counts, &sent_displs[..]);
+        let displs = displacements(&got_counts);
+        let mut into = PartitionMut::new(&mut got[..], &got_counts[..], &displs[..]);
+        world.all_to_all_varcount_into(&sent, &mut into);
     }
+    (got, got_counts)
+}
 
-    /// The two bytes `state` gives of each child that another rank owns, in the order of
-    /// `kids` (those this rank owns: zero, read locally), from their owners, which answer
-    /// with `state` on their own shares.
-    fn exchange(
-        &self,
-        world: &SimpleCommunicator,
-        me: usize,
-        shares: Shares,
-        state: impl Fn(u64) -> [u8; 2],
-    ) -> Vec<[u8; 2]> {
-        let ranks = shares.ranks;
-        let mut send_counts = vec![0i32; ranks];
-        for &o in &self.owners {
-            if o as usize != me {
-                send_counts[o as usize] += 1;
-            }
-        }
-        let send_displs = displacements(&send_counts);
-        let mut asks = vec![0u64; send_counts.iter().map(|&c| c as usize).sum()];
-        let mut cursor = send_displs.clone();
-        // Where each child's answer will be.
-        let mut slot = vec![usize::MAX; self.kids.len()];
-        for (k, (&j, &o)) in self.kids.iter().zip(&self.owners).enumerate() {
-            let o = o as usize;
-            if o != me {
-                let at = cursor[o] as usize;
-                asks[at] = j;
-                slot[k] = at;
-                cursor[o] += 1;
-            }
-        }
-        let mut recv_counts = vec![0i32; ranks];
-        world.all_to_all_into(&send_counts[..], &mut recv_counts[..]);
-        let recv_displs = displacements(&recv_counts);
-        let mut asked = vec![0u64; recv_counts.iter().map(|&c| c as usize).sum()];
-        {
-            let sent = Partition::new(&asks[..], &send_counts[..], &send_displs[..]);
-            let mut got = PartitionMut::new(&mut asked[..], &recv_counts[..], &recv_displs[..]);
-            world.all_to_all_varcount_into(&sent, &mut got);
-        }
-        let answers: Vec<u16> = asked
-            .iter()
-            .map(|&j| u16::from_le_bytes(state(j)))
-            .collect();
-        let mut back = vec![0u16; asks.len()];
-        {
-            let sent = Partition::new(&answers[..], &recv_counts[..], &recv_displs[..]);
-            let mut got = PartitionMut::new(&mut back[..], &send_counts[..], &send_displs[..]);
-            world.all_to_all_varcount_into(&sent, &mut got);
-        }
-        slot.iter()
-            .map(|&at| {
-                if at == usize::MAX {
-                    [0, 0]
-                } else {
-                    back[at].to_le_bytes()
-                }
-            })
-            .collect()
+/// Groups `(rank, item)` pairs by rank, for [`all_to_all`]: the items in rank order (each
+/// rank's in the order given) and the count for each rank; and where each pair went.
+fn by_rank<T: Copy + Default>(pairs: &[(u32, T)], ranks: usize) -> (Vec<T>, Vec<i32>, Vec<usize>) {
+    let mut counts = vec![0i32; ranks];
+    for &(r, _) in pairs {
+        counts[r as usize] += 1;
     }
+    let mut cursor: Vec<usize> = displacements(&counts)
+        .into_iter()
+        .map(|d| d as usize)
+        .collect();
+    let mut items = vec![T::default(); pairs.len()];
+    let mut slots = Vec::with_capacity(pairs.len());
+    for &(r, item) in pairs {
+        let at = cursor[r as usize];
+        items[at] = item;
+        slots.push(at);
+        cursor[r as usize] += 1;
+    }
+    (items, counts, slots)
 }
 
 fn displacements(counts: &[i32]) -> Vec<i32> {
@@ -233,9 +205,13 @@ fn displacements(counts: &[i32]) -> Vec<i32> {
         .collect()
 }
 
-/// Runs passes until one changes nothing on any rank: `update` gets the pass number (from 1),
-/// a block's first position, the block's children and their remote values, and returns how
-/// many positions changed; `after` runs at the end of each pass. Returns the passes run.
+/// Runs passes until one changes nothing on any rank, each over the positions marked in
+/// `dirty` (every one that `first` picks in the first pass). A marked position's children
+/// are played from its index; the bounds of those another rank owns come from it in one
+/// exchange per block (it answers with what it holds then). `update` gets the pass number
+/// (from 1), the position's place in the share and its children's bounds, and says whether
+/// it changed; `commit` gets the places that changed at the end of a pass; then the parents of
+/// each are marked for the next pass, on whichever rank owns them. Returns the passes run.
 #[allow(clippy::too_many_arguments)]
 fn passes(
     world: &SimpleCommunicator,
@@ -244,28 +220,90 @@ fn passes(
     n: usize,
     share: &mut Share,
     shares: Shares,
-    look: impl Fn(&Share, u64) -> bool,
-    state: impl Fn(&Share, u64) -> [u8; 2],
-    mut update: impl FnMut(&mut Share, u32, u64, &Block, &[[u8; 2]]) -> u64,
-    mut after: impl FnMut(&mut Share),
+    first: impl Fn(&Share, usize) -> bool,
+    mut update: impl FnMut(&mut Share, u32, usize, &[[u8; 2]]) -> bool,
+    mut commit: impl FnMut(&mut Share, &[usize]),
 ) -> u32 {
+    let len = share.a.len();
     let longest = (0..shares.ranks).map(|r| shares.len(r)).max().unwrap_or(0);
     let blocks = longest.div_ceil(BLOCK);
-    let end = share.start + share.a.len() as u64;
+    let mut dirty = Bits::new(len);
+    for k in 0..len {
+        if first(share, k) {
+            dirty.set(k);
+        }
+    }
     let mut pass = 0;
     loop {
         pass += 1;
-        let mut changed = 0u64;
+        let mut changed: Vec<usize> = Vec::new();
         for b in 0..blocks {
-            let from = (share.start + b * BLOCK).min(end);
-            let to = (from + BLOCK).min(end);
-            let block = Block::of(variant, n, from, to, shares, |i| look(share, i));
-            let remote = block.exchange(world, me, shares, |j| state(share, j));
-            changed += update(share, pass, from, &block, &remote);
+            let from = ((b * BLOCK) as usize).min(len);
+            let to = (from + BLOCK as usize).min(len);
+            // The children of the block's marked positions: (place, child index, owner).
+            let mut counts: Vec<(usize, u8)> = Vec::new();
+            let mut kids: Vec<u64> = Vec::new();
+            let mut far: Vec<(u32, u64)> = Vec::new();
+            for k in (from..to).filter(|&k| dirty.get(k)) {
+                let houses = unrank(n, share.start + k as u64);
+                let before = kids.len();
+                children(variant, &houses, |child| kids.push(rank(child)));
+                counts.push((k, (kids.len() - before) as u8));
+            }
+            let mut where_far = vec![usize::MAX; kids.len()];
+            for (c, &j) in kids.iter().enumerate() {
+                let owner = shares.owner(j);
+                if owner != me {
+                    where_far[c] = far.len();
+                    far.push((owner as u32, j));
+                }
+            }
+            let (asks, ask_counts, slots) = by_rank(&far, shares.ranks);
+            let (asked, asked_counts) = all_to_all(world, &asks, &ask_counts);
+            let answers: Vec<u16> = asked
+                .iter()
+                .map(|&j| u16::from_le_bytes(share.pair(j)))
+                .collect();
+            let (back, _) = all_to_all(world, &answers, &asked_counts);
+            let mut at = 0;
+            let mut values: Vec<[u8; 2]> = Vec::with_capacity(6);
+            for (k, count) in counts {
+                values.clear();
+                for c in at..at + usize::from(count) {
+                    values.push(match where_far[c] {
+                        usize::MAX => share.pair(kids[c]),
+                        f => back[slots[f]].to_le_bytes(),
+                    });
+                }
+                at += usize::from(count);
+                if update(share, pass, k, &values) {
+                    changed.push(k);
+                }
+            }
         }
-        after(share);
+        dirty.clear();
+        commit(share, &changed);
+        // Mark the parents of what changed, here or on their owners.
+        let mut far: Vec<(u32, u64)> = Vec::new();
+        for &k in &changed {
+            let houses = unrank(n, share.start + k as u64);
+            parents(variant, &houses, |p| {
+                let owner = shares.owner(p);
+                if owner == me {
+                    dirty.set(share.local(p));
+                } else {
+                    far.push((owner as u32, p));
+                }
+            });
+        }
+        let (marks, mark_counts, _) = by_rank(&far, shares.ranks);
+        drop(far);
+        let (marked, _) = all_to_all(world, &marks, &mark_counts);
+        for p in marked {
+            dirty.set(share.local(p));
+        }
         let mut total = 0u64;
-        world.all_reduce_into(&changed, &mut total, SystemOperation::sum());
+        world.all_reduce_into(&(changed.len() as u64), &mut total, SystemOperation::sum());
         if total == 0 {
             return pass;
         }
@@ -273,7 +311,12 @@ fn passes(
 }
 
 /// Solves this rank's share of layer `n`.
-fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &Opened) -> Solved {
+fn solve_share(
+    world: &SimpleCommunicator,
+    variant: Variant,
+    n: usize,
+    lower: &Opened,
+) -> Solved {
     let me = world.rank() as usize;
     let shares = Shares {
         size: layer_size(n),
@@ -311,8 +354,6 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
             next(&mut houses);
         }
     }
-    let local = |share: &Share, j: u64| (j - share.start) as usize;
-    let owns = move |j: u64| shares.owner(j) == me;
 
     // Stage 1: the safe core, from above (see `sweep`), updated in place.
     for k in 0..len {
@@ -331,43 +372,28 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
         n,
         &mut share,
         shares,
-        |s, i| s.row[local(s, i)] != OVER,
-        |s, j| [s.a[local(s, j)], s.b[local(s, j)]],
-        |s, _, from, block, remote| {
-            let mut changed = 0;
-            let mut at = 0;
-            for (d, &count) in block.counts.iter().enumerate() {
-                let k = local(s, from + d as u64);
-                if s.row[k] == OVER {
-                    continue;
-                }
-                let mut best = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
-                let mut worst = if s.xhi[k] == NO_EXIT {
-                    nb
-                } else {
-                    nb - s.xhi[k]
-                };
-                let range = at..at + usize::from(count);
-                for (&j, &far) in block.kids[range.clone()].iter().zip(&remote[range]) {
-                    let [cs, ct] = if owns(j) {
-                        [s.a[local(s, j)], s.b[local(s, j)]]
-                    } else {
-                        far
-                    };
-                    best = best.max(ct);
-                    worst = worst.min(cs);
-                }
-                at += usize::from(count);
-                let (new_s, new_t) = (s.a[k].min(best), s.b[k].min(worst));
-                if (new_s, new_t) != (s.a[k], s.b[k]) {
-                    s.a[k] = new_s;
-                    s.b[k] = new_t;
-                    changed += 1;
-                }
+        |s, k| s.row[k] != OVER,
+        |s, _, k, kids| {
+            if s.row[k] == OVER {
+                return false;
             }
+            let mut best = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
+            let mut worst = if s.xhi[k] == NO_EXIT {
+                nb
+            } else {
+                nb - s.xhi[k]
+            };
+            for &[cs, ct] in kids {
+                best = best.max(ct);
+                worst = worst.min(cs);
+            }
+            let (new_s, new_t) = (s.a[k].min(best), s.b[k].min(worst));
+            let changed = (new_s, new_t) != (s.a[k], s.b[k]);
+            s.a[k] = new_s;
+            s.b[k] = new_t;
             changed
         },
-        |_| {},
+        |_, _| {},
     );
 
     // Stage 2: the bounds, from the core; each pass reads the last pass's bounds only.
@@ -384,48 +410,31 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
         n,
         &mut share,
         shares,
-        |s, i| {
-            let k = local(s, i);
-            s.row[k] != OVER && s.a[k] != s.b[k]
-        },
-        |s, j| [s.a[local(s, j)], s.b[local(s, j)]],
-        |s, pass, from, block, remote| {
-            let mut changed = 0;
-            let mut at = 0;
-            for (d, &count) in block.counts.iter().enumerate() {
-                let k = local(s, from + d as u64);
-                let (old_lo, old_hi) = (s.a[k], s.b[k]);
-                if s.row[k] == OVER || old_lo == old_hi {
-                    continue;
-                }
-                let mut best_lo = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
-                let mut best_hi = if s.xhi[k] == NO_EXIT { 0 } else { s.xhi[k] };
-                let range = at..at + usize::from(count);
-                for (&j, &far) in block.kids[range.clone()].iter().zip(&remote[range]) {
-                    let [clo, chi] = if owns(j) {
-                        [s.a[local(s, j)], s.b[local(s, j)]]
-                    } else {
-                        far
-                    };
-                    best_lo = best_lo.max(nb - chi);
-                    best_hi = best_hi.max(nb - clo);
-                }
-                at += usize::from(count);
-                let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
-                if new_lo != old_lo {
-                    s.next_a[k] = new_lo;
-                }
-                if new_hi != old_hi {
-                    s.next_b[k] = new_hi;
-                    s.ranks[k] = pass.min(255) as u8;
-                }
-                changed += u64::from((new_lo, new_hi) != (old_lo, old_hi));
+        |s, k| s.row[k] != OVER && s.a[k] != s.b[k],
+        |s, pass, k, kids| {
+            let (old_lo, old_hi) = (s.a[k], s.b[k]);
+            if s.row[k] == OVER || old_lo == old_hi {
+                return false;
             }
-            changed
+            let mut best_lo = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
+            let mut best_hi = if s.xhi[k] == NO_EXIT { 0 } else { s.xhi[k] };
+            for &[clo, chi] in kids {
+                best_lo = best_lo.max(nb - chi);
+                best_hi = best_hi.max(nb - clo);
+            }
+            let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
+            s.next_a[k] = new_lo;
+            if new_hi != old_hi {
+                s.next_b[k] = new_hi;
+                s.ranks[k] = pass.min(255) as u8;
+            }
+            (new_lo, new_hi) != (old_lo, old_hi)
         },
-        |s| {
-            s.a.copy_from_slice(&s.next_a);
-            s.b.copy_from_slice(&s.next_b);
+        |s, changed| {
+            for &k in changed {
+                s.a[k] = s.next_a[k];
+                s.b[k] = s.next_b[k];
+            }
         },
     );
     share.next_a = Vec::new();
