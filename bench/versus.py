@@ -31,7 +31,7 @@ The engines count nodes differently, so the ratio is of nodes as each counts the
   the root, as its own `oware test bench` counts them (`BenchGame.makeMove`).
 
 Fails with a message naming the engine when one cannot be started, exits, or prints no nodes."""
-import argparse, os, pathlib, queue, re, shlex, shutil, subprocess, sys, tempfile, threading, time
+import argparse, atexit, os, pathlib, queue, re, shlex, shutil, subprocess, sys, tempfile, threading, time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SETUP = ["setoption name OwnBook value false"]
@@ -62,7 +62,7 @@ class Engine:
         self.name, self.argv, self.setup = name, argv, setup
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1, env=env)
+                                         text=True, bufsize=1, env=env)
         except OSError as e:
             fail(f"{name}: cannot start `{shlex.join(argv)}`: {e}")
         self.lines = queue.Queue()
@@ -134,14 +134,16 @@ def main():
     parser = argparse.ArgumentParser(
         description="\n\n".join([__doc__.split("\n\n")[0]] + __doc__.split("\n\n")[2:]),
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("awari", nargs="?", default=str(ROOT / "target" / "release" / "awari"))
-    parser.add_argument("--movetime", type=int, default=1000, help="ms per position")
-    parser.add_argument("--rounds", type=int, default=3, help="counted passes over the positions")
-    parser.add_argument("--warmup", type=int, default=1, help="passes first, not counted")
-    parser.add_argument("--baseline", action="append", default=[], help="another awari build")
-    parser.add_argument("--terms", action="store_true", help="also AWARI without its network")
-    parser.add_argument("--other", help="the other engine's command line")
-    parser.add_argument("--hash", type=int, help="setoption name Hash value MB for every engine")
+    add = parser.add_argument
+    add("awari", nargs="?", metavar="AWARI",
+        default=str(ROOT / "target" / "release" / "awari"))
+    add("--movetime", type=int, metavar="MS", default=1000, help="ms per position")
+    add("--rounds", type=int, metavar="N", default=3, help="counted passes over the positions")
+    add("--warmup", type=int, metavar="N", default=1, help="passes first, not counted")
+    add("--baseline", action="append", metavar="PATH", default=[], help="another awari build")
+    add("--terms", action="store_true", help="also AWARI without its network")
+    add("--other", metavar="CMD", help="the other engine's command line")
+    add("--hash", type=int, metavar="MB", help="setoption name Hash value MB for every engine")
     args = parser.parse_args()
     if args.movetime < 1 or args.rounds < 1 or args.warmup < 0:
         fail("--movetime and --rounds take positive numbers, --warmup 0 or more")
@@ -149,6 +151,7 @@ def main():
     positions = bench_positions()
     setup = SETUP + ([f"setoption name Hash value {args.hash}"] if args.hash else [])
     data = tempfile.mkdtemp(prefix="versus-")
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
     env = dict(os.environ, XDG_DATA_HOME=data)
     specs = []
     for path in [args.awari] + args.baseline:
@@ -178,15 +181,14 @@ def main():
             n = sum(x[0] for x in nodes_ms)
             ms = sum(x[1] for x in nodes_ms)
             label = f"pass {r + 1 - args.warmup}" if counted else "warm-up"
+            each = ", ".join(f"{x[0] / max(1, x[1]) / 1000:.2f}" for x in nodes_ms)
             print(f"{label}: {e.name}: {n} nodes in {ms:.0f} ms, {n / ms / 1000:.2f} M nodes/s "
-                  f"(by position {', '.join(f'{x[0] / max(1, x[1]) / 1000:.2f}' for x in nodes_ms)})",
-                  flush=True)
+                  f"(by position {each})", flush=True)
             if counted:
                 total[e.name][0] += n
                 total[e.name][1] += ms
     for e in engines:
         e.quit()
-    shutil.rmtree(data, ignore_errors=True)
 
     print(f"load at the end {' '.join(open('/proc/loadavg').read().split()[:3])}")
     print("total nodes / total time, each engine counting nodes its own way (see --help):")
