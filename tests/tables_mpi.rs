@@ -120,7 +120,8 @@ fn mpi_builds_write_the_bytes_of_the_single_process_build() {
 fn a_rank_killed_mid_layer_ends_the_job_and_a_rerun_resumes() {
     let Some((mpirun, bin)) = mpi() else { return };
     let variant = Variant::Oware;
-    let seeds = SEEDS;
+    // A layer smaller than the comparisons': what is checked is the end and the resumption.
+    let seeds = SEEDS - 1;
     let dir = scratch("mpi-killed", "oware");
     let args = [
         "--seeds".to_string(),

@@ -2,14 +2,14 @@
 //!
 //! Each rank owns a contiguous share of every layer's positions and holds only that share:
 //! per position its bounds, the bounds a pass found, its rank byte and what its exits give
-//! (eight bytes), and two bits (to evaluate in the next pass, and the set of the changed).
+//! (eight bytes), and three bits (to evaluate in this pass and in the next, changed).
 //! The passes are those of [`propagate`](super::propagate): a pass evaluates only the
 //! positions one of whose children changed in the pass before, their children played from
 //! the index, and marks the parents (un-sown, [`parents`]) of those that changed. The values
 //! of children that another rank owns travel in two batched exchanges per block of positions
 //! (`MPI_Alltoallv`: the indices asked for, then their two bytes), and the marks for parents
-//! another rank owns in one exchange per pass. Every rank runs the same number of blocks per
-//! pass, so the exchanges line up.
+//! another rank owns in a third. Every rank runs the same number of blocks per pass, so the
+//! exchanges line up, and what a rank holds beside its share is a block's worth.
 //!
 //! The bytes are those of the single-process build: stage 1 (the safe core) tends to its
 //! greatest fixed point whatever order the positions are updated in, and stage 2 reads only
@@ -26,8 +26,8 @@ use super::build::{peak_memory, remove_stale_temporaries, BuildError, BuildOptio
 use super::file::{layer_path, table_header, FileError, Layer, HEADER};
 use super::index::{layer_size, next, positions_up_to, rank, unrank};
 use super::layer::{best_exit, moves, Lower, Moves};
-use super::propagate::{children, parents};
 use super::probe::supported;
+use super::propagate::{children, parents};
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::Variant;
 use mpi::collective::SystemOperation;
@@ -129,6 +129,42 @@ struct Solved {
     ranks: Vec<u8>,
     passes: u32,
     unsettled: u64,
+    /// The job's traffic, all ranks summed.
+    traffic: Traffic,
+}
+
+/// What the passes evaluated and sent: for the figures, and the estimate of larger layers.
+#[derive(Clone, Copy, Default)]
+struct Traffic {
+    /// Positions evaluated (every pass counted).
+    evaluated: u64,
+    /// Children's bounds asked of other ranks (an index sent, two bytes back).
+    asks: u64,
+    /// Parents marked on other ranks (an index sent).
+    marks: u64,
+    /// Batched exchanges (each an `MPI_Alltoall` of counts, then an `MPI_Alltoallv` of the
+    /// items), the same on every rank.
+    exchanges: u64,
+}
+
+impl Traffic {
+    /// Bytes that crossed between ranks.
+    fn bytes(self) -> u64 {
+        self.asks * 10 + self.marks * 8
+    }
+
+    /// Every rank's counts summed (the exchanges are every rank's).
+    fn summed(self, world: &SimpleCommunicator) -> Traffic {
+        let mine = [self.evaluated, self.asks, self.marks];
+        let mut all = [0u64; 3];
+        world.all_reduce_into(&mine[..], &mut all[..], SystemOperation::sum());
+        Traffic {
+            evaluated: all[0],
+            asks: all[1],
+            marks: all[2],
+            exchanges: self.exchanges,
+        }
+    }
 }
 
 /// One bit per position of a share.
@@ -149,6 +185,20 @@ impl Bits {
 
     fn clear(&mut self) {
         self.0.fill(0);
+    }
+
+    /// The places set, in order.
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
     }
 }
 
@@ -210,8 +260,9 @@ fn displacements(counts: &[i32]) -> Vec<i32> {
 /// are played from its index; the bounds of those another rank owns come from it in one
 /// exchange per block (it answers with what it holds then). `update` gets the pass number
 /// (from 1), the position's place in the share and its children's bounds, and says whether
-/// it changed; `commit` gets the places that changed at the end of a pass; then the parents of
-/// each are marked for the next pass, on whichever rank owns them. Returns the passes run.
+/// it changed; the parents of a position that changed are marked for the next pass, on
+/// whichever rank owns them, in a third exchange per block; `commit` gets the places that
+/// changed at the end of a pass. Returns the passes run.
 #[allow(clippy::too_many_arguments)]
 fn passes(
     world: &SimpleCommunicator,
@@ -222,12 +273,16 @@ fn passes(
     shares: Shares,
     first: impl Fn(&Share, usize) -> bool,
     mut update: impl FnMut(&mut Share, u32, usize, &[[u8; 2]]) -> bool,
-    mut commit: impl FnMut(&mut Share, &[usize]),
+    mut commit: impl FnMut(&mut Share, &Bits),
+    traffic: &mut Traffic,
 ) -> u32 {
     let len = share.a.len();
     let longest = (0..shares.ranks).map(|r| shares.len(r)).max().unwrap_or(0);
     let blocks = longest.div_ceil(BLOCK);
+    // To evaluate in this pass, and in the next; changed in this pass.
     let mut dirty = Bits::new(len);
+    let mut next_dirty = Bits::new(len);
+    let mut changed = Bits::new(len);
     for k in 0..len {
         if first(share, k) {
             dirty.set(k);
@@ -236,7 +291,7 @@ fn passes(
     let mut pass = 0;
     loop {
         pass += 1;
-        let mut changed: Vec<usize> = Vec::new();
+        let mut changes = 0u64;
         for b in 0..blocks {
             let from = ((b * BLOCK) as usize).min(len);
             let to = (from + BLOCK as usize).min(len);
@@ -244,6 +299,7 @@ fn passes(
             let mut counts: Vec<(usize, u8)> = Vec::new();
             let mut kids: Vec<u64> = Vec::new();
             let mut far: Vec<(u32, u64)> = Vec::new();
+            let mut marks: Vec<(u32, u64)> = Vec::new();
             for k in (from..to).filter(|&k| dirty.get(k)) {
                 let houses = unrank(n, share.start + k as u64);
                 let before = kids.len();
@@ -258,6 +314,9 @@ fn passes(
                     far.push((owner as u32, j));
                 }
             }
+            traffic.evaluated += counts.len() as u64;
+            traffic.asks += far.len() as u64;
+            traffic.exchanges += 2;
             let (asks, ask_counts, slots) = by_rank(&far, shares.ranks);
             let (asked, asked_counts) = all_to_all(world, &asks, &ask_counts);
             let answers: Vec<u16> = asked
@@ -277,33 +336,34 @@ fn passes(
                 }
                 at += usize::from(count);
                 if update(share, pass, k, &values) {
-                    changed.push(k);
+                    changed.set(k);
+                    changes += 1;
+                    // Its parents, here or on their owners, are evaluated in the next pass.
+                    let houses = unrank(n, share.start + k as u64);
+                    parents(variant, &houses, |p| {
+                        let owner = shares.owner(p);
+                        if owner == me {
+                            next_dirty.set(share.local(p));
+                        } else {
+                            marks.push((owner as u32, p));
+                        }
+                    });
                 }
             }
+            traffic.marks += marks.len() as u64;
+            traffic.exchanges += 1;
+            let (sent, sent_counts, _) = by_rank(&marks, shares.ranks);
+            let (marked, _) = all_to_all(world, &sent, &sent_counts);
+            for p in marked {
+                next_dirty.set(share.local(p));
+            }
         }
-        dirty.clear();
         commit(share, &changed);
-        // Mark the parents of what changed, here or on their owners.
-        let mut far: Vec<(u32, u64)> = Vec::new();
-        for &k in &changed {
-            let houses = unrank(n, share.start + k as u64);
-            parents(variant, &houses, |p| {
-                let owner = shares.owner(p);
-                if owner == me {
-                    dirty.set(share.local(p));
-                } else {
-                    far.push((owner as u32, p));
-                }
-            });
-        }
-        let (marks, mark_counts, _) = by_rank(&far, shares.ranks);
-        drop(far);
-        let (marked, _) = all_to_all(world, &marks, &mark_counts);
-        for p in marked {
-            dirty.set(share.local(p));
-        }
+        changed.clear();
+        std::mem::swap(&mut dirty, &mut next_dirty);
+        next_dirty.clear();
         let mut total = 0u64;
-        world.all_reduce_into(&(changed.len() as u64), &mut total, SystemOperation::sum());
+        world.all_reduce_into(&changes, &mut total, SystemOperation::sum());
         if total == 0 {
             return pass;
         }
@@ -311,12 +371,7 @@ fn passes(
 }
 
 /// Solves this rank's share of layer `n`.
-fn solve_share(
-    world: &SimpleCommunicator,
-    variant: Variant,
-    n: usize,
-    lower: &Opened,
-) -> Solved {
+fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &Opened) -> Solved {
     let me = world.rank() as usize;
     let shares = Shares {
         size: layer_size(n),
@@ -355,6 +410,7 @@ fn solve_share(
         }
     }
 
+    let mut traffic = Traffic::default();
     // Stage 1: the safe core, from above (see `sweep`), updated in place.
     for k in 0..len {
         let own = if share.row[k] == OVER {
@@ -394,6 +450,7 @@ fn solve_share(
             changed
         },
         |_, _| {},
+        &mut traffic,
     );
 
     // Stage 2: the bounds, from the core; each pass reads the last pass's bounds only.
@@ -431,11 +488,12 @@ fn solve_share(
             (new_lo, new_hi) != (old_lo, old_hi)
         },
         |s, changed| {
-            for &k in changed {
+            for k in changed.ones() {
                 s.a[k] = s.next_a[k];
                 s.b[k] = s.next_b[k];
             }
         },
+        &mut traffic,
     );
     share.next_a = Vec::new();
     share.next_b = Vec::new();
@@ -463,6 +521,7 @@ fn solve_share(
         ranks: std::mem::take(&mut share.ranks),
         passes: first + second,
         unsettled: all_unsettled,
+        traffic: traffic.summed(world),
     }
 }
 
@@ -597,12 +656,18 @@ pub fn build(
             }
             let size = layer_size(n);
             let secs = t.elapsed().as_secs_f64();
+            let traffic = solved.traffic;
             say(format!(
-                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s -> {}",
+                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s, {:>5.1} evaluations per position, {} values and {} marks between ranks ({:.1} MB) in {} exchanges -> {}",
                 solved.passes,
                 100.0 * solved.unsettled as f64 / size.max(1) as f64,
                 secs,
                 size as f64 / secs.max(1e-9) / 1e6,
+                traffic.evaluated as f64 / size.max(1) as f64,
+                traffic.asks,
+                traffic.marks,
+                traffic.bytes() as f64 / 1e6,
+                traffic.exchanges,
                 layer_path(&options.dir, options.variant, n).display()
             ));
             summary.built.push(n);
