@@ -1,11 +1,11 @@
 //! awari: an engine and match referee for Awari, the sowing game of the mancala family, under
-//! five rule sets (`oware`, `awari`, `ahl`, `kalah`, `ayoayo`).
+//! six rule sets (`oware`, `awari`, `ahl`, `kalah`, `ayoayo`, `kalah-empty`).
 //!
 //! Module map, one room per job. Arrows go one way: each module builds only on those listed
 //! above it, never on one below.
 //! - [`rng`]: the seeded generator of every reproducible random choice (the Zobrist keys'
 //!   included). It imports nothing.
-//! - [`rules`]: the game only (board, moves, five rule sets, notation, Zobrist keys, perft).
+//! - [`rules`]: the game only (board, moves, six rule sets, notation, Zobrist keys, perft).
 //!   Everything else builds on it and it imports nothing from them.
 //! - [`sys`]: files, pipes, the processor's cache, signals, the subreaper, the registry of
 //!   live engines and `/proc`, wrapped once.

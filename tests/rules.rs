@@ -145,6 +145,42 @@ fn single_moves_give_the_expected_positions() {
             'A',
             "0-1-0-0-0-1-1-1-1-1-0-1-0-0-N",
         ),
+        // Kalah-empty differs from kalah only in a last seed alone facing an empty house.
+        (
+            "kalah-empty: a last seed alone facing an empty house goes to the store",
+            Variant::KalahEmpty,
+            "1-0-0-0-0-1-1-1-1-1-0-1-0-0-S",
+            'A',
+            "0-0-0-0-0-1-1-1-1-1-0-1-1-0-N",
+        ),
+        (
+            "kalah-empty: North's lone seed facing an empty house goes to North's store",
+            Variant::KalahEmpty,
+            "1-1-1-1-0-1-1-0-0-0-0-2-0-0-N",
+            'a',
+            "1-1-1-1-0-1-0-0-0-0-0-2-0-1-S",
+        ),
+        (
+            "kalah-empty: a capture facing seeds, as in kalah",
+            Variant::KalahEmpty,
+            "1-0-0-0-0-1-1-1-1-1-5-1-0-0-S",
+            'A',
+            "0-0-0-0-0-1-1-1-1-1-0-1-6-0-N",
+        ),
+        (
+            "kalah-empty: a last seed in a house that held seeds stays",
+            Variant::KalahEmpty,
+            "1-1-0-0-0-1-1-1-1-1-0-1-0-0-S",
+            'A',
+            "0-2-0-0-0-1-1-1-1-1-0-1-0-0-N",
+        ),
+        (
+            "kalah-empty: a last seed on the opponent's row stays",
+            Variant::KalahEmpty,
+            "0-0-0-0-0-2-0-1-1-1-1-1-0-0-S",
+            'F',
+            "0-0-0-0-0-0-1-1-1-1-1-1-1-0-N",
+        ),
         // A's seed makes B 2: relay from B over C and D; D was empty, so it ends there and
         // captures c, facing D.
         (
@@ -296,6 +332,15 @@ fn endings() {
             EndReason::EmptyRow,
             Some(Side::North),
             [1, 6],
+        ),
+        (
+            "kalah-empty: a lone seed banked facing nothing empties the mover's row: the end",
+            Variant::KalahEmpty,
+            "0-0-0-0-1-0-0-1-0-0-0-1-20-25-S",
+            "E",
+            EndReason::EmptyRow,
+            Some(Side::North),
+            [21, 27],
         ),
         // e's seed ends on f, own row, capturing A: South's row is empty, North keeps its row.
         (

@@ -1,5 +1,5 @@
 //! The propagating solver against the sweeping one it replaced: the same value bytes and the
-//! same rank bytes, layer by layer, for oware and kalah.
+//! same rank bytes, layer by layer, for oware and kalah (both readings).
 //!
 //! Up to 13 seeds here (some 20 s of a test run on two cores); the whole comparison up to 15
 //! seeds, the README's, is `AWARI_SOLVERS_UP_TO=15 cargo test --release --test tables_solvers
@@ -70,6 +70,11 @@ fn kalah_layers_are_the_same_bytes_with_either_solver() {
     same_bytes(Variant::Kalah);
 }
 
+#[test]
+fn kalah_empty_layers_are_the_same_bytes_with_either_solver() {
+    same_bytes(Variant::KalahEmpty);
+}
+
 /// The propagating solver's own move generation: the in-layer children of every position of
 /// the small layers are those of [`moves`], and each child names the position among its
 /// parents.
@@ -78,7 +83,7 @@ fn children_and_parents_agree_with_the_rules() {
     use awari::tables::index::{layer_size, rank, unrank};
     use awari::tables::layer::{moves, Moves, Step};
     use awari::tables::propagate::{children, parents};
-    for variant in [Variant::Oware, Variant::Kalah] {
+    for variant in [Variant::Oware, Variant::Kalah, Variant::KalahEmpty] {
         for n in 0..=9 {
             let mut checked = 0;
             for i in 0..layer_size(n) {
@@ -108,7 +113,9 @@ fn children_and_parents_agree_with_the_rules() {
                     checked += 1;
                 }
             }
-            assert!(n < 2 || checked > 0);
+            // Two seeds, one a side, leave the layer at every move in kalah-empty: the sown
+            // seed falls alone into an empty own house, or into the store.
+            assert!(n < 2 || checked > 0 || (n == 2 && variant == Variant::KalahEmpty));
         }
     }
 }

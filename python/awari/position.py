@@ -12,7 +12,7 @@ from awari._native import Board
 __all__ = ["MOVE", "VARIANTS", "Position", "PositionLike", "as_position"]
 
 #: The rule sets the awari engine knows (`UCI_Variant`).
-VARIANTS = ("oware", "awari", "ahl", "kalah", "ayoayo")
+VARIANTS = ("oware", "awari", "ahl", "kalah", "ayoayo", "kalah-empty")
 
 #: A move: one house letter, South's uppercase, North's lowercase.
 MOVE = re.compile(r"[A-Fa-f]")

@@ -93,7 +93,7 @@ def test_perft_agrees_with_the_engine_for_every_rule_set(awari_bin: str, rules: 
 
 
 def test_the_rule_sets_are_the_engines_five() -> None:
-    assert awari.RULES == ["oware", "awari", "ahl", "kalah", "ayoayo"]
+    assert awari.RULES == ["oware", "awari", "ahl", "kalah", "ayoayo", "kalah-empty"]
     with pytest.raises(ValueError, match="the rule sets are oware, awari, ahl, kalah, ayoayo"):
         awari.Board(rules="chess")
 

@@ -32,7 +32,7 @@ use std::process::ExitCode;
 #[command(
     name = "awari",
     version = crate::sys::conventions::VERSION,
-    about = "An Awari engine: oware, awari, ahl, kalah and ayoayo",
+    about = "An Awari engine: oware, awari, ahl, kalah, ayoayo and kalah-empty",
     after_help = "With no command, awari is the engine: it speaks the UCI-like line protocol of\n\
                   protocol.md on stdin/stdout, e.g.\n  \
                   printf 'position startpos moves FfEa\\ngo depth 12\\n' | awari\n\

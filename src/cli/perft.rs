@@ -9,7 +9,7 @@ use crate::search::Control;
 
 #[derive(clap::Args)]
 pub(super) struct PerftArgs {
-    /// Rule set: oware, awari, ahl, kalah or ayoayo.
+    /// Rule set: oware, awari, ahl, kalah, ayoayo or kalah-empty.
     #[arg(long, default_value = "oware")]
     variant: Variant,
     /// Plies to count to.

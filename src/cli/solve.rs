@@ -1,4 +1,4 @@
-//! `awari solve`: proves a kalah or ahl position's exact value with the library's solver
+//! `awari solve`: proves a kalah (either reading) or ahl position's exact value with the library's solver
 //! ([`crate::tools::prove`]) and prints it with a line of best play. Ctrl-C stops it with the
 //! bounds proven so far (exit status 130).
 
@@ -14,13 +14,13 @@ use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub(super) struct SolveArgs {
-    /// Rule set: kalah or ahl (the others' values depend on the game's history).
+    /// Rule set: kalah, kalah-empty or ahl (the others' values depend on the game's history).
     #[arg(long, default_value = "kalah")]
     variant: Variant,
     #[command(flatten)]
     start: super::Start,
-    /// Kalah endgame tables to use (default: the platform's data directory, awari/tables, if
-    /// it holds any).
+    /// Endgame tables of the rule set (kalah or kalah-empty) to use (default: the platform's
+    /// data directory, awari/tables, if it holds any).
     #[arg(long)]
     tables: Option<PathBuf>,
     /// The solver's transposition table, in MiB.
@@ -31,7 +31,7 @@ pub(super) struct SolveArgs {
 /// The tables to use: those named (which must be there), else the default directory's, if any.
 fn open_tables(args: &SolveArgs) -> Result<Option<Tables>, String> {
     let named = args.tables.is_some();
-    if named && args.variant != Variant::Kalah {
+    if named && !args.variant.is_kalah() {
         return Err(format!(
             "--tables: there are no exact endgame tables for {} (only for kalah)",
             args.variant
@@ -44,21 +44,23 @@ fn open_tables(args: &SolveArgs) -> Result<Option<Tables>, String> {
     else {
         return Ok(None);
     };
-    if args.variant != Variant::Kalah {
+    if !args.variant.is_kalah() {
         return Ok(None);
     }
     if named && !dir.is_dir() {
         return Err(format!("--tables {}: no such directory", dir.display()));
     }
-    let tables = Tables::open(&dir, Variant::Kalah);
+    // The rule set's own tables: a file of the other reading of kalah is not read.
+    let tables = Tables::open(&dir, args.variant);
     for problem in tables.problems() {
         stderr::line(format_args!("warning: {problem}"));
     }
     match tables.reach() {
         Some(_) => Ok(Some(tables)),
         None if named => Err(format!(
-            "--tables {}: no kalah tables there (awari tables build --variant kalah --dir {0})",
-            dir.display()
+            "--tables {}: no {1} tables there (awari tables build --variant {1} --dir {0})",
+            dir.display(),
+            args.variant
         )),
         None => Ok(None),
     }

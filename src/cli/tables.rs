@@ -13,7 +13,7 @@ pub(super) enum TablesCommand {
     /// Compute every position with at most SEEDS seeds on the board, layer by layer; resumes
     /// after the last whole layer file.
     Build {
-        /// Rule set: oware or kalah.
+        /// Rule set: oware, kalah or kalah-empty.
         #[arg(long, default_value = "oware")]
         variant: Variant,
         /// The largest seed count to build.
@@ -66,7 +66,7 @@ pub(super) enum TablesCommand {
     /// size, checksum and every value byte (what an engine checks on a thread of its own after
     /// opening them); fails if one is unsound.
     Verify {
-        /// Rule set: oware or kalah.
+        /// Rule set: oware, kalah or kalah-empty.
         #[arg(long, default_value = "oware")]
         variant: Variant,
         /// Directory of the layer files (default: as for build).
@@ -75,7 +75,7 @@ pub(super) enum TablesCommand {
     },
     /// Print a position's table value, then the value each legal move leads to.
     Probe {
-        /// Rule set: oware or kalah.
+        /// Rule set: oware, kalah or kalah-empty.
         #[arg(long, default_value = "oware")]
         variant: Variant,
         /// Directory of the layer files (default: as for build).
@@ -200,7 +200,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
         TablesCommand::Verify { variant, dir } => {
             if !supported(variant) {
                 return Err(format!(
-                    "--variant {variant}: tables exist for oware and kalah"
+                    "--variant {variant}: tables exist for oware and kalah (both readings)"
                 ));
             }
             let dir = existing_tables_dir(dir)?;
@@ -239,7 +239,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
         } => {
             if !supported(variant) {
                 return Err(format!(
-                    "--variant {variant}: tables exist for oware and kalah"
+                    "--variant {variant}: tables exist for oware and kalah (both readings)"
                 ));
             }
             let dir = existing_tables_dir(dir)?;

@@ -1,4 +1,4 @@
-//! The game itself, under five rule sets: board, moves, sowing and captures, game end,
+//! The game itself, under six rule sets: board, moves, sowing and captures, game end,
 //! notation, Zobrist keys and perft. Nothing here knows about search, protocol or matches;
 //! the engine, the referee and the classic opponents all build on it.
 //!

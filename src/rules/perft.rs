@@ -124,6 +124,9 @@ impl<'a> Walker<'a> {
             Variant::Ahl => self.child::<{ Variant::Ahl as u8 }>(board, m, depth, since),
             Variant::Kalah => self.child::<{ Variant::Kalah as u8 }>(board, m, depth, since),
             Variant::Ayoayo => self.child::<{ Variant::Ayoayo as u8 }>(board, m, depth, since),
+            Variant::KalahEmpty => {
+                self.child::<{ Variant::KalahEmpty as u8 }>(board, m, depth, since)
+            }
         }
     }
 
@@ -135,6 +138,7 @@ impl<'a> Walker<'a> {
             Variant::Ahl => self.leaves::<{ Variant::Ahl as u8 }>(board, depth, 0),
             Variant::Kalah => self.leaves::<{ Variant::Kalah as u8 }>(board, depth, 0),
             Variant::Ayoayo => self.leaves::<{ Variant::Ayoayo as u8 }>(board, depth, 0),
+            Variant::KalahEmpty => self.leaves::<{ Variant::KalahEmpty as u8 }>(board, depth, 0),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The five rule sets. Each is described exactly in `protocol.md` (section "Rules"); this module
+//! The six rule sets. Each is described exactly in `doc/rules.md` (section "Rules"); this module
 //! only names them and answers the questions the rest of the rules ask about them.
 
 use std::fmt;
@@ -19,16 +19,22 @@ pub enum Variant {
     Kalah,
     /// Ayoayo of the Yoruba: relay sowing.
     Ayoayo,
+    /// Kalah with the "empty capture" rule: a last seed sown into an empty own house goes to
+    /// the store even when the facing house is empty. The reading of the published computer
+    /// solutions of Kalah (Irving, Donkers and Uiterwijk; Rawlings). Last in the list, so that
+    /// the others keep the numbers that table files and training records store.
+    KalahEmpty,
 }
 
 impl Variant {
     /// All variants, in the order `UCI_Variant` lists them.
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 6] = [
         Variant::Oware,
         Variant::Awari,
         Variant::Ahl,
         Variant::Kalah,
         Variant::Ayoayo,
+        Variant::KalahEmpty,
     ];
 
     /// The name used on the command line and in the protocol.
@@ -39,6 +45,7 @@ impl Variant {
             Variant::Ahl => "ahl",
             Variant::Kalah => "kalah",
             Variant::Ayoayo => "ayoayo",
+            Variant::KalahEmpty => "kalah-empty",
         }
     }
 
@@ -65,7 +72,19 @@ impl Variant {
 
     /// Whether a side can move twice in a row (sowing into its own store).
     pub const fn has_extra_moves(self) -> bool {
-        matches!(self, Variant::Ahl | Variant::Kalah)
+        matches!(self, Variant::Ahl | Variant::Kalah | Variant::KalahEmpty)
+    }
+
+    /// Whether this is a reading of kalah (`kalah`, `kalah-empty`): the same board, sowing,
+    /// extra moves and end, differing only in a capture facing an empty house.
+    pub const fn is_kalah(self) -> bool {
+        matches!(self, Variant::Kalah | Variant::KalahEmpty)
+    }
+
+    /// Whether a last seed sown into an empty own house goes to the store even when the
+    /// facing house is empty (kalah-empty); elsewhere such a seed stays where it fell.
+    pub const fn captures_facing_empty(self) -> bool {
+        matches!(self, Variant::KalahEmpty)
     }
 }
 
@@ -75,17 +94,18 @@ impl fmt::Display for Variant {
     }
 }
 
-/// A variant name that is not one of the five.
+/// A variant name that is not one of the six.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown variant `{}` (expected one of: oware, awari, ahl, kalah, ayoayo)",
-            self.0
-        )
+        write!(f, "unknown variant `{}` (expected one of: ", self.0)?;
+        for (i, v) in Variant::ALL.iter().enumerate() {
+            let comma = if i == 0 { "" } else { ", " };
+            write!(f, "{comma}{v}")?;
+        }
+        f.write_str(")")
     }
 }
 

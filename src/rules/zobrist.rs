@@ -1,5 +1,5 @@
 //! Zobrist keys: one random 64-bit number per (house, seed count), per (store, seed count), for
-//! North to move and for ahl's pending bonus move. A position's key is the XOR of the numbers of
+//! North to move, for ahl's pending bonus move and for kalah-empty's rule. A position's key is the XOR of the numbers of
 //! its features, so a move updates it by XOR-ing out old counts and XOR-ing in new ones.
 //!
 //! The tables are built at compile time (SplitMix64 from a fixed seed), so keys are the same in
@@ -51,3 +51,8 @@ pub static STORE: [[u64; 256]; 2] = table::<2>(0x6177_6172_6920_7332);
 pub const NORTH_TO_MOVE: u64 = splitmix64(0x6e6f_7274_6833).1;
 /// XOR-ed in while an ahl bonus move is pending.
 pub const BONUS: u64 = splitmix64(0x626f_6e75_7334).1;
+/// XOR-ed into the key of every kalah-empty board: the same houses play on differently under
+/// kalah's two readings, so a transposition table that outlives a change of rule set must not
+/// take one's entry for the other's. (The first five rule sets' keys had no such part when
+/// they were fixed; adding one now would change every key printed so far.)
+pub const EMPTY_CAPTURE: u64 = splitmix64(0x656d_7074_7935).1;

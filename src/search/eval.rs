@@ -237,7 +237,8 @@ impl Weights {
         match variant {
             Variant::Oware => Weights::OWARE,
             Variant::Awari => Weights::AWARI,
-            Variant::Kalah => Weights::KALAH,
+            // Kalah-empty plays kalah's weights: its one other rule is worth a seed at most.
+            Variant::Kalah | Variant::KalahEmpty => Weights::KALAH,
             Variant::Ahl => Weights::AHL,
             Variant::Ayoayo => Weights::AYOAYO,
         }
@@ -291,7 +292,7 @@ impl Terms {
                 (terms.a2, terms.a3) = exposed(&houses, me);
                 (terms.b2, terms.b3) = exposed(&houses, you);
             }
-            Variant::Kalah | Variant::Ahl => {
+            Variant::Kalah | Variant::KalahEmpty | Variant::Ahl => {
                 let (capture, free) = prospects(&houses, me, variant);
                 let (threat, their_free) = prospects(&houses, you, variant);
                 terms.capture = capture;
@@ -320,7 +321,10 @@ impl Terms {
 
 /// Whether each side collects the seeds left on its row when the game ends.
 const fn collects_rows(variant: Variant) -> bool {
-    matches!(variant, Variant::Oware | Variant::Kalah | Variant::Ayoayo)
+    matches!(
+        variant,
+        Variant::Oware | Variant::Kalah | Variant::KalahEmpty | Variant::Ayoayo
+    )
 }
 
 /// The static evaluation of `board` for the side to move: [`Terms::score`] of
@@ -352,7 +356,7 @@ pub fn evaluate_in(variant: Variant, board: &Board, w: &Weights) -> i32 {
             let (b2, b3) = exposed(&houses, you);
             score += w.a2 * a2 + w.a3 * a3 - w.b2 * b2 - w.b3 * b3;
         }
-        Variant::Kalah | Variant::Ahl => {
+        Variant::Kalah | Variant::KalahEmpty | Variant::Ahl => {
             let (capture, free) = prospects(&houses, me, variant);
             let (threat, their_free) = prospects(&houses, you, variant);
             score += w.capture * capture - w.threat * threat + w.free * (free - their_free);
@@ -378,7 +382,7 @@ pub fn evaluate_in(variant: Variant, board: &Board, w: &Weights) -> i32 {
 fn houses_and_kroos(houses: &[u8; 12], me: Side, variant: Variant) -> (i32, i32) {
     let lap = match variant {
         Variant::Oware | Variant::Awari => 12,
-        Variant::Kalah => 13,
+        Variant::Kalah | Variant::KalahEmpty => 13,
         Variant::Ahl => 14,
         Variant::Ayoayo => 0,
     };

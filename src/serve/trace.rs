@@ -102,13 +102,13 @@ fn sow(
             .chain([NORTH_STORE])
             .collect(),
         // Kalah skips the opponent's store.
-        Variant::Kalah if mover == Side::South => {
+        Variant::Kalah | Variant::KalahEmpty if mover == Side::South => {
             (0..6).chain([SOUTH_STORE]).chain(6..12).collect()
         }
-        Variant::Kalah => (0..12).chain([NORTH_STORE]).collect(),
+        Variant::Kalah | Variant::KalahEmpty => (0..12).chain([NORTH_STORE]).collect(),
     };
     // Oware, awari and ayoayo skip the house sown from.
-    let skips_origin = !matches!(variant, Variant::Ahl | Variant::Kalah);
+    let skips_origin = !matches!(variant, Variant::Ahl | Variant::Kalah | Variant::KalahEmpty);
     let mut at = ring.iter().position(|&p| p == origin).unwrap_or(0);
     let mut from = origin;
     loop {

@@ -153,7 +153,7 @@ impl std::error::Error for BuildError {
 pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, BuildError> {
     if !supported(options.variant) {
         return Err(BuildError::Options(format!(
-            "no tables for {}: tables exist for oware and kalah",
+            "no tables for {}: tables exist for oware and kalah (both readings)",
             options.variant
         )));
     }

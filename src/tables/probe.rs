@@ -12,11 +12,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// Whether `variant` has tables: oware and kalah. (Awari's grand slam ends the game and its
+/// Whether `variant` has tables: oware and kalah, in both readings. (Awari's grand slam ends the game and its
 /// move limit counts plies, so oware's values are not awari's; ahl's bonus move and ayoayo's
 /// relay sowing are not built.)
 pub fn supported(variant: Variant) -> bool {
-    matches!(variant, Variant::Oware | Variant::Kalah)
+    matches!(
+        variant,
+        Variant::Oware | Variant::Kalah | Variant::KalahEmpty
+    )
 }
 
 /// The directory tables go to and are read from when none is named: `awari/tables` in the

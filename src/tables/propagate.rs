@@ -218,7 +218,7 @@ fn oware_takes(after: &[u8; 12], last: usize) -> bool {
 #[inline]
 pub fn children(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(&[u8; 12])) {
     match variant {
-        Variant::Kalah => {
+        Variant::Kalah | Variant::KalahEmpty => {
             for origin in 0..6 {
                 let sown = usize::from(houses[origin]);
                 // Past house 5 the sowing reaches the store.
@@ -231,8 +231,9 @@ pub fn children(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(&[u8; 12]
                     *h += 1;
                 }
                 let last = origin + sown;
-                // A last seed alone in its house takes the facing house's seeds, if any.
-                if after[last] == 1 && after[11 - last] != 0 {
+                // A last seed alone in its house takes the facing house's seeds, if any (in
+                // kalah-empty, itself alone if none).
+                if after[last] == 1 && (after[11 - last] != 0 || variant.captures_facing_empty()) {
                     continue;
                 }
                 f(&swapped(&after));
@@ -292,11 +293,12 @@ pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
             before[origin] = sown;
             let keeps = match variant {
                 // Short of the store, and not a last seed alone facing seeds.
-                Variant::Kalah => {
+                Variant::Kalah | Variant::KalahEmpty => {
                     if house > 5 {
                         break;
                     }
-                    !(after[house] == 1 && after[11 - house] != 0)
+                    !(after[house] == 1
+                        && (after[11 - house] != 0 || variant.captures_facing_empty()))
                 }
                 // No capture, and no sowing short of an opponent who has nothing.
                 _ => !(oware_takes(&after, house) || (starving && house < 6 && house > origin)),

@@ -54,7 +54,7 @@ impl std::fmt::Display for SolveError {
                 };
                 write!(
                     f,
-                    "{v} cannot be solved exactly: {why}; solve proves kalah and ahl positions"
+                    "{v} cannot be solved exactly: {why}; solve proves kalah, kalah-empty and ahl positions"
                 )
             }
         }
@@ -65,7 +65,7 @@ impl std::error::Error for SolveError {}
 
 /// Whether [`Solver`] can prove positions of `variant` exactly.
 pub fn supported(variant: Variant) -> bool {
-    matches!(variant, Variant::Kalah | Variant::Ahl)
+    matches!(variant, Variant::Kalah | Variant::KalahEmpty | Variant::Ahl)
 }
 
 /// What a solve proved: bounds on the root's final margin for its side to move (its store
@@ -194,10 +194,14 @@ struct Child {
     slot: Option<(usize, u64)>,
 }
 
-/// The proving search, its table and counters. One solver can prove several positions of one
-/// rule set; what it learnt about one helps the others.
+/// The proving search, its table and counters. One solver can prove several positions; what it
+/// learnt about one helps the others of the same rule set (the table's keys tell kalah's two
+/// readings apart).
 pub struct Solver<'a> {
     table: Table,
+    /// The endgame tables handed in, if exact (a reading of kalah).
+    given: Option<&'a Tables>,
+    /// Those of them the position being solved may read: the tables of its own rule set.
     tables: Option<&'a Tables>,
     stop: &'a AtomicBool,
     nodes: u64,
@@ -227,8 +231,8 @@ fn houses_key(board: &Board) -> u64 {
 
 impl<'a> Solver<'a> {
     /// A solver with a table of `hash_mb` mebibytes, the endgame `tables` if any (used only
-    /// where they are exact: kalah), stopping when `stop` is set; an error when the table
-    /// cannot be allocated.
+    /// where they are exact, kalah's, and only for positions of their own reading), stopping
+    /// when `stop` is set; an error when the table cannot be allocated.
     pub fn new(
         hash_mb: usize,
         tables: Option<&'a Tables>,
@@ -236,7 +240,8 @@ impl<'a> Solver<'a> {
     ) -> Result<Solver<'a>, String> {
         Ok(Solver {
             table: Table::new(hash_mb)?,
-            tables: tables.filter(|t| t.variant() == Variant::Kalah),
+            given: tables.filter(|t| t.variant().is_kalah()),
+            tables: None,
             stop,
             nodes: 0,
             tbhits: 0,
@@ -254,6 +259,8 @@ impl<'a> Solver<'a> {
         if !supported(board.variant()) {
             return Err(SolveError::Unsupported(board.variant()));
         }
+        // Kalah's tables are never read for kalah-empty, nor the other way round.
+        self.tables = self.given.filter(|t| t.variant() == board.variant());
         let started = Instant::now();
         let (nodes, tbhits) = (self.nodes, self.tbhits);
         let base = store_margin(board);

@@ -334,13 +334,24 @@ macro_rules! weight {
     };
 }
 
+// `UCI_Variant` lists `Variant::ALL` one by one: a seventh rule set must be added there too.
+const _: () = assert!(Variant::ALL.len() == 6);
+
 /// Every option, in the order `uci` lists them.
 pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "UCI_Variant",
         kind: OptionType::Combo {
             default: "oware",
-            values: &["oware", "awari", "ahl", "kalah", "ayoayo"],
+            // The rule sets' own names, in `Variant::ALL`'s order.
+            values: &[
+                Variant::ALL[0].name(),
+                Variant::ALL[1].name(),
+                Variant::ALL[2].name(),
+                Variant::ALL[3].name(),
+                Variant::ALL[4].name(),
+                Variant::ALL[5].name(),
+            ],
         },
         help: "the rule set; changing it goes back to its start position",
         apply: |s, v| {
@@ -823,7 +834,10 @@ mod tests {
             (
                 "UCI_Variant",
                 Some("chess"),
-                Err("option UCI_Variant: 'chess' is not one of oware, awari, ahl, kalah, ayoayo"),
+                Err(
+                    "option UCI_Variant: 'chess' is not one of oware, awari, ahl, kalah, ayoayo, \
+                     kalah-empty",
+                ),
             ),
             ("OwnBook", Some("false"), Ok(Effect::None)),
             (
@@ -903,7 +917,8 @@ mod tests {
         let lines: Vec<String> = OPTIONS.iter().map(uci_line).collect();
         assert_eq!(
             lines[0],
-            "option name UCI_Variant type combo default oware var oware var awari var ahl var kalah var ayoayo"
+            "option name UCI_Variant type combo default oware var oware var awari var ahl var kalah \
+             var ayoayo var kalah-empty"
         );
         assert!(
             lines.contains(&"option name Hash type spin default 16 min 1 max 32768".to_string())

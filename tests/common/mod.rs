@@ -3,6 +3,7 @@
 // Each test crate that includes this module uses only some of it.
 #![allow(dead_code)]
 
+pub mod kalah;
 pub mod serve;
 
 use awari::rules::Variant;

@@ -50,7 +50,7 @@ impl Value {
     }
 }
 
-/// The tables of one rule set (oware or kalah) in one directory.
+/// The tables of one rule set (oware, kalah or kalah-empty) in one directory.
 #[pyclass(module = "awari.tables", frozen)]
 pub struct Tables {
     tables: RulesTables,
@@ -68,7 +68,7 @@ impl Tables {
         let variant = variant(rules)?;
         if !supported(variant) {
             return Err(PyValueError::new_err(format!(
-                "rules={rules:?}: tables exist for oware and kalah"
+                "rules={rules:?}: tables exist for oware and kalah (both readings)"
             )));
         }
         if !dir.exists() {

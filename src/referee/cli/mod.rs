@@ -81,7 +81,7 @@ struct Cli {
     /// An engine, as KEY=VALUE words (give two); without any, the built-in match.
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
-    /// Rule set: oware, awari, ahl, kalah or ayoayo.
+    /// Rule set: oware, awari, ahl, kalah, ayoayo or kalah-empty.
     #[arg(long, default_value = "oware")]
     variant: Variant,
     /// Games to play, rounded up to whole pairs [default: 100; 20 in the built-in match].

@@ -30,7 +30,7 @@ window.AwariBoard = (function () {
   function draw(root, variant, b, names, over, opts) {
     const flip = !!(opts && opts.flip);
     root.textContent = "";
-    const onPath = variant === "ahl" || variant === "kalah";
+    const onPath = variant === "ahl" || variant === "kalah" || variant === "kalah-empty";
     svg("rect", { x: 4, y: 30, width: 792, height: 200, rx: 30, class: "wood" }, root);
     [1, 0].forEach((side) => {
       const x = storeX(side, flip);

@@ -71,7 +71,7 @@ impl Board {
                     _ => Err(EndReason::NoFeedingMove),
                 }
             }
-            Variant::Ahl | Variant::Kalah => {
+            Variant::Ahl | Variant::Kalah | Variant::KalahEmpty => {
                 if self.row_seeds(Side::South) == 0 || self.row_seeds(Side::North) == 0 {
                     Err(EndReason::EmptyRow)
                 } else {
@@ -192,7 +192,7 @@ impl Board {
     pub fn outcome_when(&self, reason: EndReason) -> Outcome {
         // Whether each side adds the seeds left on its own row to its store.
         let collect = match self.variant {
-            Variant::Oware | Variant::Kalah | Variant::Ayoayo => true,
+            Variant::Oware | Variant::Kalah | Variant::KalahEmpty | Variant::Ayoayo => true,
             // Awari counts the board only when nobody can feed: the side to move takes what is
             // left, all of it on its own row.
             Variant::Awari => reason == EndReason::NoFeedingMove,

@@ -161,7 +161,8 @@ impl Board {
         self.total
     }
 
-    /// The Zobrist key of houses, stores, side to move and pending bonus (not the ply).
+    /// The Zobrist key of houses, stores, side to move, pending bonus and kalah's reading (not
+    /// the ply).
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
@@ -181,6 +182,9 @@ impl Board {
         }
         if self.bonus {
             key ^= zobrist::BONUS;
+        }
+        if self.variant.captures_facing_empty() {
+            key ^= zobrist::EMPTY_CAPTURE;
         }
         key
     }
@@ -281,7 +285,7 @@ impl Board {
         match variant {
             Variant::Oware | Variant::Awari => self.sow_oware(m.house()),
             Variant::Ahl => self.sow_ahl(m.house()),
-            Variant::Kalah => self.sow_kalah(m.house()),
+            Variant::Kalah | Variant::KalahEmpty => self.sow_kalah(variant, m.house()),
             Variant::Ayoayo => self.sow_ayoayo(m.house()),
         }
         if variant.ply_limit().is_some() {

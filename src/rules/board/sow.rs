@@ -139,15 +139,16 @@ impl Board {
         self.pass_turn();
     }
 
-    /// Kalah: sow through the own store, skipping the opponent's; a last seed in the own store
-    /// moves again; a last seed in an empty own house takes the facing house's seeds with it,
-    /// if there are any.
+    /// Kalah (both readings, `variant`): sow through the own store, skipping the opponent's; a
+    /// last seed in the own store moves again; a last seed in an empty own house takes the
+    /// facing house's seeds with it, if there are any, and in kalah-empty goes to the store
+    /// alone if there are none.
     ///
     /// A sowing of fewer seeds than a lap (13 places) sows the houses after the origin, in
     /// their order, and the store once if it reaches it: no test at each seed of whether it is
     /// a store's turn, which the processor cannot foresee (`awari bench`, README).
     #[inline(always)]
-    pub(super) fn sow_kalah(&mut self, origin: usize) {
+    pub(super) fn sow_kalah(&mut self, variant: Variant, origin: usize) {
         let mover = self.side;
         let seeds = usize::from(self.take(origin));
         // Places from the origin to the own store.
@@ -169,7 +170,11 @@ impl Board {
         // A last seed in the own store moves again.
         let Some(last) = last else { return };
         if Side::of_house(last) == mover {
-            self.capture_lone_seed(last);
+            if variant.captures_facing_empty() {
+                self.capture_lone_seed_even_facing_none(last);
+            } else {
+                self.capture_lone_seed(last);
+            }
         }
         self.pass_turn();
     }
@@ -207,6 +212,16 @@ impl Board {
         let facing = 11 - last;
         if self.houses[last] == 1 && self.houses[facing] != 0 {
             let seeds = self.take(facing) + self.take(last);
+            self.add_to_store(self.side, seeds);
+        }
+    }
+
+    /// Kalah-empty: a last seed alone in its house (it was empty) goes to the mover's store,
+    /// with the facing house's seeds if there are any.
+    #[inline]
+    fn capture_lone_seed_even_facing_none(&mut self, last: usize) {
+        if self.houses[last] == 1 {
+            let seeds = self.take(11 - last) + self.take(last);
             self.add_to_store(self.side, seeds);
         }
     }

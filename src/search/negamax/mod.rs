@@ -337,6 +337,9 @@ impl<'a> Searcher<'a> {
             Variant::Ahl => self.negamax::<{ Variant::Ahl as u8 }>(board, node, window),
             Variant::Kalah => self.negamax::<{ Variant::Kalah as u8 }>(board, node, window),
             Variant::Ayoayo => self.negamax::<{ Variant::Ayoayo as u8 }>(board, node, window),
+            Variant::KalahEmpty => {
+                self.negamax::<{ Variant::KalahEmpty as u8 }>(board, node, window)
+            }
         }
     }
 

@@ -47,10 +47,11 @@ pub(super) const DELTA: i32 = 200;
 
 /// The fewest seeds a move must add to the mover's store to be a capture: in kalah and ahl a
 /// sowing through the own store adds one, and a capture takes at least two (the last seed and
-/// at least one facing it).
+/// at least one facing it; kalah-empty's last seed taken alone, facing nothing, adds one and
+/// passes for quiet: it wins a single seed).
 pub(super) const fn least_capture(variant: Variant) -> i32 {
     match variant {
-        Variant::Kalah | Variant::Ahl => 2,
+        Variant::Kalah | Variant::KalahEmpty | Variant::Ahl => 2,
         Variant::Oware | Variant::Awari | Variant::Ayoayo => 1,
     }
 }
@@ -266,6 +267,9 @@ mod tests {
             Variant::Ahl => searcher.negamax::<{ Variant::Ahl as u8 }>(board, node, window),
             Variant::Kalah => searcher.negamax::<{ Variant::Kalah as u8 }>(board, node, window),
             Variant::Ayoayo => searcher.negamax::<{ Variant::Ayoayo as u8 }>(board, node, window),
+            Variant::KalahEmpty => {
+                searcher.negamax::<{ Variant::KalahEmpty as u8 }>(board, node, window)
+            }
         };
         (score, searcher.nodes, tt.probe(searcher.table_key(board)))
     }
