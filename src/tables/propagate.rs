@@ -27,12 +27,17 @@
 //! the logs and the parents marked.
 //!
 //! What a position costs, up to 21 seeds: its bounds (1 byte: a pair `lo <= hi <= 21` has 253
-//! values), the best its exits give (1, read from the smaller layers once), its rank (1), a
-//! bit in each of two sets (to evaluate, changed) and a byte in a log for each pass it changes
-//! in: some 3.3 bytes and the largest pass's log. From 22 seeds on a pair takes two bytes
-//! ([`Wide`]): some 5.3. The smaller layers are read, memory-mapped, only in the first pass,
-//! and their pages let go every sixteenth of it ([`Lower::release`]), so that they do not
-//! pile up beside the layer.
+//! values), the best its exits give (1), its rank (1), a bit in each of two sets (to evaluate,
+//! changed) and a byte in a log for each position that changes in a pass (pass 1 logs in the
+//! rank bytes, all 0 until it is committed): 3.25 bytes and the largest log after pass 1 (a
+//! fifth of a byte in the layers measured). From 22 seeds on a pair takes two bytes ([`Wide`]):
+//! 5.25 and the log. The exits are read from the smaller layers, memory-mapped, in a pass of
+//! their own that holds nothing else of the layer, their pages let go every sixteenth of it and
+//! at its end ([`Lower::release`]); stage 1's first pass follows, from the children's rows.
+//!
+//! What it costs in time: every evaluation plays the position's moves and ranks the children
+//! (the index's walk gives the houses of runs of positions), where keeping them took some 18
+//! bytes a position.
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
 use super::layer::{Lower, Progress, Solved};
@@ -63,6 +68,11 @@ trait Pairs: Sync + Send + Sized {
     fn put(&self, i: usize, raw: Self::Raw);
     /// Every position's pair, the storage let go as it goes where it can be.
     fn into_pairs(self) -> impl Iterator<Item = (u8, u8)>;
+    /// Whether a pair is one byte, [`Pairs::to_byte`] and [`Pairs::from_byte`] its
+    /// conversions (unused otherwise).
+    const BYTE: bool;
+    fn to_byte(raw: Self::Raw) -> u8;
+    fn from_byte(byte: u8) -> Self::Raw;
 
     #[inline]
     fn get(&self, i: usize) -> (u8, u8) {
@@ -128,6 +138,16 @@ impl Pairs for Narrow {
     fn into_pairs(self) -> impl Iterator<Item = (u8, u8)> {
         self.0.into_iter().map(|a| Narrow::unpack(a.into_inner()))
     }
+
+    const BYTE: bool = true;
+
+    fn to_byte(raw: u8) -> u8 {
+        raw
+    }
+
+    fn from_byte(byte: u8) -> u8 {
+        byte
+    }
 }
 
 /// `(lo, hi)` in two bytes: any layer.
@@ -164,6 +184,16 @@ impl Pairs for Wide {
 
     fn into_pairs(self) -> impl Iterator<Item = (u8, u8)> {
         self.0.into_iter().map(|a| Wide::unpack(a.into_inner()))
+    }
+
+    const BYTE: bool = false;
+
+    fn to_byte(_: u16) -> u8 {
+        unreachable!("a wide pair is no byte")
+    }
+
+    fn from_byte(_: u8) -> u16 {
+        unreachable!("a wide pair is no byte")
     }
 }
 
@@ -206,14 +236,14 @@ impl Bits {
     /// Calls `f` with every position of the set, a [`Walk`] that gives its houses and the
     /// state of its run of positions (one of `states` per [`BLOCK`], in order), in parallel,
     /// a run in increasing order, emptying the set (a position added meanwhile is seen if its
-    /// word has not been emptied yet), and `done` with the count of each run after it; returns
-    /// the number of positions, the sum of what `f` returned, and the states.
+    /// word has not been emptied yet), and `done` with the count and the state of each run
+    /// after it; returns the number of positions, the sum of what `f` returned, and the states.
     fn drain<T: Send>(
         &self,
         n: usize,
         states: Vec<T>,
         f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
-        done: impl Fn(u64) + Sync,
+        done: impl Fn(u64, &mut T) + Sync,
     ) -> (u64, u64, Vec<T>) {
         assert_eq!(states.len(), self.0.len().div_ceil(BLOCK / 64));
         let runs: Vec<(u64, u64, T)> = self
@@ -240,7 +270,7 @@ impl Bits {
                         sum += f(i, &mut walk, &mut state);
                     }
                 }
-                done(count);
+                done(count, &mut state);
                 (count, sum, state)
             })
             .collect();
@@ -457,19 +487,10 @@ fn solve<P: Pairs>(
     let nb = n as u8;
     let blocks = Bits::blocks(size);
 
-    // The exits, read once, and the first pass of stage 1, from the cores' starting values
-    // (a side's own row), which a child's houses give without reading anything. Stage 1's
-    // `(s, t)` is stored as `(s, n - t)`, a pair `lo <= hi` (`s + t <= n`), which is where
-    // stage 2's bounds start from. A position that changed held its own row before.
+    // The exits, read once, in runs after each of which the smaller layers' pages are let go:
+    // nothing else of the layer is held meanwhile.
     progress.pass(0, size as u64);
     let exits = P::new(size);
-    let st = P::new(size);
-    let get_st = |i: usize| {
-        let (s, u) = st.get(i);
-        (s, nb - u)
-    };
-    let set_st = |i: usize, (s, t): (u8, u8)| st.set(i, (s, nb - t));
-    let changed = Bits::new(size);
     let per_segment = blocks.div_ceil(SEGMENTS).max(1);
     for first in (0..blocks).step_by(per_segment) {
         (first..(first + per_segment).min(blocks))
@@ -479,57 +500,79 @@ fn solve<P: Pairs>(
                 let end = (start + BLOCK).min(size);
                 let mut houses = unrank(n, start as u64);
                 for i in start..end {
-                    let row: u8 = houses[..6].iter().sum();
                     let board = board(variant, houses);
-                    match board.moves_or_end() {
-                        Err(_) => {
-                            let v = board.row_seeds(Side::South) as u8;
-                            exits.put(i, P::OVER);
-                            set_st(i, (v, nb - v));
+                    let Ok(legal) = board.moves_or_end() else {
+                        exits.put(i, P::OVER);
+                        next(&mut houses);
+                        continue;
+                    };
+                    let (mut lo, mut hi) = (None::<u8>, None::<u8>);
+                    for m in legal {
+                        let child = board.play_unchecked(m);
+                        let gain = child.store(Side::South);
+                        let side = child.side_to_move();
+                        if gain == 0 && side == Side::North {
+                            continue;
                         }
-                        Ok(legal) => {
-                            let (mut lo, mut hi) = (None::<u8>, None::<u8>);
-                            // Stage 1's first pass: a child's core starts at its mover's own
-                            // row (also the value of a finished game, see `moves`).
-                            let (mut best, mut worst) = (None::<u8>, nb);
-                            for m in legal {
-                                let child = board.play_unchecked(m);
-                                let gain = child.store(Side::South);
-                                let side = child.side_to_move();
-                                let seen = from_side(child.houses(), side);
-                                if gain == 0 && side == Side::North {
-                                    let own: u8 = seen[..6].iter().sum();
-                                    best = Some(best.map_or(nb - own, |x| x.max(nb - own)));
-                                    worst = worst.min(own);
-                                    continue;
-                                }
-                                let layer = seeds(&seen);
-                                let v = lower.value(layer, rank(&seen));
-                                let (l, h) = if side == Side::South {
-                                    (gain + v.lo, gain + v.hi)
-                                } else {
-                                    (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
-                                };
-                                lo = Some(lo.map_or(l, |x| x.max(l)));
-                                hi = Some(hi.map_or(h, |x| x.max(h)));
-                            }
-                            // No exit reads as `(0, 0)`: it raises no bound.
-                            exits.set(i, (lo.unwrap_or(0), hi.unwrap_or(0)));
-                            let best = best.unwrap_or(0).max(lo.unwrap_or(0));
-                            let worst = worst.min(hi.map_or(nb, |h| nb - h));
-                            let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
-                            set_st(i, (new_s, new_t));
-                            if (new_s, new_t) != (row, nb - row) {
-                                changed.insert(i as u64);
-                            }
-                        }
+                        let seen = from_side(child.houses(), side);
+                        let layer = seeds(&seen);
+                        let v = lower.value(layer, rank(&seen));
+                        let (l, h) = if side == Side::South {
+                            (gain + v.lo, gain + v.hi)
+                        } else {
+                            (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
+                        };
+                        lo = Some(lo.map_or(l, |x| x.max(l)));
+                        hi = Some(hi.map_or(h, |x| x.max(h)));
                     }
+                    // No exit reads as `(0, 0)`: it raises no bound.
+                    exits.set(i, (lo.unwrap_or(0), hi.unwrap_or(0)));
                     next(&mut houses);
                 }
                 progress.advance((end - start) as u64);
             });
         lower.release();
     }
+
+    // The first pass of stage 1, from the cores' starting values (a side's own row, also the
+    // value of a finished game, see `moves`), which a child's houses give without reading
+    // anything. Stage 1's `(s, t)` is stored as `(s, n - t)`, a pair `lo <= hi` (`s + t <= n`),
+    // which is where stage 2's bounds start from. A position that changed held its own row
+    // before.
+    let st = P::new(size);
+    let get_st = |i: usize| {
+        let (s, u) = st.get(i);
+        (s, nb - u)
+    };
+    let set_st = |i: usize, (s, t): (u8, u8)| st.set(i, (s, nb - t));
+    let changed = Bits::new(size);
+    (0..blocks).into_par_iter().for_each(|b| {
+        let start = b * BLOCK;
+        let end = (start + BLOCK).min(size);
+        let mut houses = unrank(n, start as u64);
+        for i in start..end {
+            let row: u8 = houses[..6].iter().sum();
+            let x = exits.raw(i);
+            if x == P::OVER {
+                set_st(i, (row, nb - row));
+            } else {
+                let (xlo, xhi) = P::unpack(x);
+                // The side to move stays safe through one move; the other side through all.
+                let (mut best, mut worst) = (xlo, nb - xhi);
+                children(variant, &houses, |c| {
+                    let own: u8 = c[..6].iter().sum();
+                    best = best.max(nb - own);
+                    worst = worst.min(own);
+                });
+                let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
+                set_st(i, (new_s, new_t));
+                if (new_s, new_t) != (row, nb - row) {
+                    changed.insert(i as u64);
+                }
+            }
+            next(&mut houses);
+        }
+    });
     let mut evaluated = size as u64;
     let mut passes = 1;
     let dirty = Bits::new(size);
@@ -558,7 +601,7 @@ fn solve<P: Pairs>(
             });
             0
         },
-        |_| {},
+        |_, _| {},
     );
     loop {
         let marked = dirty.count();
@@ -598,7 +641,7 @@ fn solve<P: Pairs>(
                     }
                     0
                 },
-                |count| progress.advance(count),
+                |count, _| progress.advance(count),
             )
             .0;
     }
@@ -626,22 +669,30 @@ fn solve<P: Pairs>(
                     n,
                     logs,
                     |j, walk, log| {
-                        let new = log.next().expect("a logged pair per changed position");
+                        let new = if pass == 2 && P::BYTE {
+                            P::from_byte(ranks[j].load(Ordering::Relaxed))
+                        } else {
+                            log.next().expect("a logged pair per changed position")
+                        };
                         let (was_l, was_h) = bounds.get(j);
                         bounds.put(j, new);
                         let (lj, hj) = P::unpack(new);
                         let (lo_moved, hi_moved) = (lj != was_l, hj != was_h);
+                        if pass == 2 && P::BYTE {
+                            ranks[j].store(u8::from(hi_moved), Ordering::Relaxed);
+                        }
                         let mut marked = 0;
                         parents(variant, &walk.houses(j), |p| {
                             let (lp, hp) = bounds.get(p as usize);
-                            if lp != hp && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
+                            if lp != hp
+                                && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
                             {
                                 marked += u64::from(dirty.insert(p));
                             }
                         });
                         marked
                     },
-                    |_| {},
+                    |_, _| {},
                 )
                 .1
         };
@@ -664,16 +715,25 @@ fn solve<P: Pairs>(
             });
             let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
             if (new_lo, new_hi) != (was_lo, was_hi) {
-                log.push(P::pack((new_lo, new_hi)));
-                if new_hi != was_hi {
-                    ranks[i].store(rank_now, Ordering::Relaxed);
+                let new = P::pack((new_lo, new_hi));
+                if pass == 1 && P::BYTE {
+                    // Every rank is 0 until pass 1 is committed: its byte holds the log.
+                    ranks[i].store(P::to_byte(new), Ordering::Relaxed);
+                } else {
+                    log.push(new);
+                    if new_hi != was_hi {
+                        ranks[i].store(rank_now, Ordering::Relaxed);
+                    }
                 }
                 changed.insert(i as u64);
             }
             0
         };
         let fresh = (0..blocks).map(|_| Vec::new()).collect();
-        let (count, _, written) = dirty.drain(n, fresh, evaluate, |count| progress.advance(count));
+        let (count, _, written) = dirty.drain(n, fresh, evaluate, |count, log| {
+            progress.advance(count);
+            log.shrink_to_fit();
+        });
         evaluated += count;
         logs = written;
     }
