@@ -1,5 +1,6 @@
 //! The propagating solver against the sweeping one it replaced: the same value bytes and the
-//! same rank bytes, layer by layer, for oware and kalah (both readings).
+//! same rank bytes, layer by layer, for oware and kalah (both readings), with the pairs of bounds
+//! in one byte (as up to 21 seeds) and in two (as above).
 //!
 //! Up to 13 seeds here (some 20 s of a test run on two cores); the whole comparison up to 15
 //! seeds, the README's, is `AWARI_SOLVERS_UP_TO=15 cargo test --release --test tables_solvers
@@ -33,30 +34,36 @@ fn same_bytes(variant: Variant) {
         let t = Instant::now();
         let sweep = solve_layer_with(Solver::Sweep, variant, n, &layers, &Quiet);
         let swept = t.elapsed();
-        let t = Instant::now();
-        let propagated = solve_layer_with(Solver::Propagate, variant, n, &layers, &Quiet);
         let size = sweep.bytes.len() as f64;
-        eprintln!(
-            "{variant} layer {n:>2}: sweep {:>7.2} s ({:>6.1} evaluations per position), \
-             propagate {:>7.2} s ({:>5.1})",
-            swept.as_secs_f64(),
-            sweep.evaluated as f64 / size,
-            t.elapsed().as_secs_f64(),
-            propagated.evaluated as f64 / size
-        );
-        let first = |a: &[u8], b: &[u8]| a.iter().zip(b).position(|(x, y)| x != y);
-        assert_eq!(
-            first(&sweep.bytes, &propagated.bytes),
-            None,
-            "{variant} layer {n}: the first value byte that differs"
-        );
-        assert_eq!(
-            first(&sweep.ranks, &propagated.ranks),
-            None,
-            "{variant} layer {n}: the first rank byte that differs"
-        );
-        assert_eq!(sweep.unsettled, propagated.unsettled);
-        layers.0.push(propagated.bytes);
+        let mut propagated = None;
+        for solver in [Solver::Propagate, Solver::PropagateWide] {
+            let t = Instant::now();
+            let solved = solve_layer_with(solver, variant, n, &layers, &Quiet);
+            eprintln!(
+                "{variant} layer {n:>2}: sweep {:>7.2} s ({:>6.1} evaluations per position), \
+                 {solver:?} {:>7.2} s ({:>5.1})",
+                swept.as_secs_f64(),
+                sweep.evaluated as f64 / size,
+                t.elapsed().as_secs_f64(),
+                solved.evaluated as f64 / size
+            );
+            let first = |a: &[u8], b: &[u8]| a.iter().zip(b).position(|(x, y)| x != y);
+            assert_eq!(
+                first(&sweep.bytes, &solved.bytes),
+                None,
+                "{variant} layer {n}, {solver:?}: the first value byte that differs"
+            );
+            assert_eq!(
+                first(&sweep.ranks, &solved.ranks),
+                None,
+                "{variant} layer {n}, {solver:?}: the first rank byte that differs"
+            );
+            assert_eq!(sweep.bytes.len(), solved.bytes.len());
+            assert_eq!(sweep.ranks.len(), solved.ranks.len());
+            assert_eq!(sweep.unsettled, solved.unsettled);
+            propagated = Some(solved);
+        }
+        layers.0.push(propagated.expect("solved").bytes);
     }
 }
 

@@ -54,6 +54,12 @@ impl Lower for Opened {
             hi: layer as u8,
         })
     }
+
+    fn release(&self) {
+        for layer in &self.0 {
+            layer.release();
+        }
+    }
 }
 
 /// How much longer a position of the next layer takes to solve than one of the last, for the
@@ -203,6 +209,8 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
     for n in 0..=options.seeds {
         match Layer::open(&options.dir, options.variant, n) {
             Ok(layer) => {
+                // Opening read it whole; the solves read only what they need of it.
+                layer.release();
                 summary.kept.push(n);
                 lower.0.push(layer);
                 continue;
@@ -251,8 +259,13 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
             &solved.ranks,
         )
         .map_err(|e| BuildError::Write(n, e))?;
+        let max_rank = solved.ranks.iter().max().copied().unwrap_or(0);
+        let (passes, unsettled, evaluated) = (solved.passes, solved.unsettled, solved.evaluated);
+        // The layer in memory and its file read back whole would be twice the layer.
+        drop(solved);
         let layer =
             Layer::open(&options.dir, options.variant, n).map_err(|e| BuildError::Reread(n, e))?;
+        layer.release();
         let secs = t.elapsed().as_secs_f64();
         // Larger layers take longer per position: the estimate leans on the last one.
         per_position = Some((secs / size as f64, n));
@@ -260,16 +273,15 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
             out,
             format!(
                 "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s, {:>5.1} evaluations per position ({:.2} M/s) -> {}",
-                solved.passes,
-                100.0 * solved.unsettled as f64 / size as f64,
+                passes,
+                100.0 * unsettled as f64 / size as f64,
                 secs,
                 size as f64 / secs.max(1e-9) / 1e6,
-                solved.evaluated as f64 / size as f64,
-                solved.evaluated as f64 / secs.max(1e-9) / 1e6,
+                evaluated as f64 / size as f64,
+                evaluated as f64 / secs.max(1e-9) / 1e6,
                 path.display()
             ),
         );
-        let max_rank = solved.ranks.iter().max().copied().unwrap_or(0);
         if max_rank == u8::MAX {
             say(
                 out,

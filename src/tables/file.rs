@@ -385,6 +385,18 @@ impl Layer {
         &self.map
     }
 
+    /// Lets go of the pages read so far (they stay in the page cache, and a later read maps
+    /// them again), so that a file read whole, as [`Layer::verify`] reads it, or read here
+    /// and there over a long run, stops counting in the process's resident memory.
+    pub fn release(&self) {
+        // SAFETY: the mapping is read-only and of a file: after `MADV_DONTNEED` a read maps
+        // the file's page again, with the same bytes, so no reference into it sees a change.
+        let _ = unsafe {
+            self.map
+                .unchecked_advise(memmap2::UncheckedAdvice::DontNeed)
+        };
+    }
+
     /// What has become of the file since it was opened, if it was written or truncated in
     /// place: its size or its modification time changed (a file replaced by rename is not
     /// changed: the old one stays mapped, whole). One `fstat`; `dir`, `variant` and `n` name

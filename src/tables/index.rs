@@ -63,20 +63,40 @@ pub fn seeds(houses: &[u8; 12]) -> usize {
     houses.iter().map(|&h| usize::from(h)).sum()
 }
 
+/// `BEYOND[i][l]` = C(l + 11 - i, 12 - i) for `1 <= i <= 11` (see [`rank`]).
+static BEYOND: [[u64; MAX_LAYER + 1]; HOUSES] = beyond();
+
+const fn beyond() -> [[u64; MAX_LAYER + 1]; HOUSES] {
+    let mut t = [[0u64; MAX_LAYER + 1]; HOUSES];
+    let mut i = 1;
+    while i < HOUSES {
+        let mut l = 0;
+        while l <= MAX_LAYER {
+            t[i][l] = BINOMIAL[l + 11 - i][12 - i];
+            l += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
 /// The index of `houses` within its layer.
+///
+/// House by house, the configurations whose house `i` holds fewer seeds than `houses[i]` (the
+/// others before it equal) number C(l_i + 11 - i, 11 - i) - C(l_(i+1) + 11 - i, 11 - i), `l_i`
+/// being the seeds in houses `i..`. Summed, and each pair of terms with the same `l_i` joined
+/// by Pascal's rule, that is C(n + 11, 11) - 1 - the sum over `i` in `1..12` of
+/// C(l_i + 11 - i, 12 - i): one look-up a house, from the last house's end.
 #[inline]
 pub fn rank(houses: &[u8; 12]) -> u64 {
-    let mut left = seeds(houses);
-    let mut r = 0;
-    // Configurations of houses i.. whose house i holds fewer than houses[i] seeds:
-    // C(left + 11 - i, 11 - i) - C(left - houses[i] + 11 - i, 11 - i) (hockey stick).
-    for (i, &h) in houses.iter().enumerate().take(HOUSES - 1) {
-        let rest = HOUSES - 1 - i;
-        let after = left - usize::from(h);
-        r += BINOMIAL[left + rest][rest] - BINOMIAL[after + rest][rest];
-        left = after;
+    let mut left = 0;
+    let mut beyond = 0;
+    for i in (1..HOUSES).rev() {
+        left += usize::from(houses[i]);
+        beyond += BEYOND[i][left];
     }
-    r
+    let n = left + usize::from(houses[0]);
+    configurations(n, HOUSES) - 1 - beyond
 }
 
 /// The houses at index `r` of layer `n`; the inverse of [`rank`].

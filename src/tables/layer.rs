@@ -103,6 +103,11 @@ pub fn best_exit(
 pub trait Lower: Sync {
     /// The value at `index` of `layer`.
     fn value(&self, layer: usize, index: u64) -> Value;
+
+    /// Lets go of the memory the reads so far brought in where it can be brought in again
+    /// (the pages of a memory-mapped file), so that a solve's reads of the smaller layers do
+    /// not pile up beside the layer it solves. By default, nothing.
+    fn release(&self) {}
 }
 
 /// Counts the positions a solve has evaluated, for progress lines.

@@ -10,23 +10,34 @@
 //! marked when the change cannot move it: a bound that is the best of the moves only moves
 //! when the move that gave it got worse than the bound.
 //!
-//! The parents are found by un-sowing, not stored: a move that keeps every seed on the board
-//! (oware without capture, kalah short of the store) empties its origin and sows the houses
-//! after it in turn, skipping the origin, one seed each. Every way to take back such a
-//! sowing from an empty house of the mover's row is a candidate; the true parents are among
-//! them, and the others (illegal moves, captures the board after them does not rule out) only
-//! cost a look. The children's indices are kept from the first pass, block by block, as long as
-//! they fit in 6 GiB; the other blocks play their moves again at each evaluation.
+//! Neither children nor parents are stored: both come from the position's index, as Romein
+//! and Bal did when they solved awari. A position's children are its moves played on the
+//! houses its index unranks to (walking a run of indices costs a step each), each ranked. Its
+//! parents are found by un-sowing: a move that keeps every seed on the board (oware without
+//! capture, kalah short of the store) empties its origin and sows the houses after it in
+//! turn, skipping the origin, one seed each. Every way to take back such a sowing from an
+//! empty house of the mover's row is a candidate; the true parents are among them, and the
+//! others (illegal moves, captures the board after them does not rule out) only cost a look.
 //!
 //! Stage 1 (the cores) is a largest fixed point, the same whatever order the positions are
 //! evaluated in: a position that changes marks its parents at once, and a pass also evaluates
-//! the ones it has yet to reach. Stage 2 keeps passes apart, for the ranks: a pass writes the
-//! new bounds beside the old ones and they are committed, and the parents marked, after it.
+//! the ones it has yet to reach. Stage 2 keeps passes apart, for the ranks: a pass leaves the
+//! bounds as they were and writes each position's new bounds, in order, to a log of its run of
+//! positions (with a bit in the set of the changed); after the pass they are committed from
+//! the logs and the parents marked.
 //!
-//! What a position costs: its bounds and the next pass's (4 bytes), the best its exits give
-//! (2, read from the smaller layers once), its rank (1), a bit in each of two sets (to
-//! evaluate, changed), and its children (some 18 bytes) while the cache has room: at 24 seeds,
-//! 417 million positions, some 3 GB and 6 GiB of children.
+//! What a position costs, up to 21 seeds: its bounds (1 byte: a pair `lo <= hi <= 21` has 253
+//! values), the best its exits give (1), its rank (1), a bit in each of two sets (to evaluate,
+//! changed) and a byte in a log for each position that changes in a pass (pass 1 logs in the
+//! rank bytes, all 0 until it is committed): 3.25 bytes and the largest log after pass 1 (a
+//! fifth of a byte in the layers measured). From 22 seeds on a pair takes two bytes ([`Wide`]):
+//! 5.25 and the log. The exits are read from the smaller layers, memory-mapped, in a pass of
+//! their own that holds nothing else of the layer, their pages let go every sixteenth of it and
+//! at its end ([`Lower::release`]); stage 1's first pass follows, from the children's rows.
+//!
+//! What it costs in time: every evaluation plays the position's moves and ranks the children
+//! (the index's walk gives the houses of runs of positions), where keeping them took some 18
+//! bytes a position.
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
 use super::layer::{Lower, Progress, Solved};
@@ -35,12 +46,156 @@ use crate::rules::{Board, Side, Variant};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 
-/// `xlo`/`xhi` of a position with no exit.
-const NO_EXIT: u8 = u8::MAX;
-/// `xhi` of a position where the game is over (its value is in `xlo`).
-const OVER: u8 = u8::MAX - 1;
 /// Positions per task; a multiple of 64, so that a task owns whole words of the bit sets.
 const BLOCK: usize = 1 << 12;
+/// The largest layer whose pairs of bounds fit one byte ([`Narrow`]).
+pub const NARROW_UP_TO: usize = 21;
+/// Runs of the first pass, after each of which the smaller layers' pages are let go.
+const SEGMENTS: usize = 16;
+
+/// A pair `lo <= hi` per position (a position's bounds, or the best bounds its exits give),
+/// read and written whole by the threads.
+trait Pairs: Sync + Send + Sized {
+    /// A pair as stored.
+    type Raw: Copy + Eq + Send + Sync;
+    /// The exits of a position where the game is over: no pair.
+    const OVER: Self::Raw;
+    /// `size` positions, each `(0, 0)`.
+    fn new(size: usize) -> Self;
+    fn pack(pair: (u8, u8)) -> Self::Raw;
+    fn unpack(raw: Self::Raw) -> (u8, u8);
+    fn raw(&self, i: usize) -> Self::Raw;
+    fn put(&self, i: usize, raw: Self::Raw);
+    /// Every position's pair, the storage let go as it goes where it can be.
+    fn into_pairs(self) -> impl Iterator<Item = (u8, u8)>;
+    /// Whether a pair is one byte, [`Pairs::to_byte`] and [`Pairs::from_byte`] its
+    /// conversions (unused otherwise).
+    const BYTE: bool;
+    fn to_byte(raw: Self::Raw) -> u8;
+    fn from_byte(byte: u8) -> Self::Raw;
+
+    #[inline]
+    fn get(&self, i: usize) -> (u8, u8) {
+        Self::unpack(self.raw(i))
+    }
+
+    #[inline]
+    fn set(&self, i: usize, pair: (u8, u8)) {
+        self.put(i, Self::pack(pair));
+    }
+}
+
+/// `(lo, hi)` at `hi * (hi + 1) / 2 + lo`: every pair of a layer of up to [`NARROW_UP_TO`]
+/// seeds in one byte (at most 252), 255 to spare for [`Pairs::OVER`].
+struct Narrow(Vec<AtomicU8>);
+
+/// The pair of each [`Narrow`] byte.
+static NARROW_PAIRS: [(u8, u8); 256] = narrow_pairs();
+
+const fn narrow_pairs() -> [(u8, u8); 256] {
+    let mut t = [(u8::MAX, u8::MAX); 256];
+    let mut hi = 0;
+    while hi <= NARROW_UP_TO {
+        let mut lo = 0;
+        while lo <= hi {
+            t[hi * (hi + 1) / 2 + lo] = (lo as u8, hi as u8);
+            lo += 1;
+        }
+        hi += 1;
+    }
+    t
+}
+
+impl Pairs for Narrow {
+    type Raw = u8;
+    const OVER: u8 = u8::MAX;
+
+    fn new(size: usize) -> Narrow {
+        Narrow((0..size).map(|_| AtomicU8::new(0)).collect())
+    }
+
+    #[inline]
+    fn pack((lo, hi): (u8, u8)) -> u8 {
+        debug_assert!(lo <= hi && usize::from(hi) <= NARROW_UP_TO);
+        (u16::from(hi) * (u16::from(hi) + 1) / 2 + u16::from(lo)) as u8
+    }
+
+    #[inline]
+    fn unpack(raw: u8) -> (u8, u8) {
+        NARROW_PAIRS[usize::from(raw)]
+    }
+
+    #[inline]
+    fn raw(&self, i: usize) -> u8 {
+        self.0[i].load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn put(&self, i: usize, raw: u8) {
+        self.0[i].store(raw, Ordering::Relaxed);
+    }
+
+    fn into_pairs(self) -> impl Iterator<Item = (u8, u8)> {
+        self.0.into_iter().map(|a| Narrow::unpack(a.into_inner()))
+    }
+
+    const BYTE: bool = true;
+
+    fn to_byte(raw: u8) -> u8 {
+        raw
+    }
+
+    fn from_byte(byte: u8) -> u8 {
+        byte
+    }
+}
+
+/// `(lo, hi)` in two bytes: any layer.
+struct Wide(Vec<AtomicU16>);
+
+impl Pairs for Wide {
+    type Raw = u16;
+    const OVER: u16 = u16::MAX;
+
+    fn new(size: usize) -> Wide {
+        Wide((0..size).map(|_| AtomicU16::new(0)).collect())
+    }
+
+    #[inline]
+    fn pack((lo, hi): (u8, u8)) -> u16 {
+        u16::from_le_bytes([lo, hi])
+    }
+
+    #[inline]
+    fn unpack(raw: u16) -> (u8, u8) {
+        let [lo, hi] = raw.to_le_bytes();
+        (lo, hi)
+    }
+
+    #[inline]
+    fn raw(&self, i: usize) -> u16 {
+        self.0[i].load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn put(&self, i: usize, raw: u16) {
+        self.0[i].store(raw, Ordering::Relaxed);
+    }
+
+    fn into_pairs(self) -> impl Iterator<Item = (u8, u8)> {
+        self.0.into_iter().map(|a| Wide::unpack(a.into_inner()))
+    }
+
+    const BYTE: bool = false;
+
+    fn to_byte(_: u16) -> u8 {
+        unreachable!("a wide pair is no byte")
+    }
+
+    fn from_byte(_: u8) -> u16 {
+        unreachable!("a wide pair is no byte")
+    }
+}
 
 /// A set of positions of the layer, one bit each, shared by the threads.
 struct Bits(Vec<AtomicU64>);
@@ -73,20 +228,30 @@ impl Bits {
             .sum()
     }
 
-    /// Calls `f` with every position of the set and a [`Walk`] that gives its houses, in
-    /// parallel, emptying the set (a position added meanwhile is seen if its word has not been
-    /// emptied yet), and `done` with the count of each run of positions after it; returns the
-    /// number of positions and the sum of what `f` returned.
-    fn drain(
+    /// Runs of [`BLOCK`] positions in a layer of `size`.
+    fn blocks(size: usize) -> usize {
+        size.div_ceil(BLOCK)
+    }
+
+    /// Calls `f` with every position of the set, a [`Walk`] that gives its houses and the
+    /// state of its run of positions (one of `states` per [`BLOCK`], in order), in parallel,
+    /// a run in increasing order, emptying the set (a position added meanwhile is seen if its
+    /// word has not been emptied yet), and `done` with the count and the state of each run
+    /// after it; returns the number of positions, the sum of what `f` returned, and the states.
+    fn drain<T: Send>(
         &self,
         n: usize,
-        f: impl Fn(usize, &mut Walk) -> u64 + Sync,
-        done: impl Fn(u64) + Sync,
-    ) -> (u64, u64) {
-        self.0
+        states: Vec<T>,
+        f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
+        done: impl Fn(u64, &mut T) + Sync,
+    ) -> (u64, u64, Vec<T>) {
+        assert_eq!(states.len(), self.0.len().div_ceil(BLOCK / 64));
+        let runs: Vec<(u64, u64, T)> = self
+            .0
             .par_chunks(BLOCK / 64)
+            .zip(states.into_par_iter())
             .enumerate()
-            .map(|(b, words)| {
+            .map(|(b, (words, mut state))| {
                 let (mut count, mut sum) = (0, 0);
                 let mut walk = Walk {
                     n,
@@ -102,13 +267,23 @@ impl Bits {
                     while bits != 0 {
                         let i = b * BLOCK + w * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        sum += f(i, &mut walk);
+                        sum += f(i, &mut walk, &mut state);
                     }
                 }
-                done(count);
-                (count, sum)
+                done(count, &mut state);
+                (count, sum, state)
             })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+            .collect();
+        let (mut count, mut sum) = (0, 0);
+        let states = runs
+            .into_iter()
+            .map(|(c, s, state)| {
+                count += c;
+                sum += s;
+                state
+            })
+            .collect();
+        (count, sum, states)
     }
 }
 
@@ -123,7 +298,7 @@ struct Walk {
 
 impl Walk {
     #[inline]
-    fn houses(&mut self, i: usize) -> &[u8; 12] {
+    fn houses(&mut self, i: usize) -> [u8; 12] {
         if self.at < i && i - self.at <= 16 {
             while self.at < i {
                 next(&mut self.houses);
@@ -133,46 +308,12 @@ impl Walk {
             self.houses = unrank(self.n, i as u64);
             self.at = i;
         }
-        &self.houses
+        self.houses
     }
 }
-
-/// The in-layer children of a block of positions, as indices, kept from the first pass while
-/// memory allows (`CACHE`), so that a pass reads them instead of playing the moves again.
-struct Kids {
-    /// Where each position's children begin in `kids`, and where the last one's end.
-    start: Vec<u16>,
-    kids: Vec<u32>,
-}
-
-/// Bytes the children of a layer's blocks may take, at most: all of them up to 23 seeds, some
-/// 85% at 24 seeds, where the rest of a solve takes some 3.0 GB and the smaller layers' values
-/// 0.8 GB more (9.6 GiB in all, under the 12 GiB a build may use).
-const CACHE: u64 = 6 << 30;
 
 fn atomics(size: usize) -> Vec<AtomicU8> {
     (0..size).map(|_| AtomicU8::new(0)).collect()
-}
-
-/// Two bytes per position, read and written together (one cache line for both): `(s, t)`,
-/// then `(lo, hi)`.
-struct Pairs(Vec<AtomicU16>);
-
-impl Pairs {
-    fn new(size: usize) -> Pairs {
-        Pairs((0..size).map(|_| AtomicU16::new(0)).collect())
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> (u8, u8) {
-        let [a, b] = self.0[i].load(Ordering::Relaxed).to_le_bytes();
-        (a, b)
-    }
-
-    #[inline]
-    fn set(&self, i: usize, (a, b): (u8, u8)) {
-        self.0[i].store(u16::from_le_bytes([a, b]), Ordering::Relaxed);
-    }
 }
 
 /// The position whose houses, seen from the side to move, are `houses`, with empty stores (see
@@ -310,60 +451,35 @@ pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
     }
 }
 
-/// Calls `f` with the index of each child of position `i` that stays in the layer: the ones
-/// its block kept, or its moves played again.
-#[inline]
-fn each_child(
+/// Solves layer `n` of `variant` by propagation, with the smaller layers in `lower`, on the
+/// current rayon pool; the same bytes as [`solve_layer_sweeping`](super::sweep::solve_layer_sweeping).
+/// A pair of bounds takes one byte up to [`NARROW_UP_TO`] seeds, two above.
+pub fn solve_layer_propagating(
     variant: Variant,
-    cache: &[Option<Kids>],
-    i: usize,
-    walk: &mut Walk,
-    mut f: impl FnMut(usize),
-) {
-    match &cache[i / BLOCK] {
-        Some(kids) => {
-            let k = i % BLOCK;
-            let (from, to) = (kids.start[k], kids.start[k + 1]);
-            for &j in &kids.kids[usize::from(from)..usize::from(to)] {
-                f(j as usize);
-            }
-        }
-        None => children(variant, walk.houses(i), |c| f(rank(c) as usize)),
+    n: usize,
+    lower: &impl Lower,
+    progress: &impl Progress,
+) -> Solved {
+    if n <= NARROW_UP_TO {
+        solve::<Narrow>(variant, n, lower, progress)
+    } else {
+        solve::<Wide>(variant, n, lower, progress)
     }
 }
 
-/// Marks in `dirty`, for the next pass, the parents of the positions in `changed` (emptying
-/// it) that their change can move. `commit(child)` commits the child's change and returns the
-/// test for each of its parents: one closure, so that what the commit saw (which bounds moved)
-/// reaches the test without state shared between them. Returns how many it marked.
-fn mark<A: Fn(usize) -> bool>(
+/// [`solve_layer_propagating`] with two bytes per pair of bounds whatever the layer, as the
+/// layers above [`NARROW_UP_TO`] seeds take them: for the tests, which cannot reach those.
+pub fn solve_layer_propagating_wide(
     variant: Variant,
     n: usize,
-    changed: &Bits,
-    dirty: &Bits,
-    commit: impl Fn(usize) -> A + Sync,
-) -> u64 {
-    changed
-        .drain(
-            n,
-            |j, walk| {
-                let affects = commit(j);
-                let mut new = 0;
-                parents(variant, walk.houses(j), |p| {
-                    if affects(p as usize) {
-                        new += u64::from(dirty.insert(p));
-                    }
-                });
-                new
-            },
-            |_| {},
-        )
-        .1
+    lower: &impl Lower,
+    progress: &impl Progress,
+) -> Solved {
+    solve::<Wide>(variant, n, lower, progress)
 }
 
-/// Solves layer `n` of `variant` by propagation, with the smaller layers in `lower`, on the
-/// current rayon pool; the same bytes as [`solve_layer_sweeping`](super::sweep::solve_layer_sweeping).
-pub fn solve_layer_propagating(
+/// The solver, with pairs of bounds stored as `P`.
+fn solve<P: Pairs>(
     variant: Variant,
     n: usize,
     lower: &impl Lower,
@@ -371,106 +487,98 @@ pub fn solve_layer_propagating(
 ) -> Solved {
     let size = layer_size(n) as usize;
     let nb = n as u8;
+    let blocks = Bits::blocks(size);
 
-    // The exits, read once, and the first pass of stage 1, from the cores' starting values
-    // (a side's own row), which a child's houses give without reading anything. `old` keeps
-    // what a position held before its last change, for the marking.
+    // The exits, read once, in runs after each of which the smaller layers' pages are let go:
+    // nothing else of the layer is held meanwhile.
     progress.pass(0, size as u64);
-    let mut xlo = vec![0u8; size];
-    let mut xhi = vec![0u8; size];
-    let (st, old) = (Pairs::new(size), Pairs::new(size));
+    let exits = P::new(size);
+    let per_segment = blocks.div_ceil(SEGMENTS).max(1);
+    for first in (0..blocks).step_by(per_segment) {
+        (first..(first + per_segment).min(blocks))
+            .into_par_iter()
+            .for_each(|b| {
+                let start = b * BLOCK;
+                let end = (start + BLOCK).min(size);
+                let mut houses = unrank(n, start as u64);
+                for i in start..end {
+                    let board = board(variant, houses);
+                    let Ok(legal) = board.moves_or_end() else {
+                        exits.put(i, P::OVER);
+                        next(&mut houses);
+                        continue;
+                    };
+                    let (mut lo, mut hi) = (None::<u8>, None::<u8>);
+                    for m in legal {
+                        let child = board.play_unchecked(m);
+                        let gain = child.store(Side::South);
+                        let side = child.side_to_move();
+                        if gain == 0 && side == Side::North {
+                            continue;
+                        }
+                        let seen = from_side(child.houses(), side);
+                        let layer = seeds(&seen);
+                        let v = lower.value(layer, rank(&seen));
+                        let (l, h) = if side == Side::South {
+                            (gain + v.lo, gain + v.hi)
+                        } else {
+                            (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
+                        };
+                        lo = Some(lo.map_or(l, |x| x.max(l)));
+                        hi = Some(hi.map_or(h, |x| x.max(h)));
+                    }
+                    // No exit reads as `(0, 0)`: it raises no bound.
+                    exits.set(i, (lo.unwrap_or(0), hi.unwrap_or(0)));
+                    next(&mut houses);
+                }
+                progress.advance((end - start) as u64);
+            });
+        lower.release();
+    }
+
+    // The first pass of stage 1, from the cores' starting values (a side's own row, also the
+    // value of a finished game, see `moves`), which a child's houses give without reading
+    // anything. Stage 1's `(s, t)` is stored as `(s, n - t)`, a pair `lo <= hi` (`s + t <= n`),
+    // which is where stage 2's bounds start from. A position that changed held its own row
+    // before.
+    let st = P::new(size);
+    let get_st = |i: usize| {
+        let (s, u) = st.get(i);
+        (s, nb - u)
+    };
+    let set_st = |i: usize, (s, t): (u8, u8)| st.set(i, (s, nb - t));
     let changed = Bits::new(size);
-    // Children are kept while their bytes stay within `CACHE`, and never past the indices a
-    // `u32` holds.
-    let room = AtomicU64::new(if u32::try_from(size).is_ok() {
-        CACHE
-    } else {
-        0
+    (0..blocks).into_par_iter().for_each(|b| {
+        let start = b * BLOCK;
+        let end = (start + BLOCK).min(size);
+        let mut houses = unrank(n, start as u64);
+        for i in start..end {
+            let row: u8 = houses[..6].iter().sum();
+            let x = exits.raw(i);
+            if x == P::OVER {
+                set_st(i, (row, nb - row));
+            } else {
+                let (xlo, xhi) = P::unpack(x);
+                // The side to move stays safe through one move; the other side through all.
+                let (mut best, mut worst) = (xlo, nb - xhi);
+                children(variant, &houses, |c| {
+                    let own: u8 = c[..6].iter().sum();
+                    best = best.max(nb - own);
+                    worst = worst.min(own);
+                });
+                let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
+                set_st(i, (new_s, new_t));
+                if (new_s, new_t) != (row, nb - row) {
+                    changed.insert(i as u64);
+                }
+            }
+            next(&mut houses);
+        }
     });
-    let cache: Vec<Option<Kids>> = xlo
-        .par_chunks_mut(BLOCK)
-        .zip(xhi.par_chunks_mut(BLOCK))
-        .enumerate()
-        .map(|(b, (xl, xh))| {
-            let start = b * BLOCK;
-            let mut houses = unrank(n, start as u64);
-            let keep = room.load(Ordering::Relaxed) > 0;
-            let mut kids = Kids {
-                start: Vec::with_capacity(if keep { xl.len() + 1 } else { 0 }),
-                kids: Vec::with_capacity(if keep { xl.len() * 4 } else { 0 }),
-            };
-            for k in 0..xl.len() {
-                if keep {
-                    kids.start.push(kids.kids.len() as u16);
-                }
-                let i = start + k;
-                let row: u8 = houses[..6].iter().sum();
-                let board = board(variant, houses);
-                match board.moves_or_end() {
-                    Err(_) => {
-                        let v = board.row_seeds(Side::South) as u8;
-                        (xl[k], xh[k]) = (v, OVER);
-                        st.set(i, (v, nb - v));
-                    }
-                    Ok(legal) => {
-                        let (mut lo, mut hi) = (None::<u8>, None::<u8>);
-                        // Stage 1's first pass: a child's core starts at its mover's own row
-                        // (also the value of a finished game, see `moves`).
-                        let (mut best, mut worst) = (None::<u8>, nb);
-                        for m in legal {
-                            let child = board.play_unchecked(m);
-                            let gain = child.store(Side::South);
-                            let side = child.side_to_move();
-                            let seen = from_side(child.houses(), side);
-                            if gain == 0 && side == Side::North {
-                                if keep {
-                                    kids.kids.push(rank(&seen) as u32);
-                                }
-                                let own: u8 = seen[..6].iter().sum();
-                                best = Some(best.map_or(nb - own, |x| x.max(nb - own)));
-                                worst = worst.min(own);
-                                continue;
-                            }
-                            let layer = seeds(&seen);
-                            let v = lower.value(layer, rank(&seen));
-                            let (l, h) = if side == Side::South {
-                                (gain + v.lo, gain + v.hi)
-                            } else {
-                                (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
-                            };
-                            lo = Some(lo.map_or(l, |x| x.max(l)));
-                            hi = Some(hi.map_or(h, |x| x.max(h)));
-                        }
-                        (xl[k], xh[k]) = (lo.unwrap_or(NO_EXIT), hi.unwrap_or(NO_EXIT));
-                        let best = best.unwrap_or(0).max(lo.unwrap_or(0));
-                        let worst = worst.min(hi.map_or(nb, |h| nb - h));
-                        let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
-                        st.set(i, (new_s, new_t));
-                        if (new_s, new_t) != (row, nb - row) {
-                            old.set(i, (row, nb - row));
-                            changed.insert(i as u64);
-                        }
-                    }
-                }
-                next(&mut houses);
-            }
-            progress.advance(xl.len() as u64);
-            if !keep {
-                return None;
-            }
-            kids.start.push(kids.kids.len() as u16);
-            let bytes = (2 * kids.start.len() + 4 * kids.kids.len()) as u64;
-            room.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
-                r.checked_sub(bytes)
-            })
-            .ok()
-            .map(|_| kids)
-        })
-        .collect();
-    let (xlo, xhi) = (&xlo, &xhi);
     let mut evaluated = size as u64;
     let mut passes = 1;
     let dirty = Bits::new(size);
+    let units = || (0..blocks).map(|_| ()).collect::<Vec<()>>();
 
     // Stage 1, from above: in place, in any order (the largest fixed point below the start is
     // one, however it is reached), until no core shrinks. A parent's `s` can only fall below
@@ -478,14 +586,25 @@ pub fn solve_layer_propagating(
     // position that changes marks the parents it can move at once, so that a pass also
     // evaluates those it has yet to reach.
     let affects = |(sj, tj): (u8, u8), (was_s, was_t): (u8, u8), p: usize| {
-        let (sp, tp) = st.get(p);
+        let (sp, tp) = get_st(p);
         (tj != was_t && tj < sp) || (sj != was_s && sj < tp)
     };
-    mark(variant, n, &changed, &dirty, |j| {
-        let (now, was) = (st.get(j), old.get(j));
-        move |p| affects(now, was, p)
-    });
-    drop(old);
+    changed.drain(
+        n,
+        units(),
+        |j, walk, _| {
+            let houses = walk.houses(j);
+            let row: u8 = houses[..6].iter().sum();
+            let (now, was) = (get_st(j), (row, nb - row));
+            parents(variant, &houses, |p| {
+                if affects(now, was, p as usize) {
+                    dirty.insert(p);
+                }
+            });
+            0
+        },
+        |_, _| {},
+    );
     loop {
         let marked = dirty.count();
         if marked == 0 {
@@ -496,23 +615,27 @@ pub fn solve_layer_propagating(
         evaluated += dirty
             .drain(
                 n,
-                |i, walk| {
-                    if xhi[i] == OVER {
+                units(),
+                |i, walk, _| {
+                    let x = exits.raw(i);
+                    if x == P::OVER {
                         return 0;
                     }
-                    let (was_s, was_t) = st.get(i);
+                    let (xlo, xhi) = P::unpack(x);
+                    let (was_s, was_t) = get_st(i);
                     // The side to move stays safe through one move; the other side through all.
-                    let mut best = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
-                    let mut worst = if xhi[i] == NO_EXIT { nb } else { nb - xhi[i] };
-                    each_child(variant, &cache, i, walk, |j| {
-                        let (sj, tj) = st.get(j);
+                    let mut best = xlo;
+                    let mut worst = nb - xhi;
+                    let houses = walk.houses(i);
+                    children(variant, &houses, |c| {
+                        let (sj, tj) = get_st(rank(c) as usize);
                         best = best.max(tj);
                         worst = worst.min(sj);
                     });
                     let (new_s, new_t) = (was_s.min(best), was_t.min(worst));
                     if (new_s, new_t) != (was_s, was_t) {
-                        st.set(i, (new_s, new_t));
-                        parents(variant, walk.houses(i), |p| {
+                        set_st(i, (new_s, new_t));
+                        parents(variant, &houses, |p| {
                             if affects((new_s, new_t), (was_s, was_t), p as usize) {
                                 dirty.insert(p);
                             }
@@ -520,39 +643,60 @@ pub fn solve_layer_propagating(
                     }
                     0
                 },
-                |count| progress.advance(count),
+                |count, _| progress.advance(count),
             )
             .0;
     }
 
-    // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and writes the
-    // new ones to `next_lo` and `next_hi`, committed when its parents are marked, so that a
-    // rank is the pass of the sweeping solver. A parent's `lo` can only rise if a child's new
-    // `hi` leaves it more, and its `hi` only fall if a child's new `lo` leaves it less.
+    // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and logs the new
+    // ones, committed when its parents are marked, so that a rank is the pass of the sweeping
+    // solver. A parent's `lo` can only rise if a child's new `hi` leaves it more, and its `hi`
+    // only fall if a child's new `lo` leaves it less.
     let bounds = st;
-    bounds.0.par_iter().enumerate().for_each(|(i, _)| {
-        let (s, t) = bounds.get(i);
-        bounds.set(i, (s, nb - t));
-    });
-    let next = Pairs::new(size);
     let ranks = atomics(size);
     let mut pass = 0u32;
+    let mut logs: Vec<Vec<P::Raw>> = Vec::new();
     loop {
         pass += 1;
         let marked = if pass == 1 {
             dirty.fill(size);
             size as u64
         } else {
-            mark(variant, n, &changed, &dirty, |j| {
-                let ((lj, hj), (was_l, was_h)) = (next.get(j), bounds.get(j));
-                bounds.set(j, (lj, hj));
-                let (lo_moved, hi_moved) = (lj != was_l, hj != was_h);
-                let bounds = &bounds;
-                move |p| {
-                    let (lp, hp) = bounds.get(p);
-                    lp != hp && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
-                }
-            })
+            let logs = std::mem::take(&mut logs)
+                .into_iter()
+                .map(Vec::into_iter)
+                .collect();
+            changed
+                .drain(
+                    n,
+                    logs,
+                    |j, walk, log| {
+                        let new = if pass == 2 && P::BYTE {
+                            P::from_byte(ranks[j].load(Ordering::Relaxed))
+                        } else {
+                            log.next().expect("a logged pair per changed position")
+                        };
+                        let (was_l, was_h) = bounds.get(j);
+                        bounds.put(j, new);
+                        let (lj, hj) = P::unpack(new);
+                        let (lo_moved, hi_moved) = (lj != was_l, hj != was_h);
+                        if pass == 2 && P::BYTE {
+                            ranks[j].store(u8::from(hi_moved), Ordering::Relaxed);
+                        }
+                        let mut marked = 0;
+                        parents(variant, &walk.houses(j), |p| {
+                            let (lp, hp) = bounds.get(p as usize);
+                            if lp != hp
+                                && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
+                            {
+                                marked += u64::from(dirty.insert(p));
+                            }
+                        });
+                        marked
+                    },
+                    |_, _| {},
+                )
+                .1
         };
         if marked == 0 {
             break;
@@ -560,39 +704,54 @@ pub fn solve_layer_propagating(
         passes += 1;
         progress.pass(passes, marked);
         let rank_now = pass.min(255) as u8;
-        let evaluate = |i: usize, walk: &mut Walk| {
+        let evaluate = |i: usize, walk: &mut Walk, log: &mut Vec<P::Raw>| {
             let (was_lo, was_hi) = bounds.get(i);
             if was_lo == was_hi {
                 return 0;
             }
-            let mut best_lo = if xlo[i] == NO_EXIT { 0 } else { xlo[i] };
-            let mut best_hi = if xhi[i] == NO_EXIT { 0 } else { xhi[i] };
-            each_child(variant, &cache, i, walk, |j| {
-                let (lj, hj) = bounds.get(j);
+            let (mut best_lo, mut best_hi) = P::unpack(exits.raw(i));
+            children(variant, &walk.houses(i), |c| {
+                let (lj, hj) = bounds.get(rank(c) as usize);
                 best_lo = best_lo.max(nb - hj);
                 best_hi = best_hi.max(nb - lj);
             });
             let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
             if (new_lo, new_hi) != (was_lo, was_hi) {
-                next.set(i, (new_lo, new_hi));
-                if new_hi != was_hi {
-                    ranks[i].store(rank_now, Ordering::Relaxed);
+                let new = P::pack((new_lo, new_hi));
+                if pass == 1 && P::BYTE {
+                    // Every rank is 0 until pass 1 is committed: its byte holds the log.
+                    ranks[i].store(P::to_byte(new), Ordering::Relaxed);
+                } else {
+                    log.push(new);
+                    if new_hi != was_hi {
+                        ranks[i].store(rank_now, Ordering::Relaxed);
+                    }
                 }
                 changed.insert(i as u64);
             }
             0
         };
-        evaluated += dirty.drain(n, evaluate, |count| progress.advance(count)).0;
+        let fresh = (0..blocks).map(|_| Vec::new()).collect();
+        let (count, _, written) = dirty.drain(n, fresh, evaluate, |count, log| {
+            progress.advance(count);
+            log.shrink_to_fit();
+        });
+        evaluated += count;
+        logs = written;
     }
-    drop((next, dirty, changed, cache));
+    drop((logs, dirty, changed, exits));
 
+    // The pairs become the file's value bytes, and the ranks its rank bytes, each in place
+    // where the sizes allow.
     let mut unsettled = 0;
-    let bytes = (0..size)
-        .map(|i| {
-            let (lo, hi) = bounds.get(i);
+    let mut i = 0;
+    let bytes = bounds
+        .into_pairs()
+        .map(|(lo, hi)| {
             let v = Value { lo, hi };
             assert!(v.lo <= v.hi, "layer {n} index {i}: bounds crossed: {v:?}");
             unsettled += u64::from(v.lo != v.hi);
+            i += 1;
             v.encode(n)
         })
         .collect();

@@ -38,6 +38,9 @@ pub enum Solver {
     Propagate,
     /// [`sweep`](super::sweep): every position in every pass (the reference).
     Sweep,
+    /// [`propagate`](super::propagate) with two bytes per pair of bounds, as it takes them
+    /// above [`NARROW_UP_TO`](super::propagate::NARROW_UP_TO) seeds: for the tests.
+    PropagateWide,
 }
 
 /// Solves layer `n` of `variant`, with the smaller layers in `lower`, on the current rayon
@@ -62,5 +65,8 @@ pub fn solve_layer_with(
     match solver {
         Solver::Propagate => super::propagate::solve_layer_propagating(variant, n, lower, progress),
         Solver::Sweep => super::sweep::solve_layer_sweeping(variant, n, lower, progress),
+        Solver::PropagateWide => {
+            super::propagate::solve_layer_propagating_wide(variant, n, lower, progress)
+        }
     }
 }
