@@ -42,7 +42,8 @@ pub struct Summary {
     pub peak_memory: Option<u64>,
 }
 
-struct Opened(Vec<Layer>);
+/// The smaller layers, mapped from their files (the MPI build reads them through it too).
+pub(crate) struct Opened(pub(crate) Vec<Layer>);
 
 impl Lower for Opened {
     #[inline]

@@ -22,10 +22,12 @@
 //! shared file system across hosts). A rank that dies takes the job down (MPI's own rule); the
 //! layers written before stay whole and a new run resumes after them.
 
-use super::build::{peak_memory, remove_stale_temporaries, BuildError, BuildOptions, Summary};
+use super::build::{
+    peak_memory, remove_stale_temporaries, BuildError, BuildOptions, Opened, Summary,
+};
 use super::file::{layer_path, table_header, FileError, Layer, HEADER};
 use super::index::{layer_size, next, positions_up_to, rank, unrank};
-use super::layer::{best_exit, moves, Lower, Moves};
+use super::layer::{best_exit, moves, Moves};
 use super::probe::supported;
 use super::propagate::{children, parents};
 use super::value::{Value, MAX_ENCODED_LAYER};
@@ -45,21 +47,6 @@ const STREAM: usize = 1 << 22;
 const NO_EXIT: u8 = u8::MAX;
 /// `row` of a position where the game is over (its value is in `xlo`).
 const OVER: u8 = u8::MAX;
-
-/// The smaller layers, mapped from their files.
-struct Opened(Vec<Layer>);
-
-impl Lower for Opened {
-    #[inline]
-    fn value(&self, layer: usize, index: u64) -> Value {
-        let l = &self.0[layer];
-        // Rank 0 checked every byte when the layer was written or found.
-        Value::decode(l.entries()[index as usize], layer).unwrap_or(Value {
-            lo: 0,
-            hi: layer as u8,
-        })
-    }
-}
 
 /// Which positions of a layer of `size` each of `ranks` ranks owns: rank `r` holds
 /// `start(r)..start(r + 1)`.
