@@ -145,7 +145,7 @@ def test_analysis_stopped_midway_leaves_the_engine_ready(awari_bin: str) -> None
 @pytest.mark.parametrize("options, said", [
     ({"MultiPV": 7}, "'MultiPV' takes 1 to 6, not 7"),
     ({"Hash": 0}, "'Hash' takes 1 to 32768, not 0"),
-    ({"UCI_Variant": "chess"}, "one of oware, awari, ahl, kalah, ayoayo, not 'chess'"),
+    ({"UCI_Variant": "chess"}, "one of oware, awari, ahl, kalah, ayoayo, kalah-empty, not 'chess'"),
     ({"Ponder": "maybe"}, "'Ponder' is a check"),
     ({"Clear Hash": 3}, "is a button"),
     ({"NoSuchOption": 1}, "no option 'NoSuchOption'"),
