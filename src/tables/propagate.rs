@@ -30,7 +30,7 @@
 //! values), the best its exits give (1), its rank (1), a bit in each of two sets (to evaluate,
 //! changed) and a byte in a log for each position that changes in a pass (pass 1 logs in the
 //! rank bytes, all 0 until it is committed): 3.25 bytes and the largest log after pass 1 (a
-//! fifth of a byte in the layers measured). From 22 seeds on a pair takes two bytes ([`Wide`]):
+//! fifth of a byte in the layers measured). From 22 seeds on a pair takes two bytes (`Wide`):
 //! 5.25 and the log. The exits are read from the smaller layers, memory-mapped, in a pass of
 //! their own that holds nothing else of the layer, their pages let go every sixteenth of it and
 //! at its end ([`Lower::release`]); stage 1's first pass follows, from the children's rows.
@@ -48,7 +48,7 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
 
 /// Positions per task; a multiple of 64, so that a task owns whole words of the bit sets.
 const BLOCK: usize = 1 << 12;
-/// The largest layer whose pairs of bounds fit one byte ([`Narrow`]).
+/// The largest layer whose pairs of bounds fit one byte (`Narrow`).
 pub const NARROW_UP_TO: usize = 21;
 /// Runs of the first pass, after each of which the smaller layers' pages are let go.
 const SEGMENTS: usize = 16;
