@@ -19,20 +19,6 @@ use common::kalah::{alpha_beta_margin, minimax, perft as model_perft, Kalah};
 
 const READINGS: [Variant; 2] = [Variant::Kalah, Variant::KalahEmpty];
 
-/// The `value N:` line's N.
-fn value_of(stdout: &str) -> i32 {
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with("value "))
-        .unwrap_or_else(|| panic!("no value line in {stdout}"));
-    line["value ".len()..]
-        .split(':')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
 /// The rules' perft equals the model's, in both readings, from the starts of 1 to 4 seeds a
 /// house and from the positions of `tests/data/perft.txt` where the readings differ.
 #[test]
@@ -98,7 +84,11 @@ fn small_starts_solve_to_the_models_values_in_both_readings() {
                 text.contains(&format!("solve {variant} from")),
                 "{variant}: {text}"
             );
-            assert_eq!(value_of(&text), expected, "{variant}({seeds}): {text}");
+            assert_eq!(
+                common::solve_value(&text),
+                expected,
+                "{variant}({seeds}): {text}"
+            );
             assert_eq!(expected, pinned, "{variant}({seeds}): the model's value");
         }
     }

@@ -34,20 +34,6 @@ fn awari(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), stdout, stderr)
 }
 
-/// The `value N:` line's N.
-fn value_of(stdout: &str) -> i32 {
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with("value "))
-        .unwrap_or_else(|| panic!("no value line in {stdout}"));
-    line["value ".len()..]
-        .split(':')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
 /// Plays the `pv` line's moves from `board` with the independent rules: the line must reach
 /// the proven value (the game's end, or a position the minimax scores so).
 fn check_pv(board: &Board, stdout: &str, value: i32) {
@@ -97,7 +83,11 @@ fn the_small_starts_have_the_independent_solvers_values() {
         }
         let (code, out, err) = awari(&["solve", "--seeds", &seeds.to_string(), "--hash", "64"]);
         assert_eq!(code, 0, "{out}{err}");
-        assert_eq!(value_of(&out), expected, "Kalah(6,{seeds}): {out}");
+        assert_eq!(
+            common::solve_value(&out),
+            expected,
+            "Kalah(6,{seeds}): {out}"
+        );
         check_pv(&board, &out, expected);
         assert!(out.contains("tables: none"), "{out}");
     }
@@ -190,7 +180,7 @@ fn with_tables_the_values_are_the_same() {
     let (code, out, err) = awari(&["solve", "--seeds", "3", "--tables", &dir_arg]);
     assert_eq!(code, 0, "{out}{err}");
     let expected = alpha_beta_margin(&Kalah::of(&board), &mut memo);
-    assert_eq!(value_of(&out), expected, "{out}");
+    assert_eq!(common::solve_value(&out), expected, "{out}");
     assert!(out.contains("tables: kalah layers 0-10"), "{out}");
     check_pv(&board, &out, expected);
 }
@@ -295,7 +285,7 @@ fn bad_input_is_refused_with_a_message() {
     // A finished game has its value at once.
     let (code, out, err) = awari(&["solve", "--fen", "0-0-0-0-0-0-1-2-0-0-0-0-20-25-S"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(value_of(&out), -8, "{out}");
+    assert_eq!(common::solve_value(&out), -8, "{out}");
 }
 
 /// Whether process `pid` catches both SIGINT and SIGTERM (`SigCgt` in its `/proc` status, a

@@ -618,3 +618,17 @@ pub fn served_address(child: &mut Child) -> String {
         .unwrap_or_else(|| panic!("no address printed: {line:?}"))
         .to_string()
 }
+
+/// The N of the `value N:` line that `awari solve` prints.
+pub fn solve_value(stdout: &str) -> i32 {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("value "))
+        .unwrap_or_else(|| panic!("no value line in {stdout}"));
+    line["value ".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
