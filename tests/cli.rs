@@ -1,9 +1,8 @@
 //! The real `awari` and `referee` binaries, run as a user would: output, exit codes, and clear
 //! errors (never a panic) for bad arguments.
 
-mod common;
-
-use common::{awari, run, text};
+use crate::common;
+use crate::common::{awari, run, text};
 
 #[test]
 fn perft_prints_divide_total_and_speed() {

@@ -3,15 +3,14 @@
 //! again, so the data file is the undamaged run's, byte for byte), and an opening suite of
 //! any size (lines capped, bad lines quoted cut short).
 
-mod common;
-
+use crate::common;
+use crate::common::{awari, printed, scratch};
 use awari::cluster::shard::Shard;
 use awari::rules::Variant;
 use awari::search::network::Network;
 use awari::tools::datagen::{
     game_block, part_header, play_game, DatagenManifest, DatagenOptions, BLOCK_HEADER,
 };
-use common::{awari, printed, scratch};
 use std::path::Path;
 
 /// The run every test here makes: 12 games at depth 2, 6 random plies, one thread, the

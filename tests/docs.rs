@@ -14,10 +14,9 @@
 //! - every sample engine session marked `<!-- tested -->` is what the engine answers, with the
 //!   figures that vary from run to run (`nps`, `time`, `hashfull`) masked;
 //! - doc/commands.md is the `--help` of every command of both binaries
-//!   (`AWARI_BLESS=1 cargo test --profile ci --test docs` writes it again).
+//!   (`AWARI_BLESS=1 cargo test --profile ci --test suite docs::` writes it again).
 
-mod common;
-
+use crate::common;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -587,7 +586,7 @@ fn helps(binary: &str, path: &mut Vec<String>, into: &mut Vec<(String, String)>)
 const COMMANDS_HEAD: &str = "# Commands
 
 Every command and option of `awari` and `referee`, as their `--help` prints it (this page is
-written by `AWARI_BLESS=1 cargo test --profile ci --test docs`, and the test fails when it
+written by `AWARI_BLESS=1 cargo test --profile ci --test suite docs::`, and the test fails when it
 differs from the binaries). The pages for each task say how the options fit together: start
 from the [manual's index](README.md).
 
@@ -635,7 +634,7 @@ fn the_commands_page_is_the_binaries_help() {
         panic!(
             "doc/commands.md differs from the binaries' --help from line {}: `{}` in the \
              page, `{}` from the binaries; run `AWARI_BLESS=1 cargo test --profile ci --test \
-             docs` and review the diff",
+             suite docs::` and review the diff",
             first + 1,
             written.lines().nth(first).unwrap_or("(end)"),
             page.lines().nth(first).unwrap_or("(end)")

@@ -1,8 +1,7 @@
 //! The protocol loop run in-process: scripted input, captured output. Each script ends at the
 //! end of its input, which lets a bounded search finish and stops an unbounded one.
 
-mod common;
-
+use crate::common;
 use awari::rng::Rng;
 use awari::rules::{format_move_list, Board, Game, Move, Variant};
 use awari::uci::options::OPTIONS;

@@ -2,10 +2,9 @@
 //! full games in every variant, answers during a deep search, `quit` and end of input
 //! mid-search, pondering, clocks.
 
-mod common;
-
+use crate::common;
+use crate::common::Engine;
 use awari::rules::{parse_move_list, Board, Game, Variant};
-use common::Engine;
 use std::io::Write;
 use std::process::Stdio;
 use std::thread;

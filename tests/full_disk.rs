@@ -3,9 +3,8 @@
 //! full disk (a small tmpfs, mounted by the test; it needs root, and is skipped, saying so,
 //! without it).
 
-mod common;
-
-use common::{awari, referee, scratch, skipped, text, Need};
+use crate::common;
+use crate::common::{awari, referee, scratch, skipped, text, Need};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

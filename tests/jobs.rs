@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-use common::scratch;
+use crate::common;
+use crate::common::scratch;
 
 fn awari(args: &[&str]) -> Output {
     // Not a task of a job array, whatever runs the tests.

@@ -13,9 +13,8 @@ use awari::tools::prove::Solver;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-mod common;
-
-use common::kalah::{alpha_beta_margin, minimax, perft as model_perft, Kalah};
+use crate::common;
+use crate::common::kalah::{alpha_beta_margin, minimax, perft as model_perft, Kalah};
 
 const READINGS: [Variant; 2] = [Variant::Kalah, Variant::KalahEmpty];
 

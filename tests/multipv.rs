@@ -3,10 +3,9 @@
 //! the root moves restricted; a move that cannot be searched answered, never left hanging; and
 //! with `MultiPV` 1, the output of the plain search, word for word.
 
-mod common;
-
+use crate::common;
+use crate::common::Engine;
 use awari::rules::{parse_move_list, Board, Game, Move, Variant};
-use common::Engine;
 use std::collections::HashSet;
 use std::time::Duration;
 

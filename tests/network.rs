@@ -3,8 +3,7 @@
 //! train` on a tiny data set, and `EvalFile` refusing a bad weights file while keeping the
 //! network in use.
 
-mod common;
-
+use crate::common::{awari, printed, scratch, skipped, Engine, Need};
 use awari::rng::Rng;
 use awari::rules::Side;
 use awari::rules::{Board, Variant};
@@ -12,7 +11,6 @@ use awari::search::network::{
     features, from_bytes, output_bucket, to_bytes, FloatNetwork, Network, HIDDEN, INPUTS, LENGTH,
     MAX_BIAS, MAX_FIRST, MAX_OUTPUT, OUTPUT_BUCKETS, QA, QB,
 };
-use common::{awari, printed, scratch, skipped, Engine, Need};
 use std::path::Path;
 use std::time::Duration;
 

@@ -3,10 +3,9 @@
 //! anything is read or written, with exit status 2 and every input as it was, byte for byte;
 //! an output that is a device or a FIFO is written in place and stays one.
 
-mod common;
-
+use crate::common;
+use crate::common::{hermetic, output_within, printed, scratch, skipped, Need, AWARI, REFEREE};
 use awari::rules::Variant;
-use common::{hermetic, output_within, printed, scratch, skipped, Need, AWARI, REFEREE};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};

@@ -2,8 +2,7 @@
 //! Debug builds skip counts above a node budget so `cargo test` stays quick; release builds
 //! (`cargo test --profile ci`, the README's test command, or `--release`) run every row to its deepest figure.
 
-mod common;
-
+use crate::common;
 use awari::rules::{
     divide, format_move_list, perft, Board, Game, IllegalReason, Move, Side, Variant,
 };

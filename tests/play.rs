@@ -1,7 +1,6 @@
 //! `awari play` driven through a pipe, as a person at a terminal would drive it.
 
-mod common;
-
+use crate::common;
 use std::io::Write;
 use std::process::Stdio;
 

@@ -9,8 +9,7 @@ use awari::tables::probe::after_move;
 use awari::tables::Tables;
 use std::path::Path;
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Checks `puzzle` against the tables: every legal move's value is the tables' (the mover's
 /// store added), the answer's keeps the puzzle's result and every other move's falls short

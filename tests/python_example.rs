@@ -2,8 +2,7 @@
 //! engine. Where `python3` does not run, the test says that it skipped and why
 //! (`common::skipped`), so that a passing run does not pass for one that checked the example.
 
-mod common;
-
+use crate::common;
 use awari::rules::{Board, Game, Move, Variant};
 
 #[test]

@@ -1,6 +1,6 @@
 //! `referee check`: the engine passes every check; misbehaving engines fail the right ones.
 
-mod common;
+use crate::common;
 
 fn check(args: &[&str]) -> (Option<i32>, String) {
     let out = common::referee().arg("check").args(args).output().unwrap();

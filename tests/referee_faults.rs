@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{last_line, referee, running, scratch, text, Scratch};
+use crate::common;
+use crate::common::{last_line, referee, running, scratch, text, Scratch};
 
 fn temp(name: &str) -> Scratch {
     scratch("faults", name)

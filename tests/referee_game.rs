@@ -1,8 +1,7 @@
 //! Single games under the referee: the real engine against itself in every variant, and
 //! against engines that misbehave in each way the referee must survive.
 
-mod common;
-
+use crate::common;
 use awari::client::Expect;
 use awari::client::Limit;
 use awari::client::{OutputLimits, Process, Spec};

@@ -8,8 +8,7 @@ use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{last_line, referee, scratch, Scratch};
+use crate::common::{last_line, referee, scratch, Scratch};
 
 fn temp(name: &str) -> Scratch {
     scratch("referee", name)

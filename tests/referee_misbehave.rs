@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-mod common;
-use common::{running, scratch, Scratch};
+use crate::common;
+use crate::common::{running, scratch, Scratch};
 
 /// A copy of `misbehave` under a unique path, so that its processes can be found afterwards;
 /// the directory holding it goes when the first is dropped.

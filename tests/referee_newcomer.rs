@@ -3,9 +3,7 @@
 //! existing file are said so, with the games already there; and `referee report` and
 //! `referee merge` give the SPRT's verdict and the openings used as the match gave them.
 
-mod common;
-
-use common::{output_within, referee, scratch, text, AWARI};
+use crate::common::{output_within, referee, scratch, text, AWARI};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Output, Stdio};

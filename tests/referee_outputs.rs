@@ -3,9 +3,8 @@
 //! outputs and the files of an `--out-dir`, and refused by name before anything is written.
 //! Engines are told apart by name, in the records and in the log files.
 
-mod common;
-
-use common::{referee, scratch, text, AWARI};
+use crate::common;
+use crate::common::{referee, scratch, text, AWARI};
 use std::path::Path;
 use std::process::Output;
 

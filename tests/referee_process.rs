@@ -3,8 +3,7 @@
 //! crash, flood, send endless lines, ignore `quit` or leave children behind. In every case
 //! the failure is named and no process is left.
 
-mod common;
-
+use crate::common;
 use awari::client::Expect;
 use awari::client::{Exit, Failure, OutputLimits, Process, Spec};
 use awari::sys::procfs::{group_alive, group_exists};

@@ -4,9 +4,7 @@
 //! case runs under a limit on the referee's memory and a time limit, and must end with a clean
 //! error, not a panic or the limit.
 
-mod common;
-
-use common::{address_space_limited, output_within, referee, scratch, text, AWARI};
+use crate::common::{address_space_limited, output_within, referee, scratch, text, AWARI};
 use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;

@@ -11,8 +11,7 @@ use awari::referee::runner::{Sprt, Tally};
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-use common::{printed as text, referee, scratch, Scratch, AWARI};
+use crate::common::{printed as text, referee, scratch, Scratch, AWARI};
 
 fn temp(name: &str) -> Scratch {
     scratch("shards", name)

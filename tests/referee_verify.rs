@@ -6,8 +6,7 @@ use awari::record::{GameRecord, GameResult};
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-use common::{printed, referee, scratch, Scratch, AWARI};
+use crate::common::{printed, referee, scratch, Scratch, AWARI};
 
 fn temp(name: &str) -> Scratch {
     scratch("verify", name)

@@ -20,8 +20,8 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{printed, referee, scratch};
+use crate::common;
+use crate::common::{printed, referee, scratch};
 
 /// Two `awari` engines at depths 3 and 1: every move has a score and a depth.
 fn engines() -> Vec<String> {

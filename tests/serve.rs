@@ -10,8 +10,7 @@
 //!
 //! Whatever a test starts (the server, chromedriver, the browser through it) it stops by pid.
 
-mod common;
-
+use crate::common;
 use awari::rules::{Board, Game, Move, Variant};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -19,7 +18,7 @@ use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::serve::*;
+use crate::common::serve::*;
 
 #[test]
 fn whole_games_against_greedy_in_every_rule_set() {

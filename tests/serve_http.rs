@@ -5,8 +5,7 @@
 //!
 //! Every server a test starts is stopped by pid when the test ends, also when it fails.
 
-mod common;
-
+use crate::common;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, TcpStream};

@@ -6,10 +6,9 @@
 //!
 //! Whatever a test starts (the server, chromedriver, the browser through it) it stops by pid.
 
-mod common;
-
+use crate::common;
+use crate::common::serve::*;
 use awari::rules::{format_move_list, Board, Game, Move, Variant};
-use common::serve::*;
 use serde_json::Value;
 use std::time::Duration;
 

@@ -7,10 +7,9 @@
 //!
 //! Whatever the test starts (the server, chromedriver, the browser through it) it stops by pid.
 
-mod common;
-
+use crate::common;
+use crate::common::serve::*;
 use awari::puzzles::{parse_file, Puzzle};
-use common::serve::*;
 use serde_json::Value;
 use std::time::Duration;
 

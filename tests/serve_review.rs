@@ -6,12 +6,11 @@
 //! review from the real engine; the page runs in headless Chromium (a screenshot goes to
 //! `target/serve-artifacts/review-marks.png`).
 
-mod common;
-
+use crate::common;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-use common::serve::*;
+use crate::common::serve::*;
 
 /// The suite's opening for the referee's games: 13 plies from the start, among them moves a
 /// review marks (they give seeds away), which are the suite's and so not judged.

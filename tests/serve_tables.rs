@@ -6,10 +6,9 @@
 //!
 //! Whatever the test starts (the server, chromedriver, the browser) it stops by pid.
 
-mod common;
-
+use crate::common;
+use crate::common::serve::*;
 use awari::rules::{Board, Game, Variant};
-use common::serve::*;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Duration;

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{text, AWARI, REFEREE};
+use crate::common;
+use crate::common::{text, AWARI, REFEREE};
 
 const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tournament/slurm");
 

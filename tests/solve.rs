@@ -15,10 +15,9 @@ use std::process::Stdio;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-mod common;
-
-use common::kalah::{alpha_beta_margin, minimax, Kalah};
-use common::AWARI;
+use crate::common;
+use crate::common::kalah::{alpha_beta_margin, minimax, Kalah};
+use crate::common::AWARI;
 
 fn solve(board: &Board, tables: Option<&Tables>) -> Proof {
     let stop = AtomicBool::new(false);

@@ -14,7 +14,7 @@ use awari::tables::index::{layer_size, unrank};
 use awari::tables::Tables;
 use std::collections::HashSet;
 
-mod common;
+use crate::common;
 
 fn tables(seeds: usize) -> (common::Scratch, Tables) {
     let dir = common::scratch("table-root", &seeds.to_string());

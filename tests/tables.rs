@@ -17,8 +17,8 @@ use std::process::Stdio;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{build_tables, Engine, Scratch, AWARI};
+use crate::common;
+use crate::common::{build_tables, Engine, Scratch, AWARI};
 
 fn scratch(tag: &str) -> Scratch {
     common::scratch("tables", tag)

@@ -3,11 +3,10 @@
 //! rather than leave a truncation to end the engine without a word. In a test binary of its
 //! own, because it holds every slot while it runs.
 
-mod common;
-
+use crate::common;
+use crate::common::{build_tables, scratch};
 use awari::rules::Variant;
 use awari::tables::Tables;
-use common::{build_tables, scratch};
 
 #[test]
 fn tables_opened_beyond_the_guards_say_they_are_unguarded() {

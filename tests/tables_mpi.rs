@@ -7,11 +7,10 @@
 //! it: `cargo build --profile ci --features mpi`); without it, or without `mpirun`, the tests
 //! skip and say why.
 
-mod common;
-
+use crate::common;
+use crate::common::{scratch, skipped, Group, Need};
 use awari::rules::Variant;
 use awari::tables::file::layer_path;
-use common::{scratch, skipped, Group, Need};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

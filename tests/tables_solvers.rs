@@ -3,8 +3,8 @@
 //! in one byte (as up to 21 seeds) and in two (as above).
 //!
 //! Up to 13 seeds here (some 20 s of a test run on two cores); the whole comparison up to 15
-//! seeds, the README's, is `AWARI_SOLVERS_UP_TO=15 cargo test --release --test tables_solvers
-//! -- --nocapture`.
+//! seeds, the README's, is `AWARI_SOLVERS_UP_TO=15 cargo test --release --test suite
+//! tables_solvers:: -- --nocapture`.
 
 use awari::rules::Variant;
 use awari::tables::layer::{Lower, Quiet};

@@ -38,8 +38,8 @@ use awari::tables::{Tables, Value};
 use std::cmp::Reverse;
 use std::collections::HashMap;
 
-mod common;
-use common::{scratch, Scratch};
+use crate::common;
+use crate::common::{scratch, Scratch};
 
 fn tables(variant: Variant, seeds: usize, tag: &str) -> (Scratch, Tables) {
     let dir = scratch("values", tag);
