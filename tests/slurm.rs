@@ -2,8 +2,10 @@
 //! `munged`, `slurmctld` and `slurmd` under a scratch directory, `tournament/slurm/submit.sh`
 //! submits a job array of referee shards (`--shard auto`) and the merge job after it, and the
 //! merged report must equal the report of the same match played unsharded. Then an SPRT over
-//! four shards must stop far short of its game limit. The cluster is stopped by pid at the end
-//! (also when the test fails) and no daemon, job or zombie of it may be left.
+//! four shards must stop far short of its game limit, and `tournament/slurm/tables.sbatch`, as
+//! two tasks that srun starts as MPI ranks, must write the bytes of the single-process tables
+//! build. The cluster is stopped by pid at the end (also when the test fails) and no daemon,
+//! job or zombie of it may be left.
 //!
 //! Skipped, with its reason on stderr, where Slurm is not installed or the test is not root
 //! (`.ci/run` installs Debian's `slurm-wlm` when it can).
@@ -13,8 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use crate::common;
-use crate::common::{text, AWARI, REFEREE};
+mod common;
+
+use common::{text, AWARI, REFEREE};
 
 const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tournament/slurm");
 
@@ -191,6 +194,83 @@ impl Cluster {
         command
     }
 
+    /// Waits until every job has ended (the cluster is this test's own: an empty queue means
+    /// that), at most [`JOBS_LIMIT`] from `started`; panics with the logs in `logs` after it.
+    fn wait(&self, started: Instant, jobs: &str, logs: &Path) {
+        loop {
+            let queue = self
+                .command("squeue")
+                .args(["-h", "-o", "%i %T %r"])
+                .output()
+                .unwrap();
+            assert!(queue.status.success(), "{}", describe("squeue", &queue));
+            if queue.stdout.iter().all(u8::is_ascii_whitespace) {
+                return;
+            }
+            if started.elapsed() > JOBS_LIMIT {
+                panic!(
+                    "{jobs} not done after {} s; squeue:\n{}\n{}",
+                    JOBS_LIMIT.as_secs(),
+                    text(&queue.stdout),
+                    dump(logs, ".out")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+
+    /// Whether job `id` completed with exit code 0, and its `scontrol` line.
+    fn completed(&self, id: &str) -> (bool, String) {
+        let show = self
+            .command("scontrol")
+            .args(["show", "job", "-o", id])
+            .output()
+            .unwrap();
+        let line = text(&show.stdout).trim().to_string();
+        (
+            line.contains("JobState=COMPLETED") && line.contains("ExitCode=0:0"),
+            line,
+        )
+    }
+
+    /// `tournament/slurm/tables.sbatch` as 2 tasks, with `bin` (an `awari` built with the `mpi`
+    /// feature) and `args`, writing into `tables`; waits for it and panics with its output if
+    /// it failed.
+    fn build_tables(&self, bin: &Path, tables: &Path, args: &[&str]) {
+        let started = Instant::now();
+        let out = self
+            .command("sbatch")
+            .env("AWARI", bin)
+            .env("TABLES_DIR", tables)
+            .arg("--ntasks=2")
+            .arg(format!("--output={}/job-%j.out", tables.display()))
+            .arg(format!("{SCRIPTS}/tables.sbatch"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            describe("sbatch tables.sbatch", &out)
+        );
+        let stdout = text(&out.stdout);
+        let id = stdout
+            .trim()
+            .strip_prefix("Submitted batch job ")
+            .unwrap_or_else(|| panic!("{}", describe("sbatch printed no job id", &out)))
+            .to_string();
+        self.wait(started, &format!("tables job {id}"), tables);
+        let (done, line) = self.completed(&id);
+        let log = dump(tables, ".out");
+        assert!(done, "the tables job failed:\n{line}\n{log}");
+        // Both tasks were ranks of one job (each alone would also write the same files).
+        assert!(log.contains("with 2 MPI ranks"), "{log}");
+        eprintln!(
+            "tables job {id} done in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+
     fn stop(&self) -> Output {
         self.command("bash")
             .arg(format!("{SCRIPTS}/cluster.sh"))
@@ -227,27 +307,7 @@ impl Cluster {
         let (array, merge) = (id("ARRAY_JOB="), id("MERGE_JOB="));
         let logs = out_dir.join("slurm-logs");
 
-        // The cluster is this test's own: an empty queue means every job has ended.
-        loop {
-            let queue = self
-                .command("squeue")
-                .args(["-h", "-o", "%i %T %r"])
-                .output()
-                .unwrap();
-            assert!(queue.status.success(), "{}", describe("squeue", &queue));
-            if queue.stdout.iter().all(u8::is_ascii_whitespace) {
-                break;
-            }
-            if started.elapsed() > JOBS_LIMIT {
-                panic!(
-                    "jobs {array} and {merge} not done after {} s; squeue:\n{}\n{}",
-                    JOBS_LIMIT.as_secs(),
-                    text(&queue.stdout),
-                    dump(&logs, ".out")
-                );
-            }
-            std::thread::sleep(Duration::from_millis(500));
-        }
+        self.wait(started, &format!("jobs {array} and {merge}"), &logs);
         eprintln!(
             "jobs {array} (array of {shards}) and {merge} (merge) done in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -423,6 +483,46 @@ fn a_match_sharded_on_slurm_merges_to_the_unsharded_report() {
             "the SPRT did not stop the shards early (500 games a shard): {n} games\n{merged}"
         );
         assert_eq!(records(&sprt_dir).len() as u64, n, "{merged}");
+
+        // The endgame tables as an MPI job of 2 ranks started by srun (tables.sbatch): the same
+        // bytes as the single-process build.
+        match std::env::var_os("AWARI_MPI_BIN").map(PathBuf::from) {
+            None => common::skipped(
+                common::Need::Mpi,
+                "AWARI_MPI_BIN names no awari built with `--features mpi`",
+            ),
+            Some(bin) => {
+                let tables = dir.join("tables-mpi");
+                std::fs::create_dir_all(&tables).unwrap();
+                cluster.build_tables(&bin, &tables, &["--variant", "oware", "--seeds", "10"]);
+                let single = dir.join("tables-single");
+                let out = common::hermetic(AWARI)
+                    .args([
+                        "tables",
+                        "build",
+                        "--variant",
+                        "oware",
+                        "--seeds",
+                        "10",
+                        "--dir",
+                    ])
+                    .arg(&single)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{}", describe("tables build", &out));
+                for n in 0..=10 {
+                    let name = format!("oware-{n:02}.awtb");
+                    let (a, b) = (tables.join(&name), single.join(&name));
+                    assert!(
+                        std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
+                        "{} and {} differ\n{}",
+                        a.display(),
+                        b.display(),
+                        dump(&tables, ".out")
+                    );
+                }
+            }
+        }
     }
     // The cluster is stopped (its Drop): nothing of it may be left, not even a zombie.
     let left = daemons_of(&dir);

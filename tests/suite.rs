@@ -1,8 +1,9 @@
 //! The integration tests, one program: each module below is a file of tests beside this one
 //! (`tests/NAME.rs`), and `common` what they share. One program links once and runs the
-//! files' tests side by side (`cargo test --test suite NAME::` runs one file's). The search's
-//! switches are process-wide, so `tests/quiescence.rs`, which sets them, is a program of its
-//! own.
+//! files' tests side by side (`cargo test --test suite NAME::` runs one file's). Two files
+//! change what is process-wide, and are programs of their own: `tests/quiescence.rs` sets the
+//! search's switches, and `tests/slurm.rs` makes its process the reaper of the cluster's
+//! daemons, waiting for any child of it.
 
 mod common;
 
@@ -44,7 +45,6 @@ mod serve_page;
 mod serve_puzzles;
 mod serve_review;
 mod serve_tables;
-mod slurm;
 mod solve;
 mod table_root;
 mod tables;
