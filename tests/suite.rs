@@ -52,3 +52,27 @@ mod tables_guards;
 mod tables_mpi;
 mod tables_solvers;
 mod tables_values;
+
+/// With `autotests = false` a new file of `tests/` runs only if it is named: here, or as a
+/// `[[test]]` of its own in `Cargo.toml`. One named nowhere would never be compiled.
+#[test]
+fn every_file_of_tests_is_a_module_here_or_a_program_of_its_own() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let suite = std::fs::read_to_string(format!("{root}/tests/suite.rs")).unwrap();
+    let manifest = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap();
+    let mut files = 0;
+    for entry in std::fs::read_dir(format!("{root}/tests")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        let Some(stem) = name.strip_suffix(".rs") else {
+            continue;
+        };
+        files += 1;
+        let module = format!("\nmod {stem};\n");
+        let program = format!("path = \"tests/{name}\"");
+        assert!(
+            stem == "suite" || suite.contains(&module) || manifest.contains(&program),
+            "tests/{name} is neither `mod {stem};` in tests/suite.rs nor a [[test]] in Cargo.toml"
+        );
+    }
+    assert!(files > 40, "{files} files in tests/");
+}
