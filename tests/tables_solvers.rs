@@ -36,7 +36,7 @@ fn same_bytes(variant: Variant) {
         let swept = t.elapsed();
         let size = sweep.bytes.len() as f64;
         let mut propagated = None;
-        for solver in [Solver::Propagate, Solver::PropagateWide] {
+        for solver in [Solver::Propagate, Solver::PropagatePacked] {
             let t = Instant::now();
             let solved = solve_layer_with(solver, variant, n, &layers, &Quiet);
             eprintln!(

@@ -26,6 +26,7 @@ pub mod file;
 mod graph;
 pub mod index;
 pub mod layer;
+mod packed;
 pub mod paths;
 pub mod points;
 pub mod probe;

@@ -30,8 +30,9 @@
 //! values), the best its exits give (1), its rank (1), a bit in each of two sets (to evaluate,
 //! changed) and a byte in a log for each position that changes in a pass (pass 1 logs in the
 //! rank bytes, all 0 until it is committed): 3.25 bytes and the largest log after pass 1 (a
-//! fifth of a byte in the layers measured). From 22 seeds on a pair takes two bytes (`Wide`):
-//! 5.25 and the logs, pass 1's among them (6.27 bytes in all at kalah's layer 24). The exits are read from the smaller layers, memory-mapped, in a pass of
+//! fifth of a byte in the layers measured). From 22 seeds on a pair no longer fits a byte, and
+//! [`packed`](super::packed) keeps each position's whole state, logs and sets included, in one
+//! 32-bit word. The exits are read from the smaller layers, memory-mapped, in a pass of
 //! their own that holds nothing else of the layer, their pages let go every sixteenth of it and
 //! at its end ([`Lower::release`]); stage 1's first pass follows, from the children's rows.
 //!
@@ -44,14 +45,14 @@ use super::layer::{Lower, Progress, Solved};
 use super::value::Value;
 use crate::rules::{Board, Side, Variant};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Positions per task; a multiple of 64, so that a task owns whole words of the bit sets.
-const BLOCK: usize = 1 << 12;
+pub(super) const BLOCK: usize = 1 << 12;
 /// The largest layer whose pairs of bounds fit one byte (`Narrow`).
 pub const NARROW_UP_TO: usize = 21;
 /// Runs of the first pass, after each of which the smaller layers' pages are let go.
-const SEGMENTS: usize = 16;
+pub(super) const SEGMENTS: usize = 16;
 
 /// A pair `lo <= hi` per position (a position's bounds, or the best bounds its exits give),
 /// read and written whole by the threads.
@@ -150,53 +151,6 @@ impl Pairs for Narrow {
     }
 }
 
-/// `(lo, hi)` in two bytes: any layer.
-struct Wide(Vec<AtomicU16>);
-
-impl Pairs for Wide {
-    type Raw = u16;
-    const OVER: u16 = u16::MAX;
-
-    fn new(size: usize) -> Wide {
-        Wide((0..size).map(|_| AtomicU16::new(0)).collect())
-    }
-
-    #[inline]
-    fn pack((lo, hi): (u8, u8)) -> u16 {
-        u16::from_le_bytes([lo, hi])
-    }
-
-    #[inline]
-    fn unpack(raw: u16) -> (u8, u8) {
-        let [lo, hi] = raw.to_le_bytes();
-        (lo, hi)
-    }
-
-    #[inline]
-    fn raw(&self, i: usize) -> u16 {
-        self.0[i].load(Ordering::Relaxed)
-    }
-
-    #[inline]
-    fn put(&self, i: usize, raw: u16) {
-        self.0[i].store(raw, Ordering::Relaxed);
-    }
-
-    fn into_pairs(self) -> impl Iterator<Item = (u8, u8)> {
-        self.0.into_iter().map(|a| Wide::unpack(a.into_inner()))
-    }
-
-    const BYTE: bool = false;
-
-    fn to_byte(_: u16) -> u8 {
-        unreachable!("a wide pair is no byte")
-    }
-
-    fn from_byte(_: u8) -> u16 {
-        unreachable!("a wide pair is no byte")
-    }
-}
-
 /// A set of positions of the layer, one bit each, shared by the threads.
 struct Bits(Vec<AtomicU64>);
 
@@ -253,11 +207,7 @@ impl Bits {
             .enumerate()
             .map(|(b, (words, mut state))| {
                 let (mut count, mut sum) = (0, 0);
-                let mut walk = Walk {
-                    n,
-                    at: usize::MAX,
-                    houses: [0; 12],
-                };
+                let mut walk = Walk::new(n);
                 for (w, word) in words.iter().enumerate() {
                     if word.load(Ordering::Relaxed) == 0 {
                         continue;
@@ -289,7 +239,7 @@ impl Bits {
 
 /// The houses of the positions of a run, in increasing order, each found from the last when it
 /// is near.
-struct Walk {
+pub(super) struct Walk {
     n: usize,
     /// The position `houses` holds (`usize::MAX`: none yet).
     at: usize,
@@ -297,8 +247,17 @@ struct Walk {
 }
 
 impl Walk {
+    /// A walk over positions of layer `n`, at none yet.
+    pub(super) fn new(n: usize) -> Walk {
+        Walk {
+            n,
+            at: usize::MAX,
+            houses: [0; 12],
+        }
+    }
+
     #[inline]
-    fn houses(&mut self, i: usize) -> [u8; 12] {
+    pub(super) fn houses(&mut self, i: usize) -> [u8; 12] {
         if self.at < i && i - self.at <= 16 {
             while self.at < i {
                 next(&mut self.houses);
@@ -319,7 +278,7 @@ fn atomics(size: usize) -> Vec<AtomicU8> {
 /// The position whose houses, seen from the side to move, are `houses`, with empty stores (see
 /// [`moves`](super::layer::moves) for why).
 #[inline]
-fn board(variant: Variant, houses: [u8; 12]) -> Board {
+pub(super) fn board(variant: Variant, houses: [u8; 12]) -> Board {
     Board::from_parts(variant, houses, [0, 0], Side::South, false, 0)
         .expect("a layer holds at most 48 seeds and no bonus")
 }
@@ -463,19 +422,8 @@ pub fn solve_layer_propagating(
     if n <= NARROW_UP_TO {
         solve::<Narrow>(variant, n, lower, progress)
     } else {
-        solve::<Wide>(variant, n, lower, progress)
+        super::packed::solve_layer_packed(variant, n, lower, progress)
     }
-}
-
-/// [`solve_layer_propagating`] with two bytes per pair of bounds whatever the layer, as the
-/// layers above [`NARROW_UP_TO`] seeds take them: for the tests, which cannot reach those.
-pub fn solve_layer_propagating_wide(
-    variant: Variant,
-    n: usize,
-    lower: &impl Lower,
-    progress: &impl Progress,
-) -> Solved {
-    solve::<Wide>(variant, n, lower, progress)
 }
 
 /// The solver, with pairs of bounds stored as `P`.

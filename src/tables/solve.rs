@@ -38,9 +38,10 @@ pub enum Solver {
     Propagate,
     /// [`sweep`](super::sweep): every position in every pass (the reference).
     Sweep,
-    /// [`propagate`](super::propagate) with two bytes per pair of bounds, as it takes them
-    /// above [`NARROW_UP_TO`](super::propagate::NARROW_UP_TO) seeds: for the tests.
-    PropagateWide,
+    /// [`propagate`](super::propagate) with each position's state in one word, as it keeps
+    /// it above [`NARROW_UP_TO`](super::propagate::NARROW_UP_TO) seeds: for the tests, which
+    /// cannot reach those layers.
+    PropagatePacked,
 }
 
 /// Solves layer `n` of `variant`, with the smaller layers in `lower`, on the current rayon
@@ -65,8 +66,6 @@ pub fn solve_layer_with(
     match solver {
         Solver::Propagate => super::propagate::solve_layer_propagating(variant, n, lower, progress),
         Solver::Sweep => super::sweep::solve_layer_sweeping(variant, n, lower, progress),
-        Solver::PropagateWide => {
-            super::propagate::solve_layer_propagating_wide(variant, n, lower, progress)
-        }
+        Solver::PropagatePacked => super::packed::solve_layer_packed(variant, n, lower, progress),
     }
 }

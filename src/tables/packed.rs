@@ -1,0 +1,558 @@
+//! The propagating solver ([`propagate`](super::propagate)) for the layers whose pairs of
+//! bounds do not fit a byte (22 seeds and more): every position's whole state in one 32-bit
+//! word, four bytes a position and nothing beside them.
+//!
+//! A word holds, from its low bits:
+//! - its bounds `lo` and `hi` (stage 1's `s` and `n - t`), five bits each;
+//! - the best bounds its exits give, `xlo` and `xhi`, five bits each;
+//! - its rank, eight bits;
+//! - four flags: the game is over here, to evaluate, changed in the last pass, and "the rank's
+//!   bits hold a new `hi`".
+//!
+//! Five bits hold every bound up to [`MOST_SEEDS`] seeds. Stage 2's logs live in the word too: a
+//! position that changes in a pass writes its new `lo` over `xlo` and, when its `hi` moved, its
+//! new `hi` over its rank, both committed (and the rank set to the pass) after the pass. Neither
+//! is lost: `xlo` is read only in stage 2's first pass, after which `lo` is never below it (a
+//! pass only raises `lo`, to at least the best of the exits and the children), and a rank is the
+//! pass in which `hi` last fell, which a position whose `hi` falls is given anew.
+//!
+//! The flags are the sets of the narrow solver, so each pass reads every word to find its
+//! positions (four bytes a position, where the narrow solver's sets skip 64 positions a word).
+//!
+//! While the exits are read the words are not there yet: the exits go to two bytes a position,
+//! in segments after each of which the smaller layers' mapped pages are let go, and then move
+//! into the words a run of [`CHUNK`] positions at a time, each run of exits freed as it is
+//! moved. The words are held in such runs too, each mapped for itself, and at the end their
+//! pages go a piece at a time as the values and ranks come out of them.
+
+use super::index::{from_side, layer_size, next, rank, seeds, unrank};
+use super::layer::{Lower, Progress, Solved};
+use super::propagate::{board, children, parents, Walk, BLOCK, SEGMENTS};
+use super::value::Value;
+use crate::rules::{Side, Variant};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+
+/// The most seeds a layer solved here may hold: a bound takes five bits.
+pub const MOST_SEEDS: usize = 31;
+
+/// Positions per run of words (and of exits): a multiple of [`BLOCK`]. 64 MiB of words, large
+/// enough that the allocator maps each run of its own and gives it back when it goes.
+const CHUNK_BITS: u32 = 24;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+const LO: u32 = 0;
+const HI: u32 = 5;
+const XLO: u32 = 10;
+const XHI: u32 = 15;
+const RANK: u32 = 20;
+const FIVE: u32 = 31;
+const PAIR: u32 = 0x3ff;
+/// The game is over at this position: no exits, no moves.
+const OVER: u32 = 1 << 28;
+/// To evaluate in the coming pass.
+const DIRTY: u32 = 1 << 29;
+/// Changed in the pass just done.
+const CHANGED: u32 = 1 << 30;
+/// Stage 2: the rank's low five bits hold the new `hi`, to commit.
+const HI_LOGGED: u32 = 1 << 31;
+
+/// The exits of a position whose game is over, in the two-byte runs of the first pass.
+const OVER_EXITS: u16 = u16::MAX;
+
+/// A run of `len` atomics of type `T` in memory mapped for it alone: zero until written,
+/// resident only where written, and given back to the system when it goes (an allocator may keep
+/// what it frees for later).
+struct Run<T> {
+    map: memmap2::MmapMut,
+    len: usize,
+    kind: std::marker::PhantomData<T>,
+}
+
+/// The atomics a [`Run`] may hold: integers, for which every bit pattern, zero included, is a
+/// value.
+trait Atomic: Sync {}
+impl Atomic for AtomicU16 {}
+impl Atomic for AtomicU32 {}
+
+impl<T: Atomic> Run<T> {
+    fn new(len: usize) -> Run<T> {
+        let bytes = (len * std::mem::size_of::<T>()).max(1);
+        let map = memmap2::MmapOptions::new()
+            .len(bytes)
+            .map_anon()
+            .unwrap_or_else(|e| panic!("cannot map {bytes} bytes for a layer's solve: {e}"));
+        Run {
+            map,
+            len,
+            kind: std::marker::PhantomData,
+        }
+    }
+
+    #[inline]
+    fn items(&self) -> &[T] {
+        // SAFETY: the map is page-aligned (more than any atomic's alignment), at least `len`
+        // items long and lives as long as `self`; every bit pattern is a valid `T` (an atomic
+        // integer, `Atomic`), and atomics are shared through `&`.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<T>(), self.len) }
+    }
+
+    /// Gives the pages of items `from..to` back to the system; they read 0 after.
+    fn release(&self, from: usize, to: usize) {
+        let size = std::mem::size_of::<T>();
+        let page = 4096;
+        // Whole pages inside the range only.
+        let start = (from * size).div_ceil(page) * page;
+        let end = (to * size) / page * page;
+        if end > start {
+            // SAFETY: the map is private and anonymous: the released pages read as zeros
+            // afterwards, a value of every `T`; nothing holds a reference into them that expects
+            // otherwise (the caller is done with those items).
+            let _ = unsafe {
+                self.map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    start,
+                    end - start,
+                )
+            };
+        }
+    }
+}
+
+/// The words of a layer, in runs of [`CHUNK`].
+struct Words(Vec<Run<AtomicU32>>);
+
+impl Words {
+    #[inline]
+    fn at(&self, i: usize) -> &AtomicU32 {
+        &self.0[i >> CHUNK_BITS].items()[i & (CHUNK - 1)]
+    }
+
+    #[inline]
+    fn load(&self, i: usize) -> u32 {
+        self.at(i).load(Relaxed)
+    }
+
+    /// The bounds `(lo, hi)` of position `i`.
+    #[inline]
+    fn pair(&self, i: usize) -> (u8, u8) {
+        pair(self.load(i))
+    }
+
+    /// Replaces the bits of `mask` in word `i` by `bits`, whole, whatever other threads set
+    /// meanwhile in its other bits (flags).
+    #[inline]
+    fn replace(&self, i: usize, mask: u32, bits: u32) {
+        let _ = self
+            .at(i)
+            .fetch_update(Relaxed, Relaxed, |w| Some((w & !mask) | bits));
+    }
+
+    /// Sets `flag` on position `i`; whether it was not set.
+    #[inline]
+    fn mark(&self, i: usize, flag: u32) -> bool {
+        self.at(i).fetch_or(flag, Relaxed) & flag == 0
+    }
+
+    /// How many positions have `flag`.
+    fn count(&self, flag: u32) -> u64 {
+        self.0
+            .par_iter()
+            .flat_map(|run| run.items().par_chunks(BLOCK))
+            .map(|block| block.iter().filter(|w| w.load(Relaxed) & flag != 0).count() as u64)
+            .sum()
+    }
+
+    /// Calls `f` with every position that has `flag`, a [`Walk`] that gives its houses and the
+    /// state of its block of positions (one of `states` per [`BLOCK`], in order), in parallel,
+    /// a block in increasing order, taking the flag off as it goes (a position flagged meanwhile
+    /// is seen if the walk has not passed it), and `done` with the count and the state of each
+    /// block after it; returns the number of positions, the sum of what `f` returned, and the
+    /// states.
+    fn drain<T: Send>(
+        &self,
+        n: usize,
+        flag: u32,
+        states: Vec<T>,
+        f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
+        done: impl Fn(u64, &mut T) + Sync,
+    ) -> (u64, u64, Vec<T>) {
+        let blocks: Vec<(usize, &[AtomicU32])> = self
+            .0
+            .iter()
+            .enumerate()
+            .flat_map(|(c, run)| {
+                run.items()
+                    .chunks(BLOCK)
+                    .enumerate()
+                    .map(move |(b, block)| (c * CHUNK + b * BLOCK, block))
+            })
+            .collect();
+        assert_eq!(states.len(), blocks.len());
+        let runs: Vec<(u64, u64, T)> = blocks
+            .into_par_iter()
+            .zip(states.into_par_iter())
+            .map(|((start, block), mut state)| {
+                let (mut count, mut sum) = (0, 0);
+                let mut walk = Walk::new(n);
+                for (k, word) in block.iter().enumerate() {
+                    if word.load(Relaxed) & flag == 0 {
+                        continue;
+                    }
+                    word.fetch_and(!flag, Relaxed);
+                    count += 1;
+                    sum += f(start + k, &mut walk, &mut state);
+                }
+                done(count, &mut state);
+                (count, sum, state)
+            })
+            .collect();
+        let (mut count, mut sum) = (0, 0);
+        let states = runs
+            .into_iter()
+            .map(|(c, s, state)| {
+                count += c;
+                sum += s;
+                state
+            })
+            .collect();
+        (count, sum, states)
+    }
+}
+
+/// The bounds `(lo, hi)` of a word.
+#[inline]
+fn pair(w: u32) -> (u8, u8) {
+    (((w >> LO) & FIVE) as u8, ((w >> HI) & FIVE) as u8)
+}
+
+/// The bits of bounds `(lo, hi)`.
+#[inline]
+fn pair_bits((lo, hi): (u8, u8)) -> u32 {
+    debug_assert!(lo <= hi && usize::from(hi) <= MOST_SEEDS);
+    (u32::from(lo) << LO) | (u32::from(hi) << HI)
+}
+
+/// Solves layer `n` (22 to [`MOST_SEEDS`] seeds; any layer for the tests) of `variant` by
+/// propagation, with the smaller layers in `lower`, on the current rayon pool: the same bytes
+/// as [`solve_layer_propagating`](super::propagate::solve_layer_propagating)'s one-byte pairs
+/// and the sweeping solver.
+pub fn solve_layer_packed(
+    variant: Variant,
+    n: usize,
+    lower: &impl Lower,
+    progress: &impl Progress,
+) -> Solved {
+    assert!(n <= MOST_SEEDS, "layer {n}: at most {MOST_SEEDS} seeds");
+    let size = layer_size(n) as usize;
+    let nb = n as u8;
+    let blocks = size.div_ceil(BLOCK);
+    let chunks = size.div_ceil(CHUNK);
+    let chunk_len = |c: usize| (size - c * CHUNK).min(CHUNK);
+
+    // The exits, two bytes a position, read once, in runs after each of which the smaller
+    // layers' pages are let go.
+    progress.pass(0, size as u64);
+    let exits: Vec<Run<AtomicU16>> = (0..chunks).map(|c| Run::new(chunk_len(c))).collect();
+    {
+        let exit = |i: usize| &exits[i >> CHUNK_BITS].items()[i & (CHUNK - 1)];
+        let per_segment = blocks.div_ceil(SEGMENTS).max(1);
+        for first in (0..blocks).step_by(per_segment) {
+            (first..(first + per_segment).min(blocks))
+                .into_par_iter()
+                .for_each(|b| {
+                    let start = b * BLOCK;
+                    let end = (start + BLOCK).min(size);
+                    let mut houses = unrank(n, start as u64);
+                    for i in start..end {
+                        let board = board(variant, houses);
+                        let Ok(legal) = board.moves_or_end() else {
+                            exit(i).store(OVER_EXITS, Relaxed);
+                            next(&mut houses);
+                            continue;
+                        };
+                        let (mut lo, mut hi) = (0u8, 0u8);
+                        for m in legal {
+                            let child = board.play_unchecked(m);
+                            let gain = child.store(Side::South);
+                            let side = child.side_to_move();
+                            if gain == 0 && side == Side::North {
+                                continue;
+                            }
+                            let seen = from_side(child.houses(), side);
+                            let layer = seeds(&seen);
+                            let v = lower.value(layer, rank(&seen));
+                            let (l, h) = if side == Side::South {
+                                (gain + v.lo, gain + v.hi)
+                            } else {
+                                (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
+                            };
+                            // No exit reads as `(0, 0)`: it raises no bound.
+                            lo = lo.max(l);
+                            hi = hi.max(h);
+                        }
+                        exit(i).store(u16::from(lo) | u16::from(hi) << 5, Relaxed);
+                        next(&mut houses);
+                    }
+                    progress.advance((end - start) as u64);
+                });
+            lower.release();
+        }
+    }
+
+    // The exits into the words, a run at a time, each run of exits let go once moved.
+    let mut words = Words(Vec::with_capacity(chunks));
+    for run in exits {
+        let moved = Run::<AtomicU32>::new(run.len);
+        moved
+            .items()
+            .par_iter()
+            .zip(run.items().par_iter())
+            .for_each(|(w, x)| {
+                let x = x.load(Relaxed);
+                w.store(
+                    match x {
+                        OVER_EXITS => OVER,
+                        _ => (u32::from(x & 31) << XLO) | (u32::from(x >> 5) << XHI),
+                    },
+                    Relaxed,
+                );
+            });
+        drop(run);
+        words.0.push(moved);
+    }
+    let exits_of = |w: u32| (((w >> XLO) & FIVE) as u8, ((w >> XHI) & FIVE) as u8);
+
+    // Stage 1's first pass, from the cores' starting values (a side's own row), stored as
+    // `(s, n - t)`; see the narrow solver.
+    let get_st = |i: usize| {
+        let (s, u) = words.pair(i);
+        (s, nb - u)
+    };
+    (0..blocks).into_par_iter().for_each(|b| {
+        let start = b * BLOCK;
+        let end = (start + BLOCK).min(size);
+        let mut houses = unrank(n, start as u64);
+        for i in start..end {
+            let row: u8 = houses[..6].iter().sum();
+            let w = words.load(i);
+            if w & OVER != 0 {
+                words.replace(i, PAIR, pair_bits((row, row)));
+            } else {
+                let (xlo, xhi) = exits_of(w);
+                let (mut best, mut worst) = (xlo, nb - xhi);
+                children(variant, &houses, |c| {
+                    let own: u8 = c[..6].iter().sum();
+                    best = best.max(nb - own);
+                    worst = worst.min(own);
+                });
+                let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
+                let flag = match (new_s, new_t) != (row, nb - row) {
+                    true => CHANGED,
+                    false => 0,
+                };
+                words.replace(i, PAIR | CHANGED, pair_bits((new_s, nb - new_t)) | flag);
+            }
+            next(&mut houses);
+        }
+    });
+    let mut evaluated = size as u64;
+    let mut passes = 1;
+    let units = || (0..blocks).map(|_| ()).collect::<Vec<()>>();
+
+    // Stage 1, from above, in place, in any order; see the narrow solver.
+    let affects = |(sj, tj): (u8, u8), (was_s, was_t): (u8, u8), p: usize| {
+        let (sp, tp) = get_st(p);
+        (tj != was_t && tj < sp) || (sj != was_s && sj < tp)
+    };
+    words.drain(
+        n,
+        CHANGED,
+        units(),
+        |j, walk, _| {
+            let houses = walk.houses(j);
+            let row: u8 = houses[..6].iter().sum();
+            let (now, was) = (get_st(j), (row, nb - row));
+            parents(variant, &houses, |p| {
+                if affects(now, was, p as usize) {
+                    words.mark(p as usize, DIRTY);
+                }
+            });
+            0
+        },
+        |_, _| {},
+    );
+    loop {
+        let marked = words.count(DIRTY);
+        if marked == 0 {
+            break;
+        }
+        passes += 1;
+        progress.pass(passes, marked);
+        evaluated += words
+            .drain(
+                n,
+                DIRTY,
+                units(),
+                |i, walk, _| {
+                    let w = words.load(i);
+                    if w & OVER != 0 {
+                        return 0;
+                    }
+                    let (xlo, xhi) = exits_of(w);
+                    let (was_s, was_t) = get_st(i);
+                    let mut best = xlo;
+                    let mut worst = nb - xhi;
+                    let houses = walk.houses(i);
+                    children(variant, &houses, |c| {
+                        let (sj, tj) = get_st(rank(c) as usize);
+                        best = best.max(tj);
+                        worst = worst.min(sj);
+                    });
+                    let (new_s, new_t) = (was_s.min(best), was_t.min(worst));
+                    if (new_s, new_t) != (was_s, was_t) {
+                        words.replace(i, PAIR, pair_bits((new_s, nb - new_t)));
+                        parents(variant, &houses, |p| {
+                            if affects((new_s, new_t), (was_s, was_t), p as usize) {
+                                words.mark(p as usize, DIRTY);
+                            }
+                        });
+                    }
+                    0
+                },
+                |count, _| progress.advance(count),
+            )
+            .0;
+    }
+
+    // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and logs the new ones
+    // in the words, committed when its parents are marked; see the narrow solver.
+    let mut pass = 0u32;
+    loop {
+        pass += 1;
+        let marked = if pass == 1 {
+            words
+                .0
+                .par_iter()
+                .flat_map(|run| run.items().par_iter())
+                .for_each(|w| {
+                    w.fetch_or(DIRTY, Relaxed);
+                });
+            size as u64
+        } else {
+            // The rank of the pass just done.
+            let rank_then = (pass - 1).min(255);
+            words
+                .drain(
+                    n,
+                    CHANGED,
+                    units(),
+                    |j, walk, _| {
+                        let w = words.load(j);
+                        let (was_l, was_h) = pair(w);
+                        let lj = ((w >> XLO) & FIVE) as u8;
+                        let hi_moved = w & HI_LOGGED != 0;
+                        let hj = match hi_moved {
+                            true => ((w >> RANK) & FIVE) as u8,
+                            false => was_h,
+                        };
+                        let lo_moved = lj != was_l;
+                        let rank_bits = match hi_moved {
+                            true => rank_then << RANK,
+                            false => w & (0xff << RANK),
+                        };
+                        words.replace(
+                            j,
+                            PAIR | (0xff << RANK) | HI_LOGGED,
+                            pair_bits((lj, hj)) | rank_bits,
+                        );
+                        let mut marked = 0;
+                        parents(variant, &walk.houses(j), |p| {
+                            let (lp, hp) = words.pair(p as usize);
+                            if lp != hp
+                                && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
+                            {
+                                marked += u64::from(words.mark(p as usize, DIRTY));
+                            }
+                        });
+                        marked
+                    },
+                    |_, _| {},
+                )
+                .1
+        };
+        if marked == 0 {
+            break;
+        }
+        passes += 1;
+        progress.pass(passes, marked);
+        let first = pass == 1;
+        let evaluate = |i: usize, walk: &mut Walk, _: &mut ()| {
+            let w = words.load(i);
+            let (was_lo, was_hi) = pair(w);
+            if was_lo == was_hi {
+                return 0;
+            }
+            // After the first pass `lo` is at least `xlo`, whose bits then hold logs.
+            let (xlo, xhi) = exits_of(w);
+            let (mut best_lo, mut best_hi) = (if first { xlo } else { 0 }, xhi);
+            children(variant, &walk.houses(i), |c| {
+                let (lj, hj) = words.pair(rank(c) as usize);
+                best_lo = best_lo.max(nb - hj);
+                best_hi = best_hi.max(nb - lj);
+            });
+            let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
+            if (new_lo, new_hi) != (was_lo, was_hi) {
+                let (mask, mut bits) = (
+                    (FIVE << XLO) | CHANGED,
+                    (u32::from(new_lo) << XLO) | CHANGED,
+                );
+                let (mask, bits) = if new_hi != was_hi {
+                    bits |= (u32::from(new_hi) << RANK) | HI_LOGGED;
+                    (mask | (0xff << RANK) | HI_LOGGED, bits)
+                } else {
+                    (mask, bits)
+                };
+                words.replace(i, mask, bits);
+            }
+            0
+        };
+        let (count, _, _) = words.drain(n, DIRTY, units(), evaluate, |count, _| {
+            progress.advance(count);
+        });
+        evaluated += count;
+    }
+
+    // The words become the file's value bytes and rank bytes, their pages let go a piece at a
+    // time as they are read.
+    const PIECE: usize = 1 << 20;
+    let mut unsettled = 0;
+    let mut bytes = Vec::with_capacity(size);
+    let mut ranks = Vec::with_capacity(size);
+    for (c, run) in words.0.into_iter().enumerate() {
+        for from in (0..run.len).step_by(PIECE) {
+            let to = (from + PIECE).min(run.len);
+            for (k, w) in run.items()[from..to].iter().enumerate() {
+                let w = w.load(Relaxed);
+                let (lo, hi) = pair(w);
+                let v = Value { lo, hi };
+                assert!(
+                    v.lo <= v.hi,
+                    "layer {n} index {}: bounds crossed: {v:?}",
+                    c * CHUNK + from + k
+                );
+                unsettled += u64::from(v.lo != v.hi);
+                bytes.push(v.encode(n));
+                ranks.push((w >> RANK) as u8);
+            }
+            run.release(from, to);
+        }
+    }
+    Solved {
+        bytes,
+        ranks,
+        passes,
+        unsettled,
+        evaluated,
+    }
+}
