@@ -21,8 +21,7 @@
 //!
 //! While the exits are read the words are not there yet: the exits go to two bytes a position,
 //! in segments after each of which the smaller layers' mapped pages are let go, and then move
-//! into the words a run of [`CHUNK`] positions at a time, each run of exits freed as it is
-//! moved. The words are held in such runs too, each mapped for itself, and at the end their
+//! into the words a [`PIECE`] at a time, each piece of exits let go as it is moved. The words are held in such runs too, each mapped for itself, and at the end their
 //! pages go a piece at a time as the values and ranks come out of them.
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
@@ -40,6 +39,9 @@ pub const MOST_SEEDS: usize = 31;
 /// enough that the allocator maps each run of its own and gives it back when it goes.
 const CHUNK_BITS: u32 = 24;
 const CHUNK: usize = 1 << CHUNK_BITS;
+/// Positions whose exits move into the words, or whose words into the values and ranks, before
+/// their pages are let go.
+const PIECE: usize = 1 << 20;
 
 const LO: u32 = 0;
 const HI: u32 = 5;
@@ -300,24 +302,28 @@ pub fn solve_layer_packed(
         }
     }
 
-    // The exits into the words, a run at a time, each run of exits let go once moved.
+    // The exits into the words, a piece at a time, each piece of exits let go once moved (the
+    // words' pages become resident only as they are written).
     let mut words = Words(Vec::with_capacity(chunks));
     for run in exits {
         let moved = Run::<AtomicU32>::new(run.len);
-        moved
-            .items()
-            .par_iter()
-            .zip(run.items().par_iter())
-            .for_each(|(w, x)| {
-                let x = x.load(Relaxed);
-                w.store(
-                    match x {
-                        OVER_EXITS => OVER,
-                        _ => (u32::from(x & 31) << XLO) | (u32::from(x >> 5) << XHI),
-                    },
-                    Relaxed,
-                );
-            });
+        for from in (0..run.len).step_by(PIECE) {
+            let to = (from + PIECE).min(run.len);
+            moved.items()[from..to]
+                .par_iter()
+                .zip(run.items()[from..to].par_iter())
+                .for_each(|(w, x)| {
+                    let x = x.load(Relaxed);
+                    w.store(
+                        match x {
+                            OVER_EXITS => OVER,
+                            _ => (u32::from(x & 31) << XLO) | (u32::from(x >> 5) << XHI),
+                        },
+                        Relaxed,
+                    );
+                });
+            run.release(from, to);
+        }
         drop(run);
         words.0.push(moved);
     }
@@ -525,7 +531,6 @@ pub fn solve_layer_packed(
 
     // The words become the file's value bytes and rank bytes, their pages let go a piece at a
     // time as they are read.
-    const PIECE: usize = 1 << 20;
     let mut unsettled = 0;
     let mut bytes = Vec::with_capacity(size);
     let mut ranks = Vec::with_capacity(size);
