@@ -1,0 +1,95 @@
+"""Nodes per second of builds of this engine on fixed work: `go nodes N` on each oware position of
+`awari bench`, the builds taking turns round by round.
+
+Usage: python3 bench/fixed_nodes.py [--hash MB] [--nodes N] [--rounds R] BINARY...
+
+Every round starts each BINARY afresh (XDG_DATA_HOME pointed at an empty directory, so no endgame
+tables are found), sets `Hash` (default 16) and `OwnBook false`, and searches the five oware bench
+positions (read from src/search/bench.rs) after `ucinewgame`, `go nodes N` each (default
+2,000,000), timed from `go` to `bestmove`. A build's figure for the round is its nodes (from the
+last `info` line with `nodes`) over that time. Printed per build: the best round, the median and
+every round. On a shared machine the best round is the one least disturbed; builds whose search
+is the same search the same nodes, so only the time differs."""
+import argparse, os, pathlib, re, subprocess, sys, tempfile, time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from versus import bench_positions  # noqa: E402
+
+
+def fail(message):
+    sys.exit(f"fixed_nodes.py: {message}")
+
+
+def one_round(binary, positions, hash_mb, nodes, env):
+    try:
+        p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env=env)
+    except OSError as e:
+        fail(f"cannot start {binary}: {e}")
+
+    def send(line):
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+
+    def until(prefix):
+        last = None
+        for line in p.stdout:
+            if line.startswith("info") and " nodes " in line:
+                last = line
+            if line.startswith(prefix):
+                return last
+        fail(f"{binary} exited before {prefix!r}")
+
+    try:
+        send("uci")
+        send(f"setoption name Hash value {hash_mb}")
+        send("setoption name OwnBook value false")
+        send("isready")
+        until("readyok")
+        total_nodes, total_time = 0, 0.0
+        for moves in positions:
+            send("ucinewgame")
+            send(f"position startpos moves {moves}" if moves else "position startpos")
+            send("isready")
+            until("readyok")
+            start = time.perf_counter()
+            send(f"go nodes {nodes}")
+            last = until("bestmove")
+            total_time += time.perf_counter() - start
+            if last is None:
+                fail(f"{binary} printed no nodes")
+            total_nodes += int(re.search(r" nodes (\d+)", last).group(1))
+        send("quit")
+        p.wait(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return total_nodes / total_time
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hash", type=int, default=16)
+    ap.add_argument("--nodes", type=int, default=2_000_000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("binaries", nargs="+")
+    a = ap.parse_args()
+    positions = bench_positions()
+    empty = tempfile.mkdtemp(prefix="fixed-nodes-")
+    env = dict(os.environ, XDG_DATA_HOME=empty)
+    rates = {b: [] for b in a.binaries}
+    for _ in range(a.rounds):
+        for b in a.binaries:
+            rates[b].append(one_round(b, positions, a.hash, a.nodes, env) / 1e6)
+    os.rmdir(empty)
+    print(f"Hash {a.hash}, go nodes {a.nodes}, {len(positions)} positions, {a.rounds} rounds, "
+          f"load at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for b, v in rates.items():
+        median = sorted(v)[len(v) // 2]
+        print(f"  {b}: best {max(v):.2f} M nodes/s, median {median:.2f} "
+              f"({' '.join(f'{x:.2f}' for x in v)})")
+
+
+if __name__ == "__main__":
+    main()
