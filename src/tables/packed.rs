@@ -35,10 +35,9 @@ use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 /// The most seeds a layer solved here may hold: a bound takes five bits.
 pub const MOST_SEEDS: usize = 31;
 
-/// Positions per run of words (and of exits): a multiple of [`BLOCK`]. 64 MiB of words, large
-/// enough that the allocator maps each run of its own and gives it back when it goes.
-const CHUNK_BITS: u32 = 24;
-const CHUNK: usize = 1 << CHUNK_BITS;
+/// Positions per run of words (and of exits), as a power of two: 64 MiB of words. A multiple
+/// of [`BLOCK`].
+pub const RUN_BITS: u32 = 24;
 /// Positions whose exits move into the words, or whose words into the values and ranks, before
 /// their pages are let go.
 const PIECE: usize = 1 << 20;
@@ -121,13 +120,16 @@ impl<T: Atomic> Run<T> {
     }
 }
 
-/// The words of a layer, in runs of [`CHUNK`].
-struct Words(Vec<Run<AtomicU32>>);
+/// The words of a layer, in runs of `1 << bits` positions.
+struct Words {
+    runs: Vec<Run<AtomicU32>>,
+    bits: u32,
+}
 
 impl Words {
     #[inline]
     fn at(&self, i: usize) -> &AtomicU32 {
-        &self.0[i >> CHUNK_BITS].items()[i & (CHUNK - 1)]
+        &self.runs[i >> self.bits].items()[i & ((1 << self.bits) - 1)]
     }
 
     #[inline]
@@ -158,7 +160,7 @@ impl Words {
 
     /// How many positions have `flag`.
     fn count(&self, flag: u32) -> u64 {
-        self.0
+        self.runs
             .par_iter()
             .flat_map(|run| run.items().par_chunks(BLOCK))
             .map(|block| block.iter().filter(|w| w.load(Relaxed) & flag != 0).count() as u64)
@@ -179,15 +181,16 @@ impl Words {
         f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
         done: impl Fn(u64, &mut T) + Sync,
     ) -> (u64, u64, Vec<T>) {
+        let bits = self.bits;
         let blocks: Vec<(usize, &[AtomicU32])> = self
-            .0
+            .runs
             .iter()
             .enumerate()
             .flat_map(|(c, run)| {
                 run.items()
                     .chunks(BLOCK)
                     .enumerate()
-                    .map(move |(b, block)| (c * CHUNK + b * BLOCK, block))
+                    .map(move |(b, block)| ((c << bits) + b * BLOCK, block))
             })
             .collect();
         assert_eq!(states.len(), blocks.len());
@@ -245,19 +248,33 @@ pub fn solve_layer_packed(
     lower: &impl Lower,
     progress: &impl Progress,
 ) -> Solved {
+    solve_in_runs(variant, n, lower, progress, RUN_BITS)
+}
+
+/// [`solve_layer_packed`] with runs of `1 << run_bits` positions (at least [`BLOCK`]): small runs
+/// let the tests' small layers cross from one run to the next.
+pub fn solve_in_runs(
+    variant: Variant,
+    n: usize,
+    lower: &impl Lower,
+    progress: &impl Progress,
+    run_bits: u32,
+) -> Solved {
     assert!(n <= MOST_SEEDS, "layer {n}: at most {MOST_SEEDS} seeds");
+    assert!(1 << run_bits >= BLOCK, "a run holds whole blocks");
     let size = layer_size(n) as usize;
     let nb = n as u8;
     let blocks = size.div_ceil(BLOCK);
-    let chunks = size.div_ceil(CHUNK);
-    let chunk_len = |c: usize| (size - c * CHUNK).min(CHUNK);
+    let chunk = 1usize << run_bits;
+    let chunks = size.div_ceil(chunk);
+    let chunk_len = |c: usize| (size - c * chunk).min(chunk);
 
     // The exits, two bytes a position, read once, in runs after each of which the smaller
     // layers' pages are let go.
     progress.pass(0, size as u64);
     let exits: Vec<Run<AtomicU16>> = (0..chunks).map(|c| Run::new(chunk_len(c))).collect();
     {
-        let exit = |i: usize| &exits[i >> CHUNK_BITS].items()[i & (CHUNK - 1)];
+        let exit = |i: usize| &exits[i >> run_bits].items()[i & (chunk - 1)];
         let per_segment = blocks.div_ceil(SEGMENTS).max(1);
         for first in (0..blocks).step_by(per_segment) {
             (first..(first + per_segment).min(blocks))
@@ -304,7 +321,10 @@ pub fn solve_layer_packed(
 
     // The exits into the words, a piece at a time, each piece of exits let go once moved (the
     // words' pages become resident only as they are written).
-    let mut words = Words(Vec::with_capacity(chunks));
+    let mut words = Words {
+        runs: Vec::with_capacity(chunks),
+        bits: run_bits,
+    };
     for run in exits {
         let moved = Run::<AtomicU32>::new(run.len);
         for from in (0..run.len).step_by(PIECE) {
@@ -325,7 +345,7 @@ pub fn solve_layer_packed(
             run.release(from, to);
         }
         drop(run);
-        words.0.push(moved);
+        words.runs.push(moved);
     }
     let exits_of = |w: u32| (((w >> XLO) & FIVE) as u8, ((w >> XHI) & FIVE) as u8);
 
@@ -438,7 +458,7 @@ pub fn solve_layer_packed(
         pass += 1;
         let marked = if pass == 1 {
             words
-                .0
+                .runs
                 .par_iter()
                 .flat_map(|run| run.items().par_iter())
                 .for_each(|w| {
@@ -534,7 +554,7 @@ pub fn solve_layer_packed(
     let mut unsettled = 0;
     let mut bytes = Vec::with_capacity(size);
     let mut ranks = Vec::with_capacity(size);
-    for (c, run) in words.0.into_iter().enumerate() {
+    for (c, run) in words.runs.into_iter().enumerate() {
         for from in (0..run.len).step_by(PIECE) {
             let to = (from + PIECE).min(run.len);
             for (k, w) in run.items()[from..to].iter().enumerate() {
@@ -544,7 +564,7 @@ pub fn solve_layer_packed(
                 assert!(
                     v.lo <= v.hi,
                     "layer {n} index {}: bounds crossed: {v:?}",
-                    c * CHUNK + from + k
+                    c * chunk + from + k
                 );
                 unsettled += u64::from(v.lo != v.hi);
                 bytes.push(v.encode(n));

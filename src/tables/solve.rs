@@ -39,8 +39,9 @@ pub enum Solver {
     /// [`sweep`](super::sweep): every position in every pass (the reference).
     Sweep,
     /// [`propagate`](super::propagate) with each position's state in one word, as it keeps
-    /// it above [`NARROW_UP_TO`](super::propagate::NARROW_UP_TO) seeds: for the tests, which
-    /// cannot reach those layers.
+    /// it above [`NARROW_UP_TO`](super::propagate::NARROW_UP_TO) seeds, held in runs of 65,536
+    /// positions: for the tests, which cannot reach those layers, and whose layers are smaller
+    /// than one of the build's runs.
     PropagatePacked,
 }
 
@@ -66,6 +67,6 @@ pub fn solve_layer_with(
     match solver {
         Solver::Propagate => super::propagate::solve_layer_propagating(variant, n, lower, progress),
         Solver::Sweep => super::sweep::solve_layer_sweeping(variant, n, lower, progress),
-        Solver::PropagatePacked => super::packed::solve_layer_packed(variant, n, lower, progress),
+        Solver::PropagatePacked => super::packed::solve_in_runs(variant, n, lower, progress, 16),
     }
 }
