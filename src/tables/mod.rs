@@ -26,7 +26,7 @@ pub mod file;
 mod graph;
 pub mod index;
 pub mod layer;
-mod packed;
+pub mod packed;
 pub mod paths;
 pub mod points;
 pub mod probe;

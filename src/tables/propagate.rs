@@ -410,20 +410,21 @@ pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
     }
 }
 
-/// Solves layer `n` of `variant` by propagation, with the smaller layers in `lower`, on the
-/// current rayon pool; the same bytes as [`solve_layer_sweeping`](super::sweep::solve_layer_sweeping).
-/// A pair of bounds takes one byte up to [`NARROW_UP_TO`] seeds, two above.
+/// Solves layer `n` (at most [`NARROW_UP_TO`] seeds, a pair of bounds in a byte) of `variant`
+/// by propagation, with the smaller layers in `lower`, on the current rayon pool; the same bytes
+/// as [`solve_layer_sweeping`](super::sweep::solve_layer_sweeping). Larger layers are
+/// [`packed`](super::packed)'s.
 pub fn solve_layer_propagating(
     variant: Variant,
     n: usize,
     lower: &impl Lower,
     progress: &impl Progress,
 ) -> Solved {
-    if n <= NARROW_UP_TO {
-        solve::<Narrow>(variant, n, lower, progress)
-    } else {
-        super::packed::solve_layer_packed(variant, n, lower, progress)
-    }
+    assert!(
+        n <= NARROW_UP_TO,
+        "layer {n}: a pair of bounds takes more than a byte"
+    );
+    solve::<Narrow>(variant, n, lower, progress)
 }
 
 /// The solver, with pairs of bounds stored as `P`.

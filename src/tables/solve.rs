@@ -33,13 +33,14 @@ use crate::rules::Variant;
 /// Which solver computes a layer; both write the same bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Solver {
-    /// [`propagate`](super::propagate): only the positions a change can reach.
+    /// [`propagate`](super::propagate): only the positions a change can reach; from 22 seeds
+    /// its [`packed`](super::packed) form, each position's state in one word.
     #[default]
     Propagate,
     /// [`sweep`](super::sweep): every position in every pass (the reference).
     Sweep,
-    /// [`propagate`](super::propagate) with each position's state in one word, as it keeps
-    /// it above [`NARROW_UP_TO`](super::propagate::NARROW_UP_TO) seeds, held in runs of 65,536
+    /// [`packed`](super::packed): the propagating solver with each position's state in one
+    /// word, as it runs [`NARROW_UP_TO`](super::propagate::NARROW_UP_TO) seeds, held in runs of 65,536
     /// positions: for the tests, which cannot reach those layers, and whose layers are smaller
     /// than one of the build's runs.
     PropagatePacked,
@@ -65,7 +66,10 @@ pub fn solve_layer_with(
     progress: &impl Progress,
 ) -> Solved {
     match solver {
-        Solver::Propagate => super::propagate::solve_layer_propagating(variant, n, lower, progress),
+        Solver::Propagate if n <= super::propagate::NARROW_UP_TO => {
+            super::propagate::solve_layer_propagating(variant, n, lower, progress)
+        }
+        Solver::Propagate => super::packed::solve_layer_packed(variant, n, lower, progress),
         Solver::Sweep => super::sweep::solve_layer_sweeping(variant, n, lower, progress),
         Solver::PropagatePacked => super::packed::solve_in_runs(variant, n, lower, progress, 16),
     }
