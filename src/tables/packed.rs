@@ -21,7 +21,7 @@
 //!
 //! While the exits are read the words are not there yet: the exits go to two bytes a position,
 //! in segments after each of which the smaller layers' mapped pages are let go, and then move
-//! into the words a [`PIECE`] at a time, each piece of exits let go as it is moved. The words are held in such runs too, each mapped for itself, and at the end their
+//! into the words a million positions (`PIECE`) at a time, each piece of exits let go as it is moved. The words are held in such runs too, each mapped for itself, and at the end their
 //! pages go a piece at a time as the values and ranks come out of them.
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 pub const MOST_SEEDS: usize = 31;
 
 /// Positions per run of words (and of exits), as a power of two: 64 MiB of words. A multiple
-/// of [`BLOCK`].
+/// of the solver's blocks of 4,096 positions.
 pub const RUN_BITS: u32 = 24;
 /// Positions whose exits move into the words, or whose words into the values and ranks, before
 /// their pages are let go.
@@ -251,7 +251,7 @@ pub fn solve_layer_packed(
     solve_in_runs(variant, n, lower, progress, RUN_BITS)
 }
 
-/// [`solve_layer_packed`] with runs of `1 << run_bits` positions (at least [`BLOCK`]): small runs
+/// [`solve_layer_packed`] with runs of `1 << run_bits` positions (at least a block of 4,096): small runs
 /// let the tests' small layers cross from one run to the next.
 pub fn solve_in_runs(
     variant: Variant,
