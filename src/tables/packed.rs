@@ -21,8 +21,9 @@
 //!
 //! While the exits are read the words are not there yet: the exits go to two bytes a position,
 //! in segments after each of which the smaller layers' mapped pages are let go, and then move
-//! into the words a million positions (`PIECE`) at a time, each piece of exits let go as it is moved. The words are held in such runs too, each mapped for itself, and at the end their
-//! pages go a piece at a time as the values and ranks come out of them.
+//! into the words a million positions (`PIECE`) at a time, each piece of exits let go as it is
+//! moved. The words are held in runs of [`RUN_BITS`], each mapped for itself, and at the end
+//! their pages go a piece at a time as the values and ranks come out of them.
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
 use super::layer::{Lower, Progress, Solved};
