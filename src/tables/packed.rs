@@ -27,7 +27,7 @@
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
 use super::layer::{Lower, Progress, Solved};
-use super::propagate::{board, children, parents, Walk, BLOCK, SEGMENTS};
+use super::propagate::{board, children, parents, totals, Walk, BLOCK, SEGMENTS};
 use super::value::Value;
 use crate::rules::{Side, Variant};
 use rayon::prelude::*;
@@ -213,16 +213,7 @@ impl Words {
                 (count, sum, state)
             })
             .collect();
-        let (mut count, mut sum) = (0, 0);
-        let states = runs
-            .into_iter()
-            .map(|(c, s, state)| {
-                count += c;
-                sum += s;
-                state
-            })
-            .collect();
-        (count, sum, states)
+        totals(runs)
     }
 }
 

@@ -224,17 +224,23 @@ impl Bits {
                 (count, sum, state)
             })
             .collect();
-        let (mut count, mut sum) = (0, 0);
-        let states = runs
-            .into_iter()
-            .map(|(c, s, state)| {
-                count += c;
-                sum += s;
-                state
-            })
-            .collect();
-        (count, sum, states)
+        totals(runs)
     }
+}
+
+/// The positions, the sum and the state of each run of a drain: the totals of the positions
+/// and the sums, and the states in order.
+pub(super) fn totals<T>(runs: Vec<(u64, u64, T)>) -> (u64, u64, Vec<T>) {
+    let (mut count, mut sum) = (0, 0);
+    let states = runs
+        .into_iter()
+        .map(|(c, s, state)| {
+            count += c;
+            sum += s;
+            state
+        })
+        .collect();
+    (count, sum, states)
 }
 
 /// The houses of the positions of a run, in increasing order, each found from the last when it
