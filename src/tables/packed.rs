@@ -25,11 +25,11 @@
 //! moved. The words are held in runs of [`RUN_BITS`], each mapped for itself, and at the end
 //! their pages go a piece at a time as the values and ranks come out of them.
 
-use super::index::{from_side, layer_size, next, rank, seeds, unrank};
+use super::index::{layer_size, next, rank, unrank};
 use super::layer::{Lower, Progress, Solved};
-use super::propagate::{board, children, parents, totals, Walk, BLOCK, SEGMENTS};
+use super::propagate::{best_exits, children, parents, totals, Walk, BLOCK, SEGMENTS};
 use super::value::Value;
-use crate::rules::{Side, Variant};
+use crate::rules::Variant;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 
@@ -243,8 +243,8 @@ pub fn solve_layer_packed(
     solve_in_runs(variant, n, lower, progress, RUN_BITS)
 }
 
-/// [`solve_layer_packed`] with runs of `1 << run_bits` positions (at least a block of 4,096): small runs
-/// let the tests' small layers cross from one run to the next.
+/// [`solve_layer_packed`] with runs of `1 << run_bits` positions (at least a block of 4,096):
+/// small runs let the tests' small layers cross from one run to the next.
 pub fn solve_in_runs(
     variant: Variant,
     n: usize,
@@ -276,33 +276,11 @@ pub fn solve_in_runs(
                     let end = (start + BLOCK).min(size);
                     let mut houses = unrank(n, start as u64);
                     for i in start..end {
-                        let board = board(variant, houses);
-                        let Ok(legal) = board.moves_or_end() else {
-                            exit(i).store(OVER_EXITS, Relaxed);
-                            next(&mut houses);
-                            continue;
+                        let x = match best_exits(variant, houses, lower) {
+                            Some((lo, hi)) => u16::from(lo) | u16::from(hi) << 5,
+                            None => OVER_EXITS,
                         };
-                        let (mut lo, mut hi) = (0u8, 0u8);
-                        for m in legal {
-                            let child = board.play_unchecked(m);
-                            let gain = child.store(Side::South);
-                            let side = child.side_to_move();
-                            if gain == 0 && side == Side::North {
-                                continue;
-                            }
-                            let seen = from_side(child.houses(), side);
-                            let layer = seeds(&seen);
-                            let v = lower.value(layer, rank(&seen));
-                            let (l, h) = if side == Side::South {
-                                (gain + v.lo, gain + v.hi)
-                            } else {
-                                (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
-                            };
-                            // No exit reads as `(0, 0)`: it raises no bound.
-                            lo = lo.max(l);
-                            hi = hi.max(h);
-                        }
-                        exit(i).store(u16::from(lo) | u16::from(hi) << 5, Relaxed);
+                        exit(i).store(x, Relaxed);
                         next(&mut houses);
                     }
                     progress.advance((end - start) as u64);

@@ -416,6 +416,39 @@ pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
     }
 }
 
+/// The best bounds the mover of the layer's position `houses` (seen from its side to move) can
+/// leave the layer with, `(0, 0)` when no move leaves it (it raises no bound); `None` when the
+/// game is over there.
+#[inline]
+pub(super) fn best_exits(
+    variant: Variant,
+    houses: [u8; 12],
+    lower: &impl Lower,
+) -> Option<(u8, u8)> {
+    let board = board(variant, houses);
+    let legal = board.moves_or_end().ok()?;
+    let (mut lo, mut hi) = (0u8, 0u8);
+    for m in legal {
+        let child = board.play_unchecked(m);
+        let gain = child.store(Side::South);
+        let side = child.side_to_move();
+        if gain == 0 && side == Side::North {
+            continue;
+        }
+        let seen = from_side(child.houses(), side);
+        let layer = seeds(&seen);
+        let v = lower.value(layer, rank(&seen));
+        let (l, h) = if side == Side::South {
+            (gain + v.lo, gain + v.hi)
+        } else {
+            (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
+        };
+        lo = lo.max(l);
+        hi = hi.max(h);
+    }
+    Some((lo, hi))
+}
+
 /// Solves layer `n` (at most [`NARROW_UP_TO`] seeds, a pair of bounds in a byte) of `variant`
 /// by propagation, with the smaller layers in `lower`, on the current rayon pool; the same bytes
 /// as [`solve_layer_sweeping`](super::sweep::solve_layer_sweeping). Larger layers are
@@ -457,33 +490,10 @@ fn solve<P: Pairs>(
                 let end = (start + BLOCK).min(size);
                 let mut houses = unrank(n, start as u64);
                 for i in start..end {
-                    let board = board(variant, houses);
-                    let Ok(legal) = board.moves_or_end() else {
-                        exits.put(i, P::OVER);
-                        next(&mut houses);
-                        continue;
-                    };
-                    let (mut lo, mut hi) = (None::<u8>, None::<u8>);
-                    for m in legal {
-                        let child = board.play_unchecked(m);
-                        let gain = child.store(Side::South);
-                        let side = child.side_to_move();
-                        if gain == 0 && side == Side::North {
-                            continue;
-                        }
-                        let seen = from_side(child.houses(), side);
-                        let layer = seeds(&seen);
-                        let v = lower.value(layer, rank(&seen));
-                        let (l, h) = if side == Side::South {
-                            (gain + v.lo, gain + v.hi)
-                        } else {
-                            (gain + layer as u8 - v.hi, gain + layer as u8 - v.lo)
-                        };
-                        lo = Some(lo.map_or(l, |x| x.max(l)));
-                        hi = Some(hi.map_or(h, |x| x.max(h)));
+                    match best_exits(variant, houses, lower) {
+                        Some(pair) => exits.set(i, pair),
+                        None => exits.put(i, P::OVER),
                     }
-                    // No exit reads as `(0, 0)`: it raises no bound.
-                    exits.set(i, (lo.unwrap_or(0), hi.unwrap_or(0)));
                     next(&mut houses);
                 }
                 progress.advance((end - start) as u64);
