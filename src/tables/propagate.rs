@@ -69,9 +69,7 @@ trait Pairs: Sync + Send + Sized {
     fn put(&self, i: usize, raw: Self::Raw);
     /// Every position's pair, the storage let go as it goes where it can be.
     fn into_pairs(self) -> impl Iterator<Item = (u8, u8)>;
-    /// Whether a pair is one byte, [`Pairs::to_byte`] and [`Pairs::from_byte`] its
-    /// conversions (unused otherwise).
-    const BYTE: bool;
+    /// A pair as the byte that stage 2's first pass logs it in (the rank's), and back.
     fn to_byte(raw: Self::Raw) -> u8;
     fn from_byte(byte: u8) -> Self::Raw;
 
@@ -139,8 +137,6 @@ impl Pairs for Narrow {
     fn into_pairs(self) -> impl Iterator<Item = (u8, u8)> {
         self.0.into_iter().map(|a| Narrow::unpack(a.into_inner()))
     }
-
-    const BYTE: bool = true;
 
     fn to_byte(raw: u8) -> u8 {
         raw
@@ -636,7 +632,7 @@ fn solve<P: Pairs>(
                     n,
                     logs,
                     |j, walk, log| {
-                        let new = if pass == 2 && P::BYTE {
+                        let new = if pass == 2 {
                             P::from_byte(ranks[j].load(Ordering::Relaxed))
                         } else {
                             log.next().expect("a logged pair per changed position")
@@ -645,7 +641,7 @@ fn solve<P: Pairs>(
                         bounds.put(j, new);
                         let (lj, hj) = P::unpack(new);
                         let (lo_moved, hi_moved) = (lj != was_l, hj != was_h);
-                        if pass == 2 && P::BYTE {
+                        if pass == 2 {
                             ranks[j].store(u8::from(hi_moved), Ordering::Relaxed);
                         }
                         let mut marked = 0;
@@ -683,7 +679,7 @@ fn solve<P: Pairs>(
             let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
             if (new_lo, new_hi) != (was_lo, was_hi) {
                 let new = P::pack((new_lo, new_hi));
-                if pass == 1 && P::BYTE {
+                if pass == 1 {
                     // Every rank is 0 until pass 1 is committed: its byte holds the log.
                     ranks[i].store(P::to_byte(new), Ordering::Relaxed);
                 } else {
