@@ -54,38 +54,9 @@ pub const NARROW_UP_TO: usize = 21;
 /// Runs of the first pass, after each of which the smaller layers' pages are let go.
 pub(super) const SEGMENTS: usize = 16;
 
-/// A pair `lo <= hi` per position (a position's bounds, or the best bounds its exits give),
-/// read and written whole by the threads.
-trait Pairs: Sync + Send + Sized {
-    /// A pair as stored.
-    type Raw: Copy + Eq + Send + Sync;
-    /// The exits of a position where the game is over: no pair.
-    const OVER: Self::Raw;
-    /// `size` positions, each `(0, 0)`.
-    fn new(size: usize) -> Self;
-    fn pack(pair: (u8, u8)) -> Self::Raw;
-    fn unpack(raw: Self::Raw) -> (u8, u8);
-    fn raw(&self, i: usize) -> Self::Raw;
-    fn put(&self, i: usize, raw: Self::Raw);
-    /// Every position's pair, the storage let go as it goes where it can be.
-    fn into_pairs(self) -> impl Iterator<Item = (u8, u8)>;
-    /// A pair as the byte that stage 2's first pass logs it in (the rank's), and back.
-    fn to_byte(raw: Self::Raw) -> u8;
-    fn from_byte(byte: u8) -> Self::Raw;
-
-    #[inline]
-    fn get(&self, i: usize) -> (u8, u8) {
-        Self::unpack(self.raw(i))
-    }
-
-    #[inline]
-    fn set(&self, i: usize, pair: (u8, u8)) {
-        self.put(i, Self::pack(pair));
-    }
-}
-
 /// `(lo, hi)` at `hi * (hi + 1) / 2 + lo`: every pair of a layer of up to [`NARROW_UP_TO`]
-/// seeds in one byte (at most 252), 255 to spare for [`Pairs::OVER`].
+/// seeds in one byte (at most 252), 255 to spare for [`Narrow::OVER`]; read and written whole by
+/// the threads.
 struct Narrow(Vec<AtomicU8>);
 
 /// The pair of each [`Narrow`] byte.
@@ -105,10 +76,11 @@ const fn narrow_pairs() -> [(u8, u8); 256] {
     t
 }
 
-impl Pairs for Narrow {
-    type Raw = u8;
+impl Narrow {
+    /// The exits of a position where the game is over: no pair.
     const OVER: u8 = u8::MAX;
 
+    /// `size` positions, each `(0, 0)`.
     fn new(size: usize) -> Narrow {
         Narrow((0..size).map(|_| AtomicU8::new(0)).collect())
     }
@@ -134,16 +106,19 @@ impl Pairs for Narrow {
         self.0[i].store(raw, Ordering::Relaxed);
     }
 
+    #[inline]
+    fn get(&self, i: usize) -> (u8, u8) {
+        Narrow::unpack(self.raw(i))
+    }
+
+    #[inline]
+    fn set(&self, i: usize, pair: (u8, u8)) {
+        self.put(i, Narrow::pack(pair));
+    }
+
+    /// Every position's pair.
     fn into_pairs(self) -> impl Iterator<Item = (u8, u8)> {
         self.0.into_iter().map(|a| Narrow::unpack(a.into_inner()))
-    }
-
-    fn to_byte(raw: u8) -> u8 {
-        raw
-    }
-
-    fn from_byte(byte: u8) -> u8 {
-        byte
     }
 }
 
@@ -459,16 +434,6 @@ pub fn solve_layer_propagating(
         n <= NARROW_UP_TO,
         "layer {n}: a pair of bounds takes more than a byte"
     );
-    solve::<Narrow>(variant, n, lower, progress)
-}
-
-/// The solver, with pairs of bounds stored as `P`.
-fn solve<P: Pairs>(
-    variant: Variant,
-    n: usize,
-    lower: &impl Lower,
-    progress: &impl Progress,
-) -> Solved {
     let size = layer_size(n) as usize;
     let nb = n as u8;
     let blocks = Bits::blocks(size);
@@ -476,7 +441,7 @@ fn solve<P: Pairs>(
     // The exits, read once, in runs after each of which the smaller layers' pages are let go:
     // nothing else of the layer is held meanwhile.
     progress.pass(0, size as u64);
-    let exits = P::new(size);
+    let exits = Narrow::new(size);
     let per_segment = blocks.div_ceil(SEGMENTS).max(1);
     for first in (0..blocks).step_by(per_segment) {
         (first..(first + per_segment).min(blocks))
@@ -488,7 +453,7 @@ fn solve<P: Pairs>(
                 for i in start..end {
                     match best_exits(variant, houses, lower) {
                         Some(pair) => exits.set(i, pair),
-                        None => exits.put(i, P::OVER),
+                        None => exits.put(i, Narrow::OVER),
                     }
                     next(&mut houses);
                 }
@@ -502,7 +467,7 @@ fn solve<P: Pairs>(
     // anything. Stage 1's `(s, t)` is stored as `(s, n - t)`, a pair `lo <= hi` (`s + t <= n`),
     // which is where stage 2's bounds start from. A position that changed held its own row
     // before.
-    let st = P::new(size);
+    let st = Narrow::new(size);
     let get_st = |i: usize| {
         let (s, u) = st.get(i);
         (s, nb - u)
@@ -516,10 +481,10 @@ fn solve<P: Pairs>(
         for i in start..end {
             let row: u8 = houses[..6].iter().sum();
             let x = exits.raw(i);
-            if x == P::OVER {
+            if x == Narrow::OVER {
                 set_st(i, (row, nb - row));
             } else {
-                let (xlo, xhi) = P::unpack(x);
+                let (xlo, xhi) = Narrow::unpack(x);
                 // The side to move stays safe through one move; the other side through all.
                 let (mut best, mut worst) = (xlo, nb - xhi);
                 children(variant, &houses, |c| {
@@ -579,10 +544,10 @@ fn solve<P: Pairs>(
                 units(),
                 |i, walk, _| {
                     let x = exits.raw(i);
-                    if x == P::OVER {
+                    if x == Narrow::OVER {
                         return 0;
                     }
-                    let (xlo, xhi) = P::unpack(x);
+                    let (xlo, xhi) = Narrow::unpack(x);
                     let (was_s, was_t) = get_st(i);
                     // The side to move stays safe through one move; the other side through all.
                     let mut best = xlo;
@@ -616,7 +581,7 @@ fn solve<P: Pairs>(
     let bounds = st;
     let ranks = atomics(size);
     let mut pass = 0u32;
-    let mut logs: Vec<Vec<P::Raw>> = Vec::new();
+    let mut logs: Vec<Vec<u8>> = Vec::new();
     loop {
         pass += 1;
         let marked = if pass == 1 {
@@ -633,13 +598,13 @@ fn solve<P: Pairs>(
                     logs,
                     |j, walk, log| {
                         let new = if pass == 2 {
-                            P::from_byte(ranks[j].load(Ordering::Relaxed))
+                            ranks[j].load(Ordering::Relaxed)
                         } else {
                             log.next().expect("a logged pair per changed position")
                         };
                         let (was_l, was_h) = bounds.get(j);
                         bounds.put(j, new);
-                        let (lj, hj) = P::unpack(new);
+                        let (lj, hj) = Narrow::unpack(new);
                         let (lo_moved, hi_moved) = (lj != was_l, hj != was_h);
                         if pass == 2 {
                             ranks[j].store(u8::from(hi_moved), Ordering::Relaxed);
@@ -665,12 +630,12 @@ fn solve<P: Pairs>(
         passes += 1;
         progress.pass(passes, marked);
         let rank_now = pass.min(255) as u8;
-        let evaluate = |i: usize, walk: &mut Walk, log: &mut Vec<P::Raw>| {
+        let evaluate = |i: usize, walk: &mut Walk, log: &mut Vec<u8>| {
             let (was_lo, was_hi) = bounds.get(i);
             if was_lo == was_hi {
                 return 0;
             }
-            let (mut best_lo, mut best_hi) = P::unpack(exits.raw(i));
+            let (mut best_lo, mut best_hi) = Narrow::unpack(exits.raw(i));
             children(variant, &walk.houses(i), |c| {
                 let (lj, hj) = bounds.get(rank(c) as usize);
                 best_lo = best_lo.max(nb - hj);
@@ -678,10 +643,10 @@ fn solve<P: Pairs>(
             });
             let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
             if (new_lo, new_hi) != (was_lo, was_hi) {
-                let new = P::pack((new_lo, new_hi));
+                let new = Narrow::pack((new_lo, new_hi));
                 if pass == 1 {
                     // Every rank is 0 until pass 1 is committed: its byte holds the log.
-                    ranks[i].store(P::to_byte(new), Ordering::Relaxed);
+                    ranks[i].store(new, Ordering::Relaxed);
                 } else {
                     log.push(new);
                     if new_hi != was_hi {
