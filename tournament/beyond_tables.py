@@ -176,12 +176,14 @@ def main():
     p.add_argument("engines", nargs="+")
     a = p.parse_args()
     lo, _, hi = a.seeds.partition("-")
+    identity = {"data": os.path.abspath(a.data), "judge": os.path.abspath(a.judge),
+                "seeds": a.seeds, "positions": a.positions}
     if a.sample and os.path.exists(a.sample):
         with open(a.sample) as f:
             kept = json.load(f)
-        if kept["seeds"] != a.seeds or kept["positions"] != a.positions:
-            sys.exit(f"beyond_tables.py: {a.sample} holds another sample: {kept['seeds']} seeds, "
-                     f"{kept['positions']} positions")
+        made = {k: kept.get(k) for k in ("data", "judge", "seeds", "positions")}
+        if made != identity:
+            sys.exit(f"beyond_tables.py: {a.sample} holds another sample ({made}), not {identity}")
         sample = [(fen, {m: tuple(v) for m, v in values.items()}, best)
                   for fen, values, best in kept["sample"]]
     else:
@@ -195,7 +197,7 @@ def main():
                 break
         if a.sample:
             with open(a.sample, "w") as f:
-                json.dump({"seeds": a.seeds, "positions": a.positions, "sample": sample}, f)
+                json.dump(dict(identity, sample=sample), f)
     some = sum(any(v[1] < best for v in values.values()) for _, values, best in sample)
     print(
         f"{len(sample)} positions of {a.seeds} seeds, {some} of them with a move the judge "
