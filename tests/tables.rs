@@ -493,6 +493,27 @@ fn probe_prints_the_value_then_each_move() {
         assert!(err.contains(message), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+
+    // A probe checks the layers it reads, not the others (`tables verify` does): a fault in
+    // layer 6 leaves the 5-seed probe as it was; one in layer 5 is said, and its value is gone.
+    let flip = |n: usize| {
+        let path = layer_path(&dir, Variant::Oware, n);
+        let mut bytes = read(&path);
+        bytes[40] ^= 0x80;
+        std::fs::write(&path, bytes).unwrap();
+    };
+    flip(6);
+    let (ok, again, err) = awari(&["tables", "probe", "--dir", d, "--fen", fen]);
+    assert!(
+        ok && again == out && !err.contains("oware-06"),
+        "{again}{err}"
+    );
+    flip(5);
+    let (ok, _, err) = awari(&["tables", "probe", "--dir", d, "--fen", fen]);
+    assert!(
+        !ok && err.contains("oware-05.awtb") && err.contains("corrupt"),
+        "{err}"
+    );
 }
 
 /// How long the engine may take for a line the tests wait for: a bound against hanging for
