@@ -74,7 +74,10 @@ class Judge:
             self.package, self.opened = None, None
         else:
             self.package = package
-            self.opened = package.tables.Tables(tables, rules="oware", verify=False)
+            try:
+                self.opened = package.tables.Tables(tables, rules="oware", verify=False)
+            except (OSError, ValueError) as e:
+                sys.exit(f"beyond_tables.py: --judge {tables}: {e}")
 
     def __call__(self, fen):
         """{move: (lo, hi)}, or None when the position or a move is beyond the tables."""
