@@ -6,7 +6,9 @@ Usage: python3 bench/tables_rss.py [--bin target/release/awari] [--variant oware
 --from DIR copies the layers below the top one from DIR (built before, e.g. by this script)
 so that only the top layer is solved; without --dir a fresh temporary directory is used and
 removed. The peak is the kernel's (wait4's ru_maxrss), over the whole process; the per-layer
-figures are samples of VmRSS, so a short spike between two samples can be missed."""
+figures are samples of VmRSS, so a short spike between two samples can be missed. The
+anonymous peak (RssAnon, sampled the same way) leaves out file pages: the program's own code
+and the smaller layers' mapped files."""
 import argparse, math, os, re, shutil, subprocess, sys, tempfile, threading, time
 
 ap = argparse.ArgumentParser()
@@ -49,17 +51,22 @@ def read():
 reader = threading.Thread(target=read)
 reader.start()
 peak = {}  # layer -> sampled peak VmRSS in bytes
+anon = (0, 0)  # the sampled peak of RssAnon (the process's own memory), and RssFile then
 while True:
     pid, status, usage = os.wait4(p.pid, os.WNOHANG)
     if pid:
         break
     try:
         with open(f"/proc/{p.pid}/status") as f:
-            rss = next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmRSS"))
-    except (OSError, StopIteration):
-        rss = 0
+            fields = {l.split(":")[0]: int(l.split()[1]) * 1024 for l in f
+                      if l.startswith(("VmRSS", "RssAnon", "RssFile", "RssShmem"))}
+        rss = fields["VmRSS"]
+    except (OSError, KeyError, ValueError):
+        rss, fields = 0, {}
     layer = max(done) + 1 if done else first
     peak[layer] = max(peak.get(layer, 0), rss)
+    if fields.get("RssAnon", 0) > anon[0]:
+        anon = (fields["RssAnon"], fields.get("RssFile", 0))
     time.sleep(0.02)
 p.returncode = status
 reader.join()
@@ -78,6 +85,9 @@ for n in sorted(done):
               f"{peak[n] / 2**20:>12.1f} {peak[n] / size(n):>9.2f}")
 print(f"peak RSS {hwm / 2**20:.1f} MiB over layer {a.seeds}'s {top} positions: "
       f"{hwm / top:.2f} bytes per position")
+print(f"sampled peak of anonymous memory (RssAnon: no file pages, neither the program's nor the "
+      f"mapped layers') {anon[0] / 2**20:.1f} MiB, {anon[0] / top:.3f} bytes per position; "
+      f"file pages then {anon[1] / 2**20:.1f} MiB")
 if a.log:
     with open(a.log, "w") as f:
         f.write("".join(lines))
