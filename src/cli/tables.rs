@@ -143,6 +143,7 @@ fn existing_tables_dir(dir: Option<PathBuf>) -> Result<PathBuf, String> {
 
 pub(super) fn run(command: TablesCommand) -> Result<(), String> {
     use crate::tables::build::{build, BuildOptions};
+    use crate::tables::index::seeds;
     use crate::tables::probe::{probe_lines, supported};
     use crate::tables::Tables;
     use std::io::IsTerminal;
@@ -251,9 +252,9 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             // Only the layers the probe reads are checked: the position's and its moves'.
             let tables = Tables::open_unverified(&dir, variant);
             let board = *game.board();
-            let seeds = |b: &Board| b.houses().iter().map(|&h| usize::from(h)).sum::<usize>();
-            let read: Vec<usize> = std::iter::once(seeds(&board))
-                .chain(game.legal_moves().map(|m| seeds(&board.play_unchecked(m))))
+            let read: Vec<usize> = std::iter::once(board)
+                .chain(game.legal_moves().map(|m| board.play_unchecked(m)))
+                .map(|b| seeds(&b.houses()))
                 .collect();
             tables.verify_layers(|n| read.contains(&n));
             for problem in tables.problems() {
