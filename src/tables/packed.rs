@@ -21,13 +21,13 @@
 //!
 //! While the exits are read the words are not there yet: the exits go to two bytes a position,
 //! in segments after each of which the smaller layers' mapped pages are let go, and then move
-//! into the words a million positions (`PIECE`) at a time, each piece of exits let go as it is
+//! into the words 65,536 positions (`PIECE`) at a time, each piece of exits let go as it is
 //! moved. The words are held in runs of [`RUN_BITS`], each mapped for itself, and at the end
 //! their pages go a piece at a time as the values and ranks come out of them.
 
 use super::index::{layer_size, next, rank, unrank};
 use super::layer::{Lower, Progress, Solved};
-use super::propagate::{best_exits, children, parents, totals, Walk, BLOCK, SEGMENTS};
+use super::propagate::{best_exits, children, parents, Walk, BLOCK, SEGMENTS};
 use super::value::Value;
 use crate::rules::Variant;
 use rayon::prelude::*;
@@ -40,8 +40,10 @@ pub const MOST_SEEDS: usize = 31;
 /// of the solver's blocks of 4,096 positions.
 pub const RUN_BITS: u32 = 24;
 /// Positions whose exits move into the words, or whose words into the values and ranks, before
-/// their pages are let go.
-const PIECE: usize = 1 << 20;
+/// their pages are let go: at the last piece of exits, and at the first piece of words, a
+/// piece's two bytes a position are beside the whole layer's four (128 KiB; a million positions
+/// made it 2 MiB).
+const PIECE: usize = 1 << 16;
 
 const LO: u32 = 0;
 const HI: u32 = 5;
@@ -168,52 +170,45 @@ impl Words {
             .sum()
     }
 
-    /// Calls `f` with every position that has `flag`, a [`Walk`] that gives its houses and the
-    /// state of its block of positions (one of `states` per [`BLOCK`], in order), in parallel,
-    /// a block in increasing order, taking the flag off as it goes (a position flagged meanwhile
-    /// is seen if the walk has not passed it), and `done` with the count and the state of each
-    /// block after it; returns the number of positions, the sum of what `f` returned, and the
-    /// states.
-    fn drain<T: Send>(
+    /// Calls `f` with every position that has `flag` and a [`Walk`] that gives its houses, in
+    /// parallel, a block of [`BLOCK`] positions in increasing order, taking the flag off as it
+    /// goes (a position flagged meanwhile is seen if the walk has not passed it), and `done`
+    /// with the count of each block after it; returns the number of positions and the sum of
+    /// what `f` returned. The blocks are found from their number and the totals summed as they
+    /// come: a list of the blocks, or of their counts, would be bytes a position beside the
+    /// words (some 0.01: 1.8 MiB at 193 million positions).
+    fn drain(
         &self,
         n: usize,
         flag: u32,
-        states: Vec<T>,
-        f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
-        done: impl Fn(u64, &mut T) + Sync,
-    ) -> (u64, u64, Vec<T>) {
+        f: impl Fn(usize, &mut Walk) -> u64 + Sync,
+        done: impl Fn(u64) + Sync,
+    ) -> (u64, u64) {
         let bits = self.bits;
-        let blocks: Vec<(usize, &[AtomicU32])> = self
-            .runs
-            .iter()
-            .enumerate()
-            .flat_map(|(c, run)| {
-                run.items()
-                    .chunks(BLOCK)
-                    .enumerate()
-                    .map(move |(b, block)| ((c << bits) + b * BLOCK, block))
-            })
-            .collect();
-        assert_eq!(states.len(), blocks.len());
-        let runs: Vec<(u64, u64, T)> = blocks
+        // Every run but the last is whole, and a whole run holds whole blocks.
+        let per_run = (1usize << bits) / BLOCK;
+        let blocks: usize = self.runs.iter().map(|r| r.len.div_ceil(BLOCK)).sum();
+        (0..blocks)
             .into_par_iter()
-            .zip(states.into_par_iter())
-            .map(|((start, block), mut state)| {
+            .map(|b| {
+                let (c, k) = (b / per_run, b % per_run);
+                let items = self.runs[c].items();
+                let block = &items[k * BLOCK..((k + 1) * BLOCK).min(items.len())];
+                let start = (c << bits) + k * BLOCK;
                 let (mut count, mut sum) = (0, 0);
                 let mut walk = Walk::new(n);
-                for (k, word) in block.iter().enumerate() {
+                for (i, word) in block.iter().enumerate() {
                     if word.load(Relaxed) & flag == 0 {
                         continue;
                     }
                     word.fetch_and(!flag, Relaxed);
                     count += 1;
-                    sum += f(start + k, &mut walk, &mut state);
+                    sum += f(start + i, &mut walk);
                 }
-                done(count, &mut state);
-                (count, sum, state)
+                done(count);
+                (count, sum)
             })
-            .collect();
-        totals(runs)
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 }
 
@@ -354,7 +349,6 @@ pub fn solve_in_runs(
     });
     let mut evaluated = size as u64;
     let mut passes = 1;
-    let units = || (0..blocks).map(|_| ()).collect::<Vec<()>>();
 
     // Stage 1, from above, in place, in any order; see the narrow solver.
     let affects = |(sj, tj): (u8, u8), (was_s, was_t): (u8, u8), p: usize| {
@@ -364,8 +358,7 @@ pub fn solve_in_runs(
     words.drain(
         n,
         CHANGED,
-        units(),
-        |j, walk, _| {
+        |j, walk| {
             let houses = walk.houses(j);
             let row: u8 = houses[..6].iter().sum();
             let (now, was) = (get_st(j), (row, nb - row));
@@ -376,7 +369,7 @@ pub fn solve_in_runs(
             });
             0
         },
-        |_, _| {},
+        |_| {},
     );
     loop {
         let marked = words.count(DIRTY);
@@ -389,8 +382,7 @@ pub fn solve_in_runs(
             .drain(
                 n,
                 DIRTY,
-                units(),
-                |i, walk, _| {
+                |i, walk| {
                     let w = words.load(i);
                     if w & OVER != 0 {
                         return 0;
@@ -416,7 +408,7 @@ pub fn solve_in_runs(
                     }
                     0
                 },
-                |count, _| progress.advance(count),
+                |count| progress.advance(count),
             )
             .0;
     }
@@ -442,8 +434,7 @@ pub fn solve_in_runs(
                 .drain(
                     n,
                     CHANGED,
-                    units(),
-                    |j, walk, _| {
+                    |j, walk| {
                         let w = words.load(j);
                         let (was_l, was_h) = pair(w);
                         let lj = ((w >> XLO) & FIVE) as u8;
@@ -473,7 +464,7 @@ pub fn solve_in_runs(
                         });
                         marked
                     },
-                    |_, _| {},
+                    |_| {},
                 )
                 .1
         };
@@ -483,7 +474,7 @@ pub fn solve_in_runs(
         passes += 1;
         progress.pass(passes, marked);
         let first = pass == 1;
-        let evaluate = |i: usize, walk: &mut Walk, _: &mut ()| {
+        let evaluate = |i: usize, walk: &mut Walk| {
             let w = words.load(i);
             let (was_lo, was_hi) = pair(w);
             if was_lo == was_hi {
@@ -513,9 +504,7 @@ pub fn solve_in_runs(
             }
             0
         };
-        let (count, _, _) = words.drain(n, DIRTY, units(), evaluate, |count, _| {
-            progress.advance(count);
-        });
+        let (count, _) = words.drain(n, DIRTY, evaluate, |count| progress.advance(count));
         evaluated += count;
     }
 
