@@ -9,9 +9,10 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
-/// 2 GB of address space: the referee needs a small part of it, reading a device whole needs
-/// more.
-const MEMORY: u64 = 2_000_000_000;
+/// 500 MB of address space: the referee needs a small part of it (a whole match between two
+/// engines, which inherit the limit, ran within 250 MB), reading a device whole needs more.
+/// The larger the limit, the larger the file a test must read through to go past it.
+const MEMORY: u64 = 500_000_000;
 
 fn limited(args: &[&str]) -> Output {
     let mut command = address_space_limited(referee(), MEMORY);
