@@ -6,10 +6,11 @@
 //! The passes are those of [`propagate`](super::propagate): a pass evaluates only the
 //! positions one of whose children changed in the pass before, their children played from
 //! the index, and marks the parents (un-sown, [`parents`]) of those that changed. The values
-//! of children that another rank owns travel in two batched exchanges per block of positions
-//! (`MPI_Alltoallv`: the indices asked for, then their two bytes), and the marks for parents
-//! another rank owns in a third. Every rank runs the same number of blocks per pass, so the
-//! exchanges line up, and what a rank holds beside its share is a block's worth.
+//! of children that another rank owns travel in two batched exchanges per round of up to
+//! `BLOCK` positions to evaluate (`MPI_Alltoallv`: the indices asked for, then their two
+//! bytes), and the marks for parents another rank owns in a third. Every rank runs the same
+//! number of rounds in a pass (as many as the rank with the most positions to evaluate needs),
+//! so the exchanges line up, and what a rank holds beside its share is a round's worth.
 //!
 //! The bytes are those of the single-process build: stage 1 (the safe core) tends to its
 //! greatest fixed point whatever order the positions are updated in, and stage 2 reads only
@@ -39,7 +40,7 @@ use mpi::traits::*;
 use std::io::{Seek, SeekFrom, Write};
 use std::time::Instant;
 
-/// Positions of a block: each rank's moves for them, and the exchanges, at once.
+/// Positions evaluated in a round: each rank's moves for them, and the exchanges, at once.
 const BLOCK: u64 = 1 << 16;
 /// Bytes of a message that carries a share of a layer file to rank 0.
 const STREAM: usize = 1 << 22;
@@ -166,12 +167,13 @@ impl Bits {
         self.0[k / 64] |= 1 << (k % 64);
     }
 
-    fn get(&self, k: usize) -> bool {
-        self.0[k / 64] >> (k % 64) & 1 == 1
-    }
-
     fn clear(&mut self) {
         self.0.fill(0);
+    }
+
+    /// How many places are set.
+    fn count(&self) -> u64 {
+        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
     }
 
     /// The places set, in order.
@@ -191,6 +193,7 @@ impl Bits {
 
 /// `MPI_Alltoallv` of `items`, grouped by the rank each goes to (`counts[r]` of them for rank
 /// `r`, in that order): returns what the other ranks sent this one, and how many from each.
+/// The counts travel first, in an exchange of their own.
 fn all_to_all<T: Equivalence + Default + Clone>(
     world: &SimpleCommunicator,
     items: &[T],
@@ -198,15 +201,38 @@ fn all_to_all<T: Equivalence + Default + Clone>(
 ) -> (Vec<T>, Vec<i32>) {
     let mut got_counts = vec![0i32; counts.len()];
     world.all_to_all_into(counts, &mut got_counts[..]);
+    (
+        all_to_all_counted(world, items, counts, &got_counts),
+        got_counts,
+    )
+}
+
+/// [`all_to_all`] where this rank already knows how many items each rank sends it
+/// (`got_counts`): the answers to its own questions.
+fn all_to_all_counted<T: Equivalence + Default + Clone>(
+    world: &SimpleCommunicator,
+    items: &[T],
+    counts: &[i32],
+    got_counts: &[i32],
+) -> Vec<T> {
     let mut got = vec![T::default(); got_counts.iter().map(|&c| c as usize).sum()];
-    {
-        let sent_displs = displacements(counts);
-        let sent = Partition::new(items, counts, &sent_displs[..]);
-        let displs = displacements(&got_counts);
-        let mut into = PartitionMut::new(&mut got[..], &got_counts[..], &displs[..]);
-        world.all_to_all_varcount_into(&sent, &mut into);
-    }
-    (got, got_counts)
+    let sent_displs = displacements(counts);
+    let sent = Partition::new(items, counts, &sent_displs[..]);
+    let displs = displacements(got_counts);
+    let mut into = PartitionMut::new(&mut got[..], got_counts, &displs[..]);
+    world.all_to_all_varcount_into(&sent, &mut into);
+    got
+}
+
+/// The rounds every rank runs in a pass, `marked` being the positions this one has to
+/// evaluate: as many as the rank with the most needs, `BLOCK` positions a round, so that the
+/// exchanges line up. The same collective gives the largest of every rank's `changes`, 0
+/// once the passes are over.
+fn agree(world: &SimpleCommunicator, changes: u64, marked: u64) -> (u64, u64) {
+    let mine = [changes, marked.div_ceil(BLOCK)];
+    let mut all = [0u64; 2];
+    world.all_reduce_into(&mine[..], &mut all[..], SystemOperation::max());
+    (all[0], all[1])
 }
 
 /// Groups `(rank, item)` pairs by rank, for [`all_to_all`]: the items in rank order (each
@@ -243,12 +269,12 @@ fn displacements(counts: &[i32]) -> Vec<i32> {
 }
 
 /// Runs passes until one changes nothing on any rank, each over the positions marked in
-/// `dirty` (every one that `first` picks in the first pass). A marked position's children
-/// are played from its index; the bounds of those another rank owns come from it in one
-/// exchange per block (it answers with what it holds then). `update` gets the pass number
+/// `dirty` (every one that `first` picks in the first pass), `BLOCK` of them a round. A
+/// marked position's children are played from its index; the bounds of those another rank
+/// owns come from it in one exchange per round (it answers with what it holds then). `update` gets the pass number
 /// (from 1), the position's place in the share and its children's bounds, and says whether
 /// it changed; the parents of a position that changed are marked for the next pass, on
-/// whichever rank owns them, in a third exchange per block; `commit` gets the places that
+/// whichever rank owns them, in a third exchange per round; `commit` gets the places that
 /// changed at the end of a pass. Returns the passes run.
 #[allow(clippy::too_many_arguments)]
 fn passes(
@@ -264,8 +290,6 @@ fn passes(
     traffic: &mut Traffic,
 ) -> u32 {
     let len = share.a.len();
-    let longest = (0..shares.ranks).map(|r| shares.len(r)).max().unwrap_or(0);
-    let blocks = longest.div_ceil(BLOCK);
     // To evaluate in this pass, and in the next; changed in this pass.
     let mut dirty = Bits::new(len);
     let mut next_dirty = Bits::new(len);
@@ -276,18 +300,20 @@ fn passes(
         }
     }
     let mut pass = 0;
+    let (_, mut rounds) = agree(world, 0, dirty.count());
     loop {
         pass += 1;
         let mut changes = 0u64;
-        for b in 0..blocks {
-            let from = ((b * BLOCK) as usize).min(len);
-            let to = (from + BLOCK as usize).min(len);
-            // The children of the block's marked positions: (place, child index, owner).
+        // The marked positions in order, `BLOCK` a round: a pass with few of them (most passes
+        // after the first few) is one round, however large the share.
+        let mut marked = dirty.ones();
+        for _ in 0..rounds {
+            // The children of the round's marked positions: (place, child index, owner).
             let mut counts: Vec<(usize, u8)> = Vec::new();
             let mut kids: Vec<u64> = Vec::new();
             let mut far: Vec<(u32, u64)> = Vec::new();
             let mut marks: Vec<(u32, u64)> = Vec::new();
-            for k in (from..to).filter(|&k| dirty.get(k)) {
+            for k in marked.by_ref().take(BLOCK as usize) {
                 let houses = unrank(n, share.start + k as u64);
                 let before = kids.len();
                 children(variant, &houses, |child| kids.push(rank(child)));
@@ -310,7 +336,8 @@ fn passes(
                 .iter()
                 .map(|&j| u16::from_le_bytes(share.pair(j)))
                 .collect();
-            let (back, _) = all_to_all(world, &answers, &asked_counts);
+            // What each rank sends back is what this one asked it.
+            let back = all_to_all_counted(world, &answers, &asked_counts, &ask_counts);
             let mut at = 0;
             let mut values: Vec<[u8; 2]> = Vec::with_capacity(6);
             for (k, count) in counts {
@@ -345,15 +372,16 @@ fn passes(
                 next_dirty.set(share.local(p));
             }
         }
+        drop(marked);
         commit(share, &changed);
         changed.clear();
         std::mem::swap(&mut dirty, &mut next_dirty);
         next_dirty.clear();
-        let mut total = 0u64;
-        world.all_reduce_into(&changes, &mut total, SystemOperation::sum());
-        if total == 0 {
+        let (most, next_rounds) = agree(world, changes, dirty.count());
+        if most == 0 {
             return pass;
         }
+        rounds = next_rounds;
     }
 }
 
