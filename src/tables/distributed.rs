@@ -271,11 +271,11 @@ fn displacements(counts: &[i32]) -> Vec<i32> {
 /// Runs passes until one changes nothing on any rank, each over the positions marked in
 /// `dirty` (every one that `first` picks in the first pass), `BLOCK` of them a round. A
 /// marked position's children are played from its index; the bounds of those another rank
-/// owns come from it in one exchange per round (it answers with what it holds then). `update` gets the pass number
-/// (from 1), the position's place in the share and its children's bounds, and says whether
-/// it changed; the parents of a position that changed are marked for the next pass, on
-/// whichever rank owns them, in a third exchange per round; `commit` gets the places that
-/// changed at the end of a pass. Returns the passes run.
+/// owns come from it in one exchange per round (it answers with what it holds then).
+/// `update` gets the pass number (from 1), the position's place in the share and its
+/// children's bounds, and says whether it changed; the parents of a position that changed
+/// are marked for the next pass, on whichever rank owns them, in a third exchange per round;
+/// `commit` gets the places that changed at the end of a pass. Returns the passes run.
 #[allow(clippy::too_many_arguments)]
 fn passes(
     world: &SimpleCommunicator,
