@@ -1,7 +1,7 @@
 """Nodes per second of builds of this engine on fixed work: `go nodes N` on each oware position of
 `awari bench`, the builds taking turns round by round.
 
-Usage: python3 bench/fixed_nodes.py [--hash MB] [--nodes N] [--rounds R] BINARY...
+Usage: python3 bench/fixed_nodes.py [--hash MB] [--nodes N] [--rounds R] [--wrap CMD] BINARY...
 
 Every round starts each BINARY afresh (XDG_DATA_HOME pointed at an empty directory, so no endgame
 tables are found), sets `Hash` (default 16) and `OwnBook false`, and searches the five oware bench
@@ -9,8 +9,12 @@ positions (read from src/search/bench.rs) after `ucinewgame`, `go nodes N` each 
 2,000,000), timed from `go` to `bestmove`. A build's figure for the round is its nodes (from the
 last `info` line with `nodes`) over that time. Printed per build: the best round, the median and
 every round. On a shared machine the best round is the one least disturbed; builds whose search
-is the same search the same nodes, so only the time differs."""
-import argparse, os, pathlib, re, subprocess, sys, tempfile, time
+is the same search the same nodes, so only the time differs.
+
+`--wrap CMD` starts each BINARY under CMD (split as a shell would), e.g. `--wrap "valgrind
+--tool=callgrind --branch-sim=yes --callgrind-out-file=cg.%p"` to count the instructions and
+branches of the same searches (doc/figures.md, "Where a node's work goes")."""
+import argparse, os, pathlib, re, shlex, subprocess, sys, tempfile, time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from versus import bench_positions  # noqa: E402
@@ -20,10 +24,10 @@ def fail(message):
     sys.exit(f"fixed_nodes.py: {message}")
 
 
-def one_round(binary, positions, hash_mb, nodes, env):
+def one_round(binary, positions, hash_mb, nodes, env, wrap=()):
     try:
-        p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                             env=env)
+        p = subprocess.Popen([*wrap, binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, env=env)
     except OSError as e:
         fail(f"cannot start {binary}: {e}")
 
@@ -73,6 +77,7 @@ def main():
     ap.add_argument("--hash", type=int, default=16)
     ap.add_argument("--nodes", type=int, default=2_000_000)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--wrap", default="", help="a command to start each binary under")
     ap.add_argument("binaries", nargs="+")
     a = ap.parse_args()
     positions = bench_positions()
@@ -81,7 +86,8 @@ def main():
     rates = {b: [] for b in a.binaries}
     for _ in range(a.rounds):
         for b in a.binaries:
-            rates[b].append(one_round(b, positions, a.hash, a.nodes, env) / 1e6)
+            rate = one_round(b, positions, a.hash, a.nodes, env, shlex.split(a.wrap))
+            rates[b].append(rate / 1e6)
     os.rmdir(empty)
     print(f"Hash {a.hash}, go nodes {a.nodes}, {len(positions)} positions, {a.rounds} rounds, "
           f"load at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
