@@ -426,3 +426,192 @@ fn basic_learns_from_games_it_does_not_win() {
     );
     assert_eq!(lines.last().unwrap(), "readyok");
 }
+
+/// Sessions of random lines made of the protocol's words and of the values a user gets wrong:
+/// each ends (the loop returns `Ok`), and every `isready` in it is answered, whatever came
+/// before it. A panic, a lost `readyok` or a hang ([`hang_limit`]) fails the test.
+#[test]
+fn random_lines_leave_the_engine_answering() {
+    // Values put where the line wants a number, a word or a path.
+    const VALUES: [&str; 17] = [
+        "0",
+        "1",
+        "-1",
+        "3",
+        "40",
+        "+5",
+        "18446744073709551616",
+        "4294967296",
+        "1e3",
+        "0x10",
+        "x",
+        "",
+        "é",
+        "true",
+        "/nonexistent/x",
+        "/dev/null",
+        "/",
+    ];
+    const POSITIONS: [&str; 8] = [
+        "startpos",
+        "fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        "fen 0-0-0-0-0-0-0-0-0-0-0-0-24-24-S",
+        "fen 1-2-0-0-0-3-0-3-2-0-0-23-8-6-S",
+        "fen 255-255-0-0-0-0-0-0-0-0-0-0-0-0-S",
+        "fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0",
+        "fen 3-3-3-3-3-3-3-3-3-3-3-3-0-0-S-b",
+        "",
+    ];
+    const WORDS: [&str; 19] = [
+        "A", "B", "C", "D", "E", "F", "a", "b", "c", "d", "e", "f", "AA", "Z", "0000", "--", "A1",
+        "moves", "é",
+    ];
+    // `go`'s keywords, each with the most it may ask here: the script's last search runs to
+    // its bound.
+    const GO: [(&str, u64); 12] = [
+        ("depth", 6),
+        ("nodes", 20_000),
+        ("movetime", 20),
+        ("wtime", 300),
+        ("btime", 300),
+        ("winc", 10),
+        ("movestogo", 3),
+        ("perft", 4),
+        ("infinite", 0),
+        ("ponder", 0),
+        ("mate", 3),
+        ("searchmoves", 0),
+    ];
+    const OPTIONS: [&str; 14] = [
+        "UCI_Variant",
+        "Seeds",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Clear Hash",
+        "MoveOverhead",
+        "Ponder",
+        "Opponent",
+        "EvolvedWeights",
+        "TablesPath",
+        "UseNetwork",
+        "EvalFile",
+        "Futility",
+    ];
+    const BARE: [&str; 11] = [
+        "stop",
+        "isready",
+        "ucinewgame",
+        "ponderhit",
+        "d",
+        "eval",
+        "uci",
+        "debug on",
+        "register",
+        "stop now",
+        "go",
+    ];
+    fn pick(n: usize, rng: &mut Rng) -> usize {
+        rng.below(n as u64) as usize
+    }
+    let mut rng = Rng::new(45);
+    let mut sessions = Vec::new();
+    for _ in 0..200 {
+        let mut script = String::new();
+        for _ in 0..1 + pick(25, &mut rng) {
+            let line = match pick(6, &mut rng) {
+                0 => {
+                    let name = OPTIONS[pick(OPTIONS.len(), &mut rng)];
+                    let value = match name {
+                        "UCI_Variant" => {
+                            ["oware", "awari", "ahl", "kalah", "ayoayo", "x"][pick(6, &mut rng)]
+                        }
+                        "Threads" => ["1", "2", "0", "257"][pick(4, &mut rng)],
+                        "Hash" => ["1", "2", "0", "x"][pick(4, &mut rng)],
+                        _ => VALUES[pick(VALUES.len(), &mut rng)],
+                    };
+                    format!("setoption name {name} value {value}")
+                }
+                1 | 2 => {
+                    // Half the lists take turns, South's letter then North's, as a game does
+                    // from the start (mostly legal there); the others are any words.
+                    let turns = pick(2, &mut rng) == 0;
+                    let moves: Vec<&str> = (0..pick(12, &mut rng))
+                        .map(|i| match turns {
+                            true => WORDS[pick(6, &mut rng) + 6 * (i % 2)],
+                            false => WORDS[pick(WORDS.len(), &mut rng)],
+                        })
+                        .collect();
+                    let position = POSITIONS[pick(POSITIONS.len(), &mut rng)];
+                    format!("position {position} moves {}", moves.join(" "))
+                }
+                3 | 4 => {
+                    let mut line = "go".to_string();
+                    for _ in 0..pick(4, &mut rng) {
+                        let (word, most) = GO[pick(GO.len(), &mut rng)];
+                        line += &format!(" {word}");
+                        if most > 0 && pick(5, &mut rng) > 0 {
+                            line += &format!(" {}", rng.below(most + 1));
+                        } else if most > 0 || word == "searchmoves" {
+                            line += &format!(" {}", WORDS[pick(WORDS.len(), &mut rng)]);
+                        }
+                    }
+                    line
+                }
+                _ => BARE[pick(BARE.len(), &mut rng)].to_string(),
+            };
+            script += &line;
+            script.push('\n');
+        }
+        script += "isready\n";
+        sessions.push(script);
+    }
+    let limit = hang_limit();
+    for (n, script) in sessions.iter().enumerate() {
+        let lines =
+            session_within(script, limit).unwrap_or_else(|e| panic!("session {n}: {e}:\n{script}"));
+        let asked = script.lines().filter(|l| *l == "isready").count();
+        assert_eq!(count(&lines, "readyok"), asked, "session {n}:\n{script}");
+    }
+}
+
+/// Only the opponent's clock: nothing bounds the search of the side to move, which runs until
+/// `stop`, as on a bare `go`, and so the end of the input stops it and the loop ends.
+#[test]
+fn a_clock_for_the_opponent_alone_is_stopped_at_the_end_of_the_input() {
+    let limit = hang_limit();
+    for script in [
+        "position startpos\ngo btime 5\n",
+        "position startpos moves F\ngo wtime 300 winc 10\n",
+        "position startpos\ngo btime 5000 binc 100 movestogo 3\n",
+    ] {
+        let lines = session_within(script, limit).unwrap_or_else(|e| panic!("{script:?}: {e}"));
+        assert_eq!(bestmoves(&lines).len(), 1, "{script:?}: {lines:#?}");
+        assert!(errors(&lines).is_empty(), "{script:?}: {lines:#?}");
+    }
+}
+
+/// [`session`] on a thread of its own, given `limit` to end: why not, if it did not.
+fn session_within(script: &str, limit: std::time::Duration) -> Result<Vec<String>, String> {
+    use std::sync::mpsc::RecvTimeoutError;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let script = script.to_string();
+    std::thread::spawn(move || {
+        let _ = tx.send(session(&script));
+    });
+    rx.recv_timeout(limit).map_err(|e| match e {
+        RecvTimeoutError::Timeout => format!("still running after {limit:?}"),
+        RecvTimeoutError::Disconnected => "the session panicked (see above)".to_string(),
+    })
+}
+
+/// How long a session of these tests may take before it counts as hung: a minute, plus two
+/// hundred times what a depth-6 search takes on this machine now.
+fn hang_limit() -> std::time::Duration {
+    let start = std::time::Instant::now();
+    assert_eq!(
+        bestmoves(&session("position startpos\ngo depth 6\n")).len(),
+        1
+    );
+    std::time::Duration::from_secs(60) + start.elapsed() * 200
+}

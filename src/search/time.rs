@@ -45,14 +45,16 @@ pub struct Budget {
 }
 
 impl Limits {
-    /// Whether the search is bounded, so that it ends without `stop`: a depth, node, time or
-    /// clock limit, and neither `infinite` nor `ponder`. At the end of the input a bounded
-    /// search is let finish and an unbounded one (a bare `go` too) is stopped.
-    pub fn ends_by_itself(&self) -> bool {
+    /// Whether the search of a position with `side` to move is bounded, so that it ends
+    /// without `stop`: a depth, node or time limit, or a clock for `side` (the opponent's
+    /// clock alone sets no budget, [`Limits::budget`]), and neither `infinite` nor `ponder`. At
+    /// the end of the input a bounded search is let finish and an unbounded one (a bare `go`
+    /// too) is stopped.
+    pub fn ends_by_itself(&self, side: Side) -> bool {
         let limited = self.depth.is_some()
             || self.nodes.is_some()
             || self.movetime.is_some()
-            || self.time.iter().any(Option::is_some);
+            || self.has_clock(side);
         limited && !self.infinite && !self.ponder
     }
 
@@ -146,6 +148,73 @@ mod tests {
 
     fn ms(v: u64) -> Option<Duration> {
         Some(Duration::from_millis(v))
+    }
+
+    #[test]
+    fn a_search_ends_by_itself_only_with_a_limit_for_the_side_to_move() {
+        let clocks = |south, north| Limits {
+            time: [south, north],
+            ..Limits::default()
+        };
+        // (limits, whether the search ends by itself with South to move, with North to move)
+        let rows = [
+            (Limits::default(), false, false),
+            (clocks(Some(1000), Some(1000)), true, true),
+            // Only the opponent's clock: no budget, a search until `stop`.
+            (clocks(None, Some(5)), false, true),
+            (clocks(Some(5), None), true, false),
+            (
+                Limits {
+                    inc: [Some(8), Some(8)],
+                    ..Limits::default()
+                },
+                false,
+                false,
+            ),
+            (
+                Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                },
+                true,
+                true,
+            ),
+            (
+                Limits {
+                    nodes: Some(1),
+                    ..clocks(None, Some(5))
+                },
+                true,
+                true,
+            ),
+            (
+                Limits {
+                    movetime: Some(50),
+                    infinite: true,
+                    ..Limits::default()
+                },
+                false,
+                false,
+            ),
+            (
+                Limits {
+                    ponder: true,
+                    ..clocks(Some(1000), Some(1000))
+                },
+                false,
+                false,
+            ),
+        ];
+        for (limits, south, north) in rows {
+            assert_eq!(
+                (
+                    limits.ends_by_itself(Side::South),
+                    limits.ends_by_itself(Side::North)
+                ),
+                (south, north),
+                "{limits:?}"
+            );
+        }
     }
 
     #[test]
