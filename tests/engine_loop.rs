@@ -575,10 +575,11 @@ fn random_lines_leave_the_engine_answering() {
     }
 }
 
-/// Only the opponent's clock: nothing bounds the search of the side to move, which runs until
-/// `stop`, as on a bare `go`, and so the end of the input stops it and the loop ends.
+/// Only the opponent's clock: the side to move has none left (0, as Stockfish reads it), so the
+/// search ends by itself, at once, and the end of the input lets it finish. (It once searched
+/// with no budget, and the loop waited for it for ever.)
 #[test]
-fn a_clock_for_the_opponent_alone_is_stopped_at_the_end_of_the_input() {
+fn a_clock_for_the_opponent_alone_leaves_none_for_the_side_to_move() {
     let limit = hang_limit();
     for script in [
         "position startpos\ngo btime 5\n",

@@ -46,10 +46,9 @@ pub struct Budget {
 
 impl Limits {
     /// Whether the search of a position with `side` to move is bounded, so that it ends
-    /// without `stop`: a depth, node or time limit, or a clock for `side` (the opponent's
-    /// clock alone sets no budget, [`Limits::budget`]), and neither `infinite` nor `ponder`. At
-    /// the end of the input a bounded search is let finish and an unbounded one (a bare `go`
-    /// too) is stopped.
+    /// without `stop`: a depth, node, time or clock limit, and neither `infinite` nor `ponder`.
+    /// At the end of the input a bounded search is let finish and an unbounded one (a bare
+    /// `go` too) is stopped.
     pub fn ends_by_itself(&self, side: Side) -> bool {
         let limited = self.depth.is_some()
             || self.nodes.is_some()
@@ -66,7 +65,17 @@ impl Limits {
 
     /// Whether a clock governs the search (so it may stop early on a settled move).
     pub fn has_clock(&self, side: Side) -> bool {
-        self.time[side.index()].is_some()
+        self.clock(side).is_some()
+    }
+
+    /// The clock of `side`, to move: its own, or none left (0) when only the opponent's is
+    /// given, as Stockfish reads it: the clocks are running and this side's shows nothing. A
+    /// search with no budget at all there would never end by itself.
+    fn clock(&self, side: Side) -> Option<i64> {
+        match self.time {
+            [None, None] => None,
+            time => Some(time[side.index()].unwrap_or(0)),
+        }
     }
 
     /// The budgets for `side` to move, keeping `overhead` milliseconds back.
@@ -78,7 +87,7 @@ impl Limits {
             let t = i64::try_from(t).unwrap_or(i64::MAX);
             hard = Some(t.saturating_sub(overhead).max(1));
         }
-        if let Some(clock) = self.time[side.index()] {
+        if let Some(clock) = self.clock(side) {
             let left = clock.saturating_sub(overhead).max(1);
             let inc = self.inc[side.index()].unwrap_or(0).max(0);
             let to_go = self
@@ -160,9 +169,9 @@ mod tests {
         let rows = [
             (Limits::default(), false, false),
             (clocks(Some(1000), Some(1000)), true, true),
-            // Only the opponent's clock: no budget, a search until `stop`.
-            (clocks(None, Some(5)), false, true),
-            (clocks(Some(5), None), true, false),
+            // Only the opponent's clock: none left for the side to move, a move at once.
+            (clocks(None, Some(5)), true, true),
+            (clocks(Some(5), None), true, true),
             (
                 Limits {
                     inc: [Some(8), Some(8)],
@@ -273,6 +282,17 @@ mod tests {
                 ms(100),
             ),
             (Limits::default(), 10, None, None),
+            // Only North's clock, South to move: South has none left, and moves at once.
+            (
+                Limits {
+                    time: [None, Some(60_000)],
+                    inc: [Some(1000), Some(1000)],
+                    ..Limits::default()
+                },
+                10,
+                ms(1),
+                ms(1),
+            ),
             // The largest clock and increment `go` accepts: no overflow (it once wrapped to a
             // 1 ms search), the budget is most of the clock.
             (
