@@ -160,7 +160,7 @@ mod tests {
     }
 
     #[test]
-    fn a_search_ends_by_itself_only_with_a_limit_for_the_side_to_move() {
+    fn which_searches_end_by_themselves() {
         let clocks = |south, north| Limits {
             time: [south, north],
             ..Limits::default()
