@@ -45,15 +45,15 @@ pub struct Budget {
 }
 
 impl Limits {
-    /// Whether the search of a position with `side` to move is bounded, so that it ends
-    /// without `stop`: a depth, node, time or clock limit, and neither `infinite` nor `ponder`.
-    /// At the end of the input a bounded search is let finish and an unbounded one (a bare
-    /// `go` too) is stopped.
-    pub fn ends_by_itself(&self, side: Side) -> bool {
+    /// Whether the search is bounded, so that it ends without `stop`: a depth, node, time or
+    /// clock limit (either side's clock: given only the opponent's, the side to move has none
+    /// left), and neither `infinite` nor `ponder`. At the end of the input a bounded search is
+    /// let finish and an unbounded one (a bare `go` too) is stopped.
+    pub fn ends_by_itself(&self) -> bool {
         let limited = self.depth.is_some()
             || self.nodes.is_some()
             || self.movetime.is_some()
-            || self.has_clock(side);
+            || self.time.iter().any(Option::is_some);
         limited && !self.infinite && !self.ponder
     }
 
@@ -165,19 +165,18 @@ mod tests {
             time: [south, north],
             ..Limits::default()
         };
-        // (limits, whether the search ends by itself with South to move, with North to move)
+        // (limits, whether the search ends by itself, whichever side is to move)
         let rows = [
-            (Limits::default(), false, false),
-            (clocks(Some(1000), Some(1000)), true, true),
+            (Limits::default(), false),
+            (clocks(Some(1000), Some(1000)), true),
             // Only the opponent's clock: none left for the side to move, a move at once.
-            (clocks(None, Some(5)), true, true),
-            (clocks(Some(5), None), true, true),
+            (clocks(None, Some(5)), true),
+            (clocks(Some(5), None), true),
             (
                 Limits {
                     inc: [Some(8), Some(8)],
                     ..Limits::default()
                 },
-                false,
                 false,
             ),
             (
@@ -186,14 +185,12 @@ mod tests {
                     ..Limits::default()
                 },
                 true,
-                true,
             ),
             (
                 Limits {
                     nodes: Some(1),
                     ..clocks(None, Some(5))
                 },
-                true,
                 true,
             ),
             (
@@ -203,7 +200,6 @@ mod tests {
                     ..Limits::default()
                 },
                 false,
-                false,
             ),
             (
                 Limits {
@@ -211,18 +207,14 @@ mod tests {
                     ..clocks(Some(1000), Some(1000))
                 },
                 false,
-                false,
             ),
         ];
-        for (limits, south, north) in rows {
-            assert_eq!(
-                (
-                    limits.ends_by_itself(Side::South),
-                    limits.ends_by_itself(Side::North)
-                ),
-                (south, north),
-                "{limits:?}"
-            );
+        for (limits, ends) in rows {
+            assert_eq!(limits.ends_by_itself(), ends, "{limits:?}");
+            // A clock bounds the search with either side to move.
+            let clocked = limits.time.iter().any(Option::is_some);
+            assert_eq!(limits.has_clock(Side::South), clocked, "{limits:?}");
+            assert_eq!(limits.has_clock(Side::North), clocked, "{limits:?}");
         }
     }
 

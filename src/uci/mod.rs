@@ -425,7 +425,7 @@ impl Engine {
             let game = self.game.clone();
             return self.hand_over(Task::Perft { game, depth }, flight, false);
         }
-        let needs_stop = !limits.ends_by_itself(self.game.board().side_to_move());
+        let needs_stop = !limits.ends_by_itself();
         let searchmoves = match go.searchmoves.as_deref().map(|t| self.searchmoves(t)) {
             None => None,
             Some(Ok(moves)) => Some(moves),
