@@ -6,15 +6,17 @@ Usage: python3 bench/fixed_nodes.py [--hash MB] [--nodes N] [--rounds R] [--wrap
 Every round starts each BINARY afresh (XDG_DATA_HOME pointed at an empty directory, so no endgame
 tables are found), sets `Hash` (default 16) and `OwnBook false`, and searches the five oware bench
 positions (read from src/search/bench.rs) after `ucinewgame`, `go nodes N` each (default
-2,000,000), timed from `go` to `bestmove`. A build's figure for the round is its nodes (from the
-last `info` line with `nodes`) over that time. Printed per build: the best round, the median and
-every round. On a shared machine the best round is the one least disturbed; builds whose search
-is the same search the same nodes, so only the time differs.
+2,000,000). A build's figure for the round is its nodes over its time, both from the last `info`
+line with `nodes` before `bestmove`, summed over the positions (as bench/versus.py reads them).
+That line has the whole search's counts; builds up to 39b3f20 printed there the last complete
+iteration's line with the counts of that iteration's end, so for them the figure is the rate
+of the iterations completed. Printed per build: the best round, the median and every round. On
+a shared machine the best round is the one least disturbed.
 
 `--wrap CMD` starts each BINARY under CMD (split as a shell would), e.g. `--wrap "valgrind
 --tool=callgrind --branch-sim=yes --callgrind-out-file=cg.%p"` to count the instructions and
 branches of the same searches (doc/figures.md, "Where a node's work goes")."""
-import argparse, os, pathlib, re, shlex, subprocess, sys, tempfile, time
+import argparse, os, pathlib, re, shlex, subprocess, sys, tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from versus import bench_positions  # noqa: E402
@@ -56,19 +58,20 @@ def one_round(binary, positions, hash_mb, nodes, env, wrap=()):
             send(f"position startpos moves {moves}" if moves else "position startpos")
             send("isready")
             until("readyok")
-            start = time.perf_counter()
             send(f"go nodes {nodes}")
             last = until("bestmove")
-            total_time += time.perf_counter() - start
             if last is None:
                 fail(f"{binary} printed no nodes")
             total_nodes += int(re.search(r" nodes (\d+)", last).group(1))
+            total_time += int(re.search(r" time (\d+)", last).group(1)) / 1000
         send("quit")
         p.wait(timeout=30)
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
+    if total_time <= 0:
+        fail(f"{binary} took 0 ms in all")
     return total_nodes / total_time
 
 

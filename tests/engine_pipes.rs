@@ -3,7 +3,7 @@
 //! mid-search, pondering, clocks.
 
 use crate::common;
-use crate::common::Engine;
+use crate::common::{without_counts, Engine};
 use awari::rules::{parse_move_list, Board, Game, Variant};
 use std::io::Write;
 use std::process::Stdio;
@@ -337,6 +337,80 @@ fn the_last_info_before_bestmove_is_a_complete_iteration() {
     assert!(!last.contains("bound"), "{last}");
     let pv = last.split(" pv ").nth(1).expect("a pv");
     assert!(pv.len() > 1, "{last}");
+    // With the whole search's nodes: the limit, reached.
+    assert!(count(last, "nodes") >= 330, "{last}");
+}
+
+/// The number after `key` in an `info` line.
+fn count(line: &str, key: &str) -> u64 {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == key).expect(key);
+    words.next().and_then(|n| n.parse().ok()).expect(key)
+}
+
+#[test]
+fn a_search_stopped_inside_an_iteration_ends_with_its_counts() {
+    // Stopped by its node limit, by `stop`, by its time: the last `info` before `bestmove` is
+    // the last complete iteration's line again, with the whole search's nodes and time (a
+    // tournament manager records the last line's counts as the move's).
+    for (go, stop) in [
+        ("go nodes 50000", false),
+        ("go infinite", true),
+        ("go movetime 300", false),
+    ] {
+        let mut e = Engine::start();
+        e.send("position startpos moves FfEa");
+        e.send(go);
+        let mut lines = Vec::new();
+        if stop {
+            lines.push(e.expect("info depth 8 ", 10 * SECOND).0);
+            e.send("stop");
+        }
+        lines.extend(e.until("bestmove ", 30 * SECOND));
+        lines.retain(|l| l.starts_with("info depth "));
+        let Some((last, before)) = lines.split_last() else {
+            panic!("{go}: no line");
+        };
+        // The last line with an exact score before it (a failed window's bound may follow).
+        let complete = before
+            .iter()
+            .rev()
+            .find(|l| !l.contains("bound"))
+            .unwrap_or_else(|| panic!("{go}: {lines:?}"));
+        assert!(!last.contains("bound"), "{go}: {lines:?}");
+        assert_eq!(without_counts(last), without_counts(complete), "{go}");
+        assert!(
+            count(last, "nodes") > count(before.last().unwrap(), "nodes"),
+            "{go}: {lines:?}"
+        );
+        assert!(
+            count(last, "time") >= count(before.last().unwrap(), "time"),
+            "{go}: {lines:?}"
+        );
+        if go == "go nodes 50000" {
+            assert!(count(last, "nodes") >= 50_000, "{last}");
+        }
+    }
+    // A search that ends at an iteration's end repeats nothing.
+    let mut e = Engine::start();
+    e.send("position startpos moves FfEa");
+    e.send("go depth 6");
+    let lines = e.until("bestmove ", 30 * SECOND);
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    assert!(
+        depths.last().unwrap().starts_with("info depth 6 "),
+        "{lines:?}"
+    );
+    assert_eq!(
+        depths
+            .iter()
+            .filter(|l| l.starts_with("info depth 6 "))
+            .count(),
+        1
+    );
 }
 
 #[test]

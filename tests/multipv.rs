@@ -4,7 +4,7 @@
 //! with `MultiPV` 1, the output of the plain search, word for word.
 
 use crate::common;
-use crate::common::Engine;
+use crate::common::{without_counts, Engine};
 use awari::rules::{parse_move_list, Board, Game, Move, Variant};
 use std::collections::HashSet;
 use std::time::Duration;
@@ -75,10 +75,14 @@ fn search(setup: &[&str], go: &str) -> (Vec<Info>, String) {
         .iter()
         .filter(|l| l.starts_with("info depth "))
         .collect();
-    // A search stopped inside a widened window repeats its last exact line (protocol.md):
-    // the same line, not another.
+    // A search stopped inside an iteration or a widened window repeats its last exact line
+    // with the search's counts at its end (protocol.md): the same line but for those, not
+    // another.
     if let Some((last, before)) = texts.split_last() {
-        if before.contains(last) {
+        if before
+            .iter()
+            .any(|l| without_counts(l) == without_counts(last))
+        {
             texts.pop();
         }
     }

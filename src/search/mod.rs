@@ -153,6 +153,8 @@ pub struct Found {
     pub nodes: u64,
     /// Nodes the endgame tables scored or bounded.
     pub tbhits: u64,
+    /// The search's time, on the clock of its [`Report::time`]s.
+    pub time: Duration,
     /// Helper threads asked for that could not be started (the system's thread limit), and
     /// why: the search went on with those that did.
     pub unstarted: Option<(usize, String)>,
@@ -329,6 +331,7 @@ fn main_search(
         depth: 0,
         nodes: 0,
         tbhits: 0,
+        time: Duration::ZERO,
         unstarted: None,
         table_root: None,
     };
@@ -446,6 +449,7 @@ fn main_search(
     found.score = found.score.max(searcher.floor);
     found.nodes = searcher.nodes;
     found.tbhits = searcher.tbhits;
+    found.time = searcher.clock.elapsed();
     found
 }
 
@@ -489,6 +493,7 @@ fn settled(
         depth: 1,
         nodes: 1,
         tbhits,
+        time: setup.control.asked.elapsed(),
         unstarted: None,
         table_root: Some(root),
     }

@@ -10,7 +10,7 @@ use crate::rules::Game;
 use crate::search::eval::Weights;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
-use crate::search::{self, Analysis, Score, Setup};
+use crate::search::{self, Analysis, Report, Score, Setup};
 use crate::tables::Tables;
 use std::time::Duration;
 
@@ -63,17 +63,19 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
         tables,
         path_values,
     };
-    // The last complete iteration's line, and whether a bound (a failed aspiration window)
-    // was printed after it.
-    let mut last_exact: Option<String> = None;
+    // The last complete iteration's line, whether a bound (a failed aspiration window) was
+    // printed after it, and the nodes of the last line printed.
+    let mut last_exact: Option<Report> = None;
     let mut bound_last = false;
+    let mut printed_nodes = 0;
+    let single = analysis.multipv <= 1;
     let found = search::analyse(game, setup, analysis, &mut |r| {
         recheck();
-        let line = info_line(r, game);
-        out.line(&line);
+        out.line(&info_line(r, game));
         bound_last = r.bound.is_some();
+        printed_nodes = r.nodes;
         if !bound_last {
-            last_exact = Some(line);
+            last_exact = Some(r.clone());
         }
         if out.is_broken() {
             // Nobody is listening: end the search rather than think for no one.
@@ -89,11 +91,20 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
         ));
     }
     // A search stopped inside a widened window would leave a GUI showing a bound with a short
-    // line as its score: repeat the last complete iteration, exact score and whole line.
-    if bound_last {
-        if let Some(line) = &last_exact {
-            out.line(line);
-        }
+    // line as its score, and one stopped inside an iteration would leave it showing the counts
+    // of the last iteration's end (a tournament manager records them as the move's): repeat
+    // the last complete iteration, exact score and whole line, with the search's counts at
+    // its end. (With several lines, the lines of the iteration stopped are the last printed.)
+    if let Some(last) = last_exact.filter(|_| single && (bound_last || found.nodes > printed_nodes))
+    {
+        let now = Report {
+            nodes: found.nodes,
+            time: found.time.max(last.time),
+            hashfull: table.hashfull(),
+            tbhits: found.tbhits,
+            ..last
+        };
+        out.line(&info_line(&now, game));
     }
     if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
         out.line(&format!("info string {line}"));

@@ -158,6 +158,22 @@ pub fn printed(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))
 }
 
+/// An engine's `info` line without its counts (nodes, nps, time, hashfull, tbhits): what
+/// stays the same when a line is printed again with the counts of a later moment.
+pub fn without_counts(line: &str) -> String {
+    let mut kept = Vec::new();
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        match w {
+            "nodes" | "nps" | "time" | "hashfull" | "tbhits" => {
+                words.next();
+            }
+            _ => kept.push(w),
+        }
+    }
+    kept.join(" ")
+}
+
 /// The last line of `stdout` that starts with `prefix`, or an empty string.
 pub fn last_line(stdout: &[u8], prefix: &str) -> String {
     text(stdout)
