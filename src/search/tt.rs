@@ -162,6 +162,16 @@ impl Buckets {
     }
 }
 
+impl Buckets {
+    /// Every bucket empty again: their bytes zeroed at once, the empty entry's bits. (A loop
+    /// over the entries, one by one, was not made a `memset` by the compiler: `ucinewgame`
+    /// then took about 0.6 s at `Hash 4096`, against 0.4 s; figures.md.)
+    fn clear(&mut self) {
+        let bytes = self.len * std::mem::size_of::<Bucket>();
+        self.map[self.start..self.start + bytes].fill(0);
+    }
+}
+
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];
     fn deref(&self) -> &[Bucket] {
@@ -250,9 +260,7 @@ impl HashTable {
 
     /// Forgets everything (`ucinewgame`).
     pub fn clear(&mut self) {
-        for e in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
-            *e = Entry::default();
-        }
+        self.buckets.clear();
         self.generation = 0;
     }
 
@@ -387,6 +395,17 @@ mod tests {
         );
         t.clear();
         assert_eq!(t.probe(42), None);
+        // A full table is emptied, every bucket.
+        let keys: Vec<u64> = (0..200_000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for &k in &keys {
+            t.store(k, a, 3, 1, Bound::Exact);
+        }
+        assert!(t.hashfull() > 900, "{}", t.hashfull());
+        t.clear();
+        assert_eq!(t.hashfull(), 0);
+        assert!(keys.iter().all(|&k| t.probe(k).is_none()));
     }
 
     #[test]
