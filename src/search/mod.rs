@@ -322,7 +322,7 @@ fn main_search(
     let board = *game.board();
     let moves = shared.root_moves;
     let max_depth = shared.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let has_clock = shared.limits.has_clock(board.side_to_move());
+    let has_clock = shared.limits.has_clock();
     let mut searcher = Searcher::new(game, shared, false);
     let mut found = Found {
         best: moves.into_iter().next(),
