@@ -11,6 +11,17 @@ use crate::rules::{Board, Variant};
 use std::ops::ControlFlow;
 
 impl Searcher<'_> {
+    /// Whether [`Searcher::futility`] looks at a node at all: where it is on, below the root,
+    /// off the principal variation and near the horizon (futility's depths are within reverse
+    /// futility's).
+    #[inline]
+    pub(super) fn futility_applies(&self, node: Node, window: Window) -> bool {
+        self.switches.futility
+            && !window.is_open()
+            && node.ply > 0
+            && node.depth <= REVERSE_FUTILITY_DEPTH
+    }
+
     /// Futility (`Futility`) at a node near the horizon and off the principal variation:
     /// `Break` with its evaluation when that is so far above beta that the node is taken to
     /// fail high; otherwise, where its quiet moves after the first may be left out (its
@@ -24,7 +35,7 @@ impl Searcher<'_> {
         window: Window,
         known: (i32, i32),
     ) -> ControlFlow<i32, Option<i32>> {
-        if window.is_open() || node.ply == 0 || node.depth > REVERSE_FUTILITY_DEPTH {
+        if !self.futility_applies(node, window) {
             return ControlFlow::Continue(None);
         }
         let eval = evaluate_in(variant::<V>(), board, &self.weights)
