@@ -114,9 +114,9 @@ impl Heuristics {
 /// off, before the node reads its transposition table entry, since playing them out (and
 /// asking for each child's entry) is work the processor does while that entry, asked for by
 /// the parent, is still on its way from memory; elsewhere only once neither the table nor
-/// futility has ended the node. Their
-/// order is worked out only when they are first handed over, and, after a table move, only
-/// once that has been searched, so that what its search taught the killers and history counts.
+/// futility has ended the node. Their order is worked out only when they are first handed
+/// over, and, after a table move, only once that has been searched, so that what its search
+/// taught the killers and history counts.
 ///
 /// Each move handed over is the best of those left, found by comparing all six keys at once
 /// rather than by sorting: most nodes end after one or two moves, and a sort's comparisons,

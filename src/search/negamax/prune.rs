@@ -11,9 +11,9 @@ use crate::rules::{Board, Variant};
 use std::ops::ControlFlow;
 
 impl Searcher<'_> {
-    /// Whether [`Searcher::futility`] looks at a node at all: where it is on, below the root,
-    /// off the principal variation and near the horizon (futility's depths are within reverse
-    /// futility's).
+    /// Whether [`Searcher::futility`] looks at a node at all: where the `Futility` switch is
+    /// on, below the root, off the principal variation and near the horizon (futility's depths
+    /// are within reverse futility's).
     #[inline]
     pub(super) fn futility_applies(&self, node: Node, window: Window) -> bool {
         self.switches.futility
