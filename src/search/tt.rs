@@ -160,9 +160,7 @@ impl Buckets {
         }
         Ok(Buckets { map, start, len: n })
     }
-}
 
-impl Buckets {
     /// Every bucket empty again: their bytes zeroed at once, the empty entry's bits. (A loop
     /// over the entries, one by one, was not made a `memset` by the compiler: `ucinewgame`
     /// then took about 0.6 s at `Hash 4096`, against 0.4 s; figures.md.)
