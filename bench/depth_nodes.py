@@ -1,0 +1,126 @@
+"""Nodes and time to a fixed depth of builds of this engine, on positions taken from real games.
+
+Usage: python3 bench/depth_nodes.py --games FILE.jsonl [--depth D] [--positions N] [--seed S]
+                                    [--hash MB] BINARY...
+
+The positions are drawn (with `--seed`, default 7, so the same file gives the same positions) from
+the oware games of a referee record (`referee --jsonout FILE.jsonl`): a game at random, then a ply
+at random from its opening's end to six plies before its last. Every BINARY is started once
+(XDG_DATA_HOME pointed at an empty directory, so no endgame tables are found, `Hash` MB, default
+16, `OwnBook false`) and searches each position after `ucinewgame`, `go depth D` (default 20). For
+each build it prints the nodes summed over the positions (with one thread, the same in every run),
+the time summed, and their ratio, read from the last `info` line with `nodes` before `bestmove`.
+
+`bench/fixed_nodes.py` says how fast a build visits nodes; this says how many it needs to reach a
+depth, so that a change that makes nodes cheaper by searching more of them shows it."""
+import argparse, json, os, random, re, shutil, subprocess, sys, tempfile
+
+
+START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+
+
+def fail(message):
+    sys.exit(f"depth_nodes.py: {message}")
+
+
+def positions_from(path, count, seed):
+    """`count` move lists (opening and moves, as `position startpos moves` takes them)."""
+    games = []
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                try:
+                    g = json.loads(line)
+                except json.JSONDecodeError as e:
+                    fail(f"{path}:{n}: not a JSON line: {e}")
+                if g.get("variant") == "oware" and g.get("start") == START:
+                    # One letter a ply: the opening's, then the game's.
+                    games.append((g.get("opening", ""), g.get("opening", "") + g.get("moves", "")))
+    except OSError as e:
+        fail(f"cannot read {path}: {e}")
+    games = [(len(o), m) for o, m in games if len(m) - len(o) >= 12]
+    if not games:
+        fail(f"{path} holds no oware game from the start of 12 plies or more after its opening")
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        first, moves = rng.choice(games)
+        out.append(moves[: rng.randrange(first, len(moves) - 6)])
+    return out
+
+
+def search_all(binary, positions, depth, hash_mb, env):
+    try:
+        p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env=env)
+    except OSError as e:
+        fail(f"cannot start {binary}: {e}")
+
+    def send(line):
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+
+    def until(prefix):
+        last = None
+        for line in p.stdout:
+            if line.startswith("info") and " nodes " in line:
+                last = line
+            if line.startswith(prefix):
+                return last
+        fail(f"{binary} exited before {prefix!r}")
+
+    try:
+        send("uci")
+        send(f"setoption name Hash value {hash_mb}")
+        send("setoption name OwnBook value false")
+        send("isready")
+        until("readyok")
+        nodes, ms = 0, 0
+        for moves in positions:
+            send("ucinewgame")
+            send(f"position startpos moves {moves}" if moves else "position startpos")
+            send("isready")
+            until("readyok")
+            send(f"go depth {depth}")
+            last = until("bestmove")
+            if last is None:
+                fail(f"{binary} printed no nodes for {moves}")
+            nodes += int(re.search(r" nodes (\d+)", last).group(1))
+            ms += int(re.search(r" time (\d+)", last).group(1))
+        send("quit")
+        p.wait(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return nodes, ms
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", required=True, help="a referee record (--jsonout)")
+    ap.add_argument("--depth", type=int, default=20)
+    ap.add_argument("--positions", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--hash", type=int, default=16)
+    ap.add_argument("binaries", nargs="+")
+    a = ap.parse_args()
+    if a.depth < 1 or a.positions < 1:
+        fail("--depth and --positions must be at least 1")
+    positions = positions_from(a.games, a.positions, a.seed)
+    empty = tempfile.mkdtemp(prefix="depth-nodes-")
+    env = dict(os.environ, XDG_DATA_HOME=empty)
+    try:
+        print(f"go depth {a.depth} on {len(positions)} positions of {a.games} (seed {a.seed}), "
+              f"Hash {a.hash}", flush=True)
+        for b in a.binaries:
+            nodes, ms = search_all(b, positions, a.depth, a.hash, env)
+            rate = f"{nodes / ms / 1000:.2f} M nodes/s" if ms > 0 else "no time"
+            print(f"  {b}: {nodes} nodes in {ms} ms, {rate}", flush=True)
+    finally:
+        shutil.rmtree(empty, ignore_errors=True)
+    print(f"load at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
