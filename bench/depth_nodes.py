@@ -33,6 +33,8 @@ def positions_from(path, count, seed):
                     g = json.loads(line)
                 except json.JSONDecodeError as e:
                     fail(f"{path}:{n}: not a JSON line: {e}")
+                if not isinstance(g, dict):
+                    fail(f"{path}:{n}: not a game record (a JSON object)")
                 if g.get("variant") == "oware" and g.get("start") == START:
                     # One letter a ply: the opening's, then the game's.
                     games.append((g.get("opening", ""), g.get("opening", "") + g.get("moves", "")))
