@@ -13,7 +13,10 @@ the time summed, and their ratio, read from the last `info` line with `nodes` be
 
 `bench/fixed_nodes.py` says how fast a build visits nodes; this says how many it needs to reach a
 depth, so that a change that makes nodes cheaper by searching more of them shows it."""
-import argparse, json, os, random, re, shutil, subprocess, sys, tempfile
+import argparse, json, os, pathlib, random, shutil, sys, tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from fixed_nodes import Session  # noqa: E402
 
 
 START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
@@ -52,49 +55,12 @@ def positions_from(path, count, seed):
 
 
 def search_all(binary, positions, depth, hash_mb, env):
-    try:
-        p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                             env=env)
-    except OSError as e:
-        fail(f"cannot start {binary}: {e}")
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def until(prefix):
-        last = None
-        for line in p.stdout:
-            if line.startswith("info") and " nodes " in line:
-                last = line
-            if line.startswith(prefix):
-                return last
-        fail(f"{binary} exited before {prefix!r}")
-
-    try:
-        send("uci")
-        send(f"setoption name Hash value {hash_mb}")
-        send("setoption name OwnBook value false")
-        send("isready")
-        until("readyok")
-        nodes, ms = 0, 0
+    nodes, ms = 0, 0
+    with Session(binary, hash_mb, env, script="depth_nodes.py") as engine:
         for moves in positions:
-            send("ucinewgame")
-            send(f"position startpos moves {moves}" if moves else "position startpos")
-            send("isready")
-            until("readyok")
-            send(f"go depth {depth}")
-            last = until("bestmove")
-            if last is None:
-                fail(f"{binary} printed no nodes for {moves}")
-            nodes += int(re.search(r" nodes (\d+)", last).group(1))
-            ms += int(re.search(r" time (\d+)", last).group(1))
-        send("quit")
-        p.wait(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+            n, t = engine.search(moves, f"go depth {depth}")
+            nodes += n
+            ms += t
     return nodes, ms
 
 
