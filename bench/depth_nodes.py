@@ -4,12 +4,13 @@ Usage: python3 bench/depth_nodes.py --games FILE.jsonl [--depth D] [--positions 
                                     [--hash MB] BINARY...
 
 The positions are drawn (with `--seed`, default 7, so the same file gives the same positions) from
-the oware games of a referee record (`referee --jsonout FILE.jsonl`): a game at random, then a ply
-at random from its opening's end to six plies before its last. Every BINARY is started once
-(XDG_DATA_HOME pointed at an empty directory, so no endgame tables are found, `Hash` MB, default
-16, `OwnBook false`) and searches each position after `ucinewgame`, `go depth D` (default 20). For
-each build it prints the nodes summed over the positions (with one thread, the same in every run),
-the time summed, and their ratio, read from the last `info` line with `nodes` before `bestmove`.
+the oware games of a referee record (`referee --jsonout FILE.jsonl`): a game at random, then a
+position at random from the one its opening ends in to the one seven plies before its end. Every
+BINARY is started once (XDG_DATA_HOME pointed at an empty directory, so no endgame tables are
+found, `Hash` MB, default 16, `OwnBook false`) and searches each position after `ucinewgame`, `go
+depth D` (default 20). For each build it prints the nodes summed over the positions (with one
+thread, the same in every run), the time summed, and their ratio, read from the last `info` line
+with `nodes` before `bestmove`.
 
 `bench/fixed_nodes.py` says how fast a build visits nodes; this says how many it needs to reach a
 depth, so that a change that makes nodes cheaper by searching more of them shows it."""
