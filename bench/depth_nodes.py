@@ -17,7 +17,8 @@ depth, so that a change that makes nodes cheaper by searching more of them shows
 import argparse, json, os, pathlib, random, shutil, sys, tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from fixed_nodes import Session  # noqa: E402
+from fixed_nodes import SEARCH_SECONDS  # noqa: E402
+from versus import Engine  # noqa: E402
 
 
 START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
@@ -56,10 +57,11 @@ def positions_from(path, count, seed):
 
 
 def search_all(binary, positions, depth, hash_mb, env):
+    setup = [f"setoption name Hash value {hash_mb}", "setoption name OwnBook value false"]
     nodes, ms = 0, 0
-    with Session(binary, hash_mb, env, script="depth_nodes.py") as engine:
+    with Engine(binary, [binary], setup, env) as engine:
         for moves in positions:
-            n, t = engine.search(moves, f"go depth {depth}")
+            n, t = engine.search(moves, f"go depth {depth}", SEARCH_SECONDS)
             nodes += n
             ms += t
     return nodes, ms

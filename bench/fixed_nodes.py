@@ -16,98 +16,27 @@ a shared machine the best round is the one least disturbed.
 `--wrap CMD` starts each BINARY under CMD (split as a shell would), e.g. `--wrap "valgrind
 --tool=callgrind --branch-sim=yes --callgrind-out-file=cg.%p"` to count the instructions and
 branches of the same searches (doc/figures.md, "Where a node's work goes")."""
-import argparse, os, pathlib, re, shlex, subprocess, sys, tempfile
+import argparse, os, pathlib, shlex, sys, tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from versus import bench_positions  # noqa: E402
+from versus import Engine, bench_positions  # noqa: E402
 
 
-def fail(message, script="fixed_nodes.py"):
-    sys.exit(f"{script}: {message}")
+def fail(message):
+    sys.exit(f"fixed_nodes.py: {message}")
 
 
-class Session:
-    """One engine process over UCI, set up with `Hash` and `OwnBook false`, that searches
-    positions one at a time (also used by bench/depth_nodes.py). `script` names the caller in
-    its errors."""
-
-    def __init__(self, binary, hash_mb, env, wrap=(), script="fixed_nodes.py"):
-        self.binary, self.script = binary, script
-        try:
-            self.p = subprocess.Popen([*wrap, binary], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, text=True, env=env)
-        except OSError as e:
-            fail(f"cannot start {binary}: {e}", script)
-        try:
-            self.send("uci")
-            self.send(f"setoption name Hash value {hash_mb}")
-            self.send("setoption name OwnBook value false")
-            self.send("isready")
-            self.until("readyok")
-        except BaseException:
-            self.close()
-            raise
-
-    def send(self, line):
-        try:
-            self.p.stdin.write(line + "\n")
-            self.p.stdin.flush()
-        except OSError as e:
-            fail(f"{self.binary} exited before {line!r} ({e})", self.script)
-
-    def until(self, prefix):
-        """Reads up to a line starting with `prefix`; returns the last `info` line with
-        `nodes` before it."""
-        last = None
-        for line in self.p.stdout:
-            if line.startswith("info") and " nodes " in line:
-                last = line
-            if line.startswith(prefix):
-                return last
-        fail(f"{self.binary} exited before {prefix!r}", self.script)
-
-    def search(self, moves, go):
-        """`go` (the whole command) from the start after `moves`, after `ucinewgame`: the nodes
-        and the milliseconds of the search's last `info` line with `nodes`."""
-        self.send("ucinewgame")
-        self.send(f"position startpos moves {moves}" if moves else "position startpos")
-        self.send("isready")
-        self.until("readyok")
-        self.send(go)
-        last = self.until("bestmove")
-        if last is None:
-            fail(f"{self.binary} printed no nodes for {go!r} after {moves!r}", self.script)
-        return (int(re.search(r" nodes (\d+)", last).group(1)),
-                int(re.search(r" time (\d+)", last).group(1)))
-
-    def close(self):
-        if self.p.poll() is None:
-            try:
-                self.p.stdin.write("quit\n")
-                self.p.stdin.flush()
-                self.p.wait(timeout=30)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        try:
-            self.p.stdin.close()
-        except OSError:
-            pass
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *_):
-        self.close()
+# A search here is bounded by its nodes or its depth, not by a clock: this only catches an engine
+# that hangs (also under `--wrap valgrind`, some thirty times slower).
+SEARCH_SECONDS = 3600
 
 
 def one_round(binary, positions, hash_mb, nodes, env, wrap=()):
+    setup = [f"setoption name Hash value {hash_mb}", "setoption name OwnBook value false"]
     total_nodes, total_ms = 0, 0
-    with Session(binary, hash_mb, env, wrap) as engine:
+    with Engine(binary, [*wrap, binary], setup, env) as engine:
         for moves in positions:
-            n, ms = engine.search(moves, f"go nodes {nodes}")
+            n, ms = engine.search(moves, f"go nodes {nodes}", SEARCH_SECONDS)
             total_nodes += n
             total_ms += ms
     if total_ms <= 0:

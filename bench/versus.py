@@ -38,7 +38,9 @@ SETUP = ["setoption name OwnBook value false"]
 
 
 def fail(message):
-    sys.exit(f"versus.py: {message}")
+    """Ends the script with `message`, named by the script that runs (bench/fixed_nodes.py and
+    bench/depth_nodes.py drive engines with this file's `Engine` too)."""
+    sys.exit(f"{os.path.basename(sys.argv[0])}: {message}")
 
 
 def bench_positions():
@@ -99,15 +101,16 @@ class Engine:
             if line.split()[:1] == [word]:
                 return seen
 
-    def search(self, moves, movetime):
-        """Nodes and milliseconds of one `go movetime` from the position after `moves`."""
+    def search(self, moves, go, seconds):
+        """Nodes and milliseconds of one search, `go` (the whole command), from the position after
+        `moves`, which must end within `seconds`."""
         self.send("ucinewgame")
         self.send("isready")
         self.wait_for("readyok", 60)
         position = f"position startpos moves {moves}" if moves else "position startpos"
         self.send(position)
-        self.send(f"go movetime {movetime}")
-        lines = self.wait_for("bestmove", movetime / 1000 + 30)
+        self.send(go)
+        lines = self.wait_for("bestmove", seconds)
         for line in reversed(lines):
             words = line.split()
             if words[:1] == ["info"] and "nodes" in words:
@@ -128,6 +131,22 @@ class Engine:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        """Whatever ended the `with`, the process ends: asked to, or killed."""
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def main():
@@ -177,7 +196,8 @@ def main():
         counted = r >= args.warmup
         # The order of the engines turns from pass to pass.
         for e in engines[r % len(engines):] + engines[:r % len(engines)]:
-            nodes_ms = [e.search(moves, args.movetime) for moves in positions]
+            nodes_ms = [e.search(moves, f"go movetime {args.movetime}", args.movetime / 1000 + 30)
+                        for moves in positions]
             n = sum(x[0] for x in nodes_ms)
             ms = sum(x[1] for x in nodes_ms)
             label = f"pass {r + 1 - args.warmup}" if counted else "warm-up"
