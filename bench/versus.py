@@ -126,17 +126,7 @@ class Engine:
              + "\n".join(lines[-5:]))
 
     def quit(self):
-        self.send("quit")
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *_):
-        """Whatever ended the `with`, the process ends: asked to, or killed."""
+        """The process ends, whatever state it is in: asked to, or killed."""
         if self.proc.poll() is None:
             try:
                 self.proc.stdin.write("quit\n")
@@ -147,6 +137,12 @@ class Engine:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.quit()
 
 
 def main():
