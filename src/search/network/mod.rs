@@ -86,7 +86,12 @@ pub fn features(houses: &[u8; 12], stores: [u8; 2], side: Side) -> [u16; ACTIVE]
 
 /// The output layer for a position with `houses` on the board: by the seeds there.
 pub fn output_bucket(houses: &[u8; 12]) -> usize {
-    let on_board: u32 = houses.iter().map(|&h| u32::from(h)).sum();
+    bucket_of_seeds(houses.iter().map(|&h| u32::from(h)).sum())
+}
+
+/// The output layer for a position with `on_board` seeds in its houses.
+#[inline]
+pub fn bucket_of_seeds(on_board: u32) -> usize {
     OUTPUT_EDGES.iter().filter(|&&e| on_board >= e).count()
 }
 
@@ -270,7 +275,10 @@ impl Network {
         let stores = board.stores();
         let houses = board.houses();
         let material = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
-        let bucket = output_bucket(&houses);
+        // The seeds in play less the stores', not the houses summed.
+        let on_board = u32::from(board.total_seeds()) - u32::from(stores[0]) - u32::from(stores[1]);
+        debug_assert_eq!(bucket_of_seeds(on_board), output_bucket(&houses));
+        let bucket = bucket_of_seeds(on_board);
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the processor has AVX2, asked just above.
