@@ -9,14 +9,16 @@ positions (read from src/search/bench.rs) after `ucinewgame`, `go nodes N` each 
 2,000,000). A build's figure for the round is its nodes over its time, both from the last `info`
 line with `nodes` before `bestmove`, summed over the positions (as bench/versus.py reads them).
 That line has the whole search's counts; builds up to 39b3f20 printed there the last complete
-iteration's line with the counts of that iteration's end, so for them the figure is the rate
-of the iterations completed. Printed per build: the best round, the median and every round. On
-a shared machine the best round is the one least disturbed.
+iteration's line with the counts of that iteration's end, so for them the figure is the rate of the
+iterations completed. Printed per build: the best round, the median and every round; then for each
+build after the first, its rate over the first's, round by round, averaged, with its standard
+error. On a shared machine the best round is the one least disturbed, and the ratios within rounds
+show a difference that the spread of the rounds hides.
 
 `--wrap CMD` starts each BINARY under CMD (split as a shell would), e.g. `--wrap "valgrind
 --tool=callgrind --branch-sim=yes --callgrind-out-file=cg.%p"` to count the instructions and
 branches of the same searches (doc/figures.md, "Where a node's work goes")."""
-import argparse, os, pathlib, shlex, sys, tempfile
+import argparse, os, pathlib, shlex, statistics, sys, tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from versus import Engine, bench_positions  # noqa: E402
@@ -67,6 +69,21 @@ def main():
         median = sorted(v)[len(v) // 2]
         print(f"  {b}: best {max(v):.2f} M nodes/s, median {median:.2f} "
               f"({' '.join(f'{x:.2f}' for x in v)})")
+    first = a.binaries[0]
+    for b in a.binaries[1:]:
+        print(f"  {b} over {first}: {paired(rates[b], rates[first])}")
+
+
+def paired(new, old):
+    """The mean of the rounds' ratios new/old, with its standard error: the builds ran one after
+    the other in each round, so a ratio compares them under nearly the same load, and a
+    difference of a few percent shows through rounds that differ by a fifth."""
+    ratios = [n / o for n, o in zip(new, old)]
+    mean = statistics.mean(ratios)
+    if len(ratios) < 2:
+        return f"{mean:.3f} (one round)"
+    error = statistics.stdev(ratios) / len(ratios) ** 0.5
+    return f"{mean:.3f} ± {error:.3f} (the mean ratio of {len(ratios)} rounds ± its standard error)"
 
 
 if __name__ == "__main__":
