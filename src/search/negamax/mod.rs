@@ -354,22 +354,24 @@ impl<'a> Searcher<'a> {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(found) => found,
         };
-        let key = self.table_key(board);
-        // Futility is asked first: where it applies (near the horizon, off the principal
-        // variation) it evaluates the node, which gives the table's entry, asked for when the
-        // parent played this node out, time to arrive. The table is read next; its verdict
-        // comes before futility's, so the search is the same as with the table read first. A
-        // node that futility does not cut off plays its moves out before reading the table,
-        // for the same reason (though the moves of a node the table cuts off, 3% of the nodes
-        // that are not leaves, are played for nothing); only one ply from the horizon where
-        // futility does not apply are they played out after. (`bench/fixed_nodes.py`,
+        // Futility comes first, where it applies (near the horizon, off the principal
+        // variation): a node it cuts off ends on its evaluation without reading the table (even
+        // where the table holds a score that would have settled it), and one it does not cut
+        // off has, while it evaluated, given the table's entry (asked for when the parent
+        // played this node out) time to arrive. The moves are then played out before the table
+        // is read, for the same reason (though the moves of a node the table cuts off, 3% of
+        // the nodes that are not leaves, are played for nothing); only one ply from the horizon
+        // where futility does not apply are they played out after. (`bench/fixed_nodes.py`,
         // figures.md: futility before playing out, 10% more nodes a second; futility and the
-        // playing out before reading the table, 6-7% more; reading it first everywhere, 6%
-        // fewer.)
+        // playing out before reading the table, 6-7% more, and a node futility cuts off reading
+        // no table, 6% more again; reading it first everywhere, 6% fewer.)
+        let futile = match self.futility::<V>(board, node, window, known) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(futile) => futile,
+        };
+        let key = self.table_key(board);
         let mut picker = Picker::new();
-        let futile = self.futility::<V>(board, node, window, known);
-        let early =
-            futile.is_continue() && (node.depth >= 2 || self.futility_applies(node, window));
+        let early = node.depth >= 2 || self.futility_applies(node, window);
         if early {
             picker.play(variant::<V>(), board, moves, |b| {
                 self.prefetch(b, node.depth)
@@ -378,10 +380,6 @@ impl<'a> Searcher<'a> {
         let tt_move = match self.probe_tt(key, moves, node, window) {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(tt_move) => tt_move,
-        };
-        let futile = match futile {
-            ControlFlow::Break(score) => return score,
-            ControlFlow::Continue(futile) => futile,
         };
         if !early {
             picker.play(variant::<V>(), board, moves, |b| {
