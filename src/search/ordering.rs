@@ -110,13 +110,13 @@ impl Heuristics {
 
 /// The moves of one node, played out and handed over in the order they are to be searched.
 ///
-/// Every move is played out at once: at a node that futility does not cut off (but one ply
-/// from the horizon where futility does not apply), before the node reads its transposition
+/// Every move is played out at once, at most nodes before the node reads its transposition
 /// table entry, since playing them out (and asking for each child's entry) is work the
 /// processor does while that entry, asked for by the parent, is still on its way from memory;
-/// elsewhere only once neither the table nor futility has ended the node. Their order is worked out only when they are first handed
-/// over, and, after a table move, only once that has been searched, so that what its search
-/// taught the killers and history counts.
+/// one ply from the horizon, where futility does not apply, only once the table has not ended
+/// the node; and not at all at a node futility cuts off. Their order is worked out only when
+/// they are first handed over, and, after a table move, only once that has been searched, so
+/// that what its search taught the killers and history counts.
 ///
 /// Each move handed over is the best of those left, found by comparing all six keys at once
 /// rather than by sorting: most nodes end after one or two moves, and a sort's comparisons,
