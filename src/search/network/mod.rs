@@ -91,7 +91,7 @@ pub fn output_bucket(houses: &[u8; 12]) -> usize {
 
 /// The output layer for a position with `on_board` seeds in its houses.
 #[inline]
-pub fn bucket_of_seeds(on_board: u32) -> usize {
+fn bucket_of_seeds(on_board: u32) -> usize {
     OUTPUT_EDGES.iter().filter(|&&e| on_board >= e).count()
 }
 
