@@ -43,7 +43,10 @@ static double latency(size_t mib, int huge) {
     char *mem = (char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
     madvise(mem, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     size_t *order = malloc(lines * sizeof *order);
-    if (!order) return -1;
+    if (!order) {
+        munmap(map, bytes + HUGE_PAGE);
+        return -1;
+    }
     for (size_t i = 0; i < lines; i++) order[i] = i;
     uint64_t s = 88172645463325252ULL;
     for (size_t i = lines - 1; i > 0; i--) {
