@@ -1,24 +1,37 @@
 """The asyncio client: an engine as a child process in a process group of its own (`popen`),
 spoken to over pipes (`Engine`), its searches read as they come (`AnalysisResult`).
 
+One reader takes every line the engine writes and hands it to the exchange in progress
+(`awari.commands`): a call that is cancelled or runs out of time leaves its exchange in place,
+told to end (`stop` for a search), and the next call waits for that exchange's answer before it
+sends anything, or ends the engine if the answer does not come within the engine's `timeout`.
+An analysis holds the engine until it ends; any other call stops it first, and so do leaving
+its loop (`break`, an exception), leaving its `with`, and dropping it.
+
 The contract is the Rust client's (doc/pipes.md): a line longer than `MAX_LINE` bytes, or more
 than `MAX_LINES_PER_SECOND` lines within a second of one request, ends the engine with
 `ProtocolError`; an engine whose output ends raises `EngineTerminatedError` with its exit
 status; a late answer raises `EngineTimeoutError` and ends the engine (an engine that missed
-its deadline cannot be trusted to answer in order).
+its deadline cannot be trusted to answer in order). Every line sent and read is logged at
+DEBUG on the `awari.engine` logger.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from types import TracebackType
-from typing import overload
+from typing import Optional, Union, overload
 
+from awari._native import Board
+from awari.binary import engine_path
+from awari.commands import Command, Handshake, Perft, Ready, Search
 from awari.errors import (
+    AnalysisComplete,
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
@@ -26,11 +39,10 @@ from awari.errors import (
     ProtocolError,
 )
 from awari.limit import Limit
-from awari.options import Option
-from awari._native import Board
-from awari.position import MOVE, PositionLike, as_position
+from awari.options import CaseInsensitiveDict, Option
+from awari.position import MOVE, Position, PositionLike, as_position, turn_of
+from awari.reply import Info, InfoDict, PlayResult
 from awari.processes import Descendants
-from awari.reply import InfoDict, PlayResult, parse_bestmove, parse_info
 
 __all__ = [
     "MAX_LINE",
@@ -39,7 +51,10 @@ __all__ = [
     "AnalysisResult",
     "Engine",
     "popen",
+    "popen_uci",
 ]
+
+LOGGER = logging.getLogger("awari.engine")
 
 #: Longest line an engine may send, in bytes (the Rust client's `OutputLimits::max_line`).
 MAX_LINE = 64 << 10
@@ -49,35 +64,37 @@ MAX_LINES_PER_SECOND = 20_000
 #: (seconds).
 SETTLE = 0.2
 
-
-class _Failed:
-    """The reader's last event: why no more lines come."""
-
-    def __init__(self, error: EngineError | None) -> None:
-        self.error = error
+OptionValue = Union[str, int, bool, None]
+Command_ = Union[str, Sequence[str]]
 
 
 class Engine:
     """A running engine, driven with asyncio. Made by `popen`; one call at a time (calls made
-    together wait their turn)."""
+    together wait their turn, each within its own time)."""
 
     def __init__(self, process: asyncio.subprocess.Process, timeout: float) -> None:
         self._process = process
-        #: The time each call may take beyond what its `Limit` allows (seconds).
+        #: The time each call may take beyond what its `Limit` allows (seconds); also how long
+        #: an earlier search has to answer `stop` before the engine is ended.
         self.timeout = timeout
         #: What the engine said of itself (`id name`, `id author`).
         self.id: dict[str, str] = {}
-        #: The options it announced, by name.
-        self.options: dict[str, Option] = {}
-        self._lines: asyncio.Queue[str | _Failed] = asyncio.Queue()
+        #: The options it announced, by name (found whatever the case).
+        self.options: CaseInsensitiveDict[Option] = CaseInsensitiveDict()
         self._lock = asyncio.Lock()
+        self._command: Optional[Command] = None
         self._requests = 0
-        self._error: EngineError | None = None
-        self._broken: EngineError | None = None
+        self._error: Optional[EngineError] = None
+        self._values: dict[str, Optional[str]] = {}
+        self._config: dict[str, Optional[str]] = {}
         self._variant = "oware"
-        self._within = timeout
+        self._game: object = None
+        self._ending: Optional[asyncio.Task[None]] = None
         self._processes = Descendants(process.pid)
         self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    def __repr__(self) -> str:
+        return f"<Engine (pid={self.pid})>"
 
     @property
     def pid(self) -> int:
@@ -85,21 +102,31 @@ class Engine:
         return self._process.pid
 
     @property
-    def returncode(self) -> int | None:
+    def returncode(self) -> Optional[int]:
         """Its exit status, once it has exited and been reaped."""
         return self._process.returncode
 
+    # The reader: every line to the exchange in progress.
+
     async def _read(self) -> None:
-        await self._read_lines()
-        # Read on to the end, discarding: a pipe left full would keep the process's end from
-        # being seen (asyncio waits for its pipes to close).
-        stdout = self._process.stdout
-        assert stdout is not None
         try:
-            while await stdout.read(1 << 16):
+            try:
+                await self._read_lines()
+            except Exception as e:  # noqa: BLE001 - a reader that dies would hang every call
+                self._broke(EngineError(f"the client could not read the engine's output: {e!r}"))
+            # Read on to the end, discarding: a pipe left full would keep the process's end
+            # from being seen (asyncio waits for its pipes to close).
+            stdout = self._process.stdout
+            assert stdout is not None
+            try:
+                while await stdout.read(1 << 16):
+                    pass
+            except (ValueError, OSError):
                 pass
-        except (ValueError, OSError):
-            pass
+        except asyncio.CancelledError:
+            # The event loop is closing with the engine still running: end it now.
+            self._processes.kill()
+            raise
 
     async def _read_lines(self) -> None:
         # Read in chunks and cut them into lines here: a line at a time through the event loop
@@ -110,7 +137,7 @@ class Engine:
         window = time.monotonic()
         count = 0
         pending = b""
-        while True:
+        while self._error is None:
             try:
                 chunk = await stdout.read(1 << 16)
             except (ValueError, OSError) as e:
@@ -118,8 +145,8 @@ class Engine:
                 return
             if not chunk:
                 if pending:
-                    self._lines.put_nowait(pending.decode("utf-8", "replace").rstrip("\r"))
-                self._lines.put_nowait(_Failed(None))
+                    self._dispatch(pending.decode("utf-8", "replace").rstrip("\r"))
+                await self._ended()
                 return
             *lines, pending = (pending + chunk).split(b"\n")
             now = time.monotonic()
@@ -135,7 +162,9 @@ class Engine:
                     self._broke(ProtocolError(
                         f"the engine flooded its output ({count} lines in a second)"))
                     return
-                self._lines.put_nowait(raw.decode("utf-8", "replace").rstrip("\r"))
+                self._dispatch(raw.decode("utf-8", "replace").rstrip("\r"))
+                if self._error is not None:
+                    return
             if len(pending) > MAX_LINE:
                 self._broke(ProtocolError(
                     f"the engine sent a line of more than {MAX_LINE} bytes"))
@@ -143,380 +172,564 @@ class Engine:
             # A chunk already buffered is read without suspending: let the loop run between.
             await asyncio.sleep(0)
 
+    def _dispatch(self, line: str) -> None:
+        LOGGER.debug("%r: >> %s", self, line)
+        command = self._command
+        if command is not None and not command.finished:
+            command.feed(line, line.split())
+
+    async def _ended(self) -> None:
+        """The engine's output ended: its exit status, if it comes soon, for the error."""
+        waiting = asyncio.ensure_future(self._process.wait())
+        await asyncio.wait({waiting}, timeout=SETTLE)
+        if not waiting.done():
+            waiting.cancel()
+        code = self._process.returncode
+        how = "its output ended" if code is None else _exit_text(code)
+        error = EngineTerminatedError(f"the engine exited ({how})", code)
+        if self._error is None:
+            self._error = error
+        if self._command is not None:
+            self._command.finish(error)
+
     def _broke(self, error: EngineError) -> None:
-        """The reader's account of a broken engine: raised at the next read, before any line
-        still queued (a flood's twenty thousand lines need not be read first)."""
-        self._broken = error
-        self._lines.put_nowait(_Failed(error))
+        """The engine can no longer be read: ended now, and every call raises `error`."""
+        if self._error is None:
+            self._error = error
+        if self._command is not None:
+            self._command.finish(error)
+        self._processes.look()
+        self._processes.kill()
+
+    # Writing, and waiting for answers.
 
     def _send(self, line: str) -> None:
+        if "\n" in line or "\r" in line:
+            raise ValueError(f"a line break in {line!r}: nothing was sent")
         if self._error is not None:
             raise self._error
         stdin = self._process.stdin
         assert stdin is not None
         if stdin.is_closing():
             raise EngineTerminatedError("the engine's input is closed", self.returncode)
+        LOGGER.debug("%r: << %s", self, line)
         self._requests += 1
         stdin.write(line.encode() + b"\n")
 
+    def _start(self, command: Command, *lines: str) -> None:
+        """Sends `lines` as the exchange `command`, which the reader then feeds."""
+        self._command = command
+        for line in lines:
+            self._send(line)
+
     async def _fail(self, error: EngineError) -> EngineError:
         """Ends the engine and remembers why: every later call raises the same error."""
-        self._error = error
-        await self._end(0.0)
-        return error
+        if self._error is None:
+            self._error = error
+        if self._command is not None:
+            self._command.finish(self._error)
+        await self._end_once(0.0)
+        return self._error
 
-    async def _next_line(self, deadline: float, waiting_for: str) -> str:
+    async def _answer(self, command: Command, deadline: Optional[float],
+                      waiting_for: str) -> None:
+        """Until `command`'s answer; a late one ends the engine. A cancelled caller leaves the
+        exchange told to end (`stop`), for the next call to wait out."""
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            await asyncio.wait({command.done}, timeout=left)
+        except asyncio.CancelledError:
+            command.abandon()
+            raise
+        if not command.finished:
+            raise await self._fail(EngineTimeoutError(
+                f"the engine sent no {waiting_for} within the time allowed"))
+        if command.error is not None:
+            if self._error is not None:
+                # The engine is gone or can no longer be trusted: ended and reaped.
+                await self._end_once(0.0)
+            raise command.error
+
+    async def _turn(self, deadline: Optional[float]) -> None:
+        """This call's turn: the lock (waited for within `deadline`), then the end of the
+        exchange before it (a search still running is stopped first)."""
         if self._error is not None:
             raise self._error
-        if self._broken is not None:
-            raise await self._fail(self._broken)
-        left = deadline - time.monotonic()
+        acquiring = asyncio.ensure_future(self._lock.acquire())
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            if left <= 0:
-                # An engine that writes on and on is late too, however fast its lines come.
-                raise TimeoutError
-            event = await asyncio.wait_for(self._lines.get(), left)
-        except TimeoutError:
-            raise await self._fail(EngineTimeoutError(
-                f"the engine sent no {waiting_for} within {self._budget(deadline)}")) from None
-        if isinstance(event, _Failed):
-            if event.error is not None:
-                raise await self._fail(event.error)
-            try:
-                await asyncio.wait_for(self._process.wait(), SETTLE)
-            except TimeoutError:
-                pass
-            code = self._process.returncode
-            how = "its output ended" if code is None else _exit_text(code)
-            raise await self._fail(EngineTerminatedError(
-                f"the engine exited ({how}) while the client waited for {waiting_for}", code))
-        return event
+            await asyncio.wait({acquiring}, timeout=left)
+        except BaseException:
+            _abandon(acquiring, self._lock)
+            raise
+        if not acquiring.done():
+            _abandon(acquiring, self._lock)
+            raise EngineTimeoutError(
+                "another call held the engine for all the time allowed (the engine is left "
+                "as it was)")
+        try:
+            await self._settle(deadline)
+        except BaseException:
+            self._lock.release()
+            raise
 
-    def _budget(self, deadline: float) -> str:
-        return f"the {self._within:.3g} s allowed"
+    async def _settle(self, deadline: Optional[float]) -> None:
+        previous = self._command
+        if previous is None or previous.finished:
+            return
+        previous.abandon()
+        grace = time.monotonic() + self.timeout
+        await self._answer(previous, grace if deadline is None else min(deadline, grace),
+                           f"answer to `stop` (an earlier {type(previous).__name__.lower()})")
 
-    def _deadline(self, within: float) -> float:
-        self._within = within
-        return time.monotonic() + within
+    def _deadline(self, timeout: Optional[float]) -> float:
+        return time.monotonic() + (self.timeout if timeout is None else timeout)
 
-    async def _until(self, word: str, deadline: float,
-                     other: list[str] | None = None) -> str:
-        """Lines up to the first whose first word is `word`; the others go to `other`."""
-        while True:
-            line = await self._next_line(deadline, word)
-            if line.split()[:1] == [word]:
-                return line
-            if other is not None:
-                other.append(line)
-
-    async def _ready(self, deadline: float, after: str) -> None:
-        """`isready` and every line up to `readyok`; an `info string error` before it means
-        the engine refused what was sent (`after`)."""
-        self._send("isready")
-        other: list[str] = []
-        await self._until("readyok", deadline, other)
-        for line in other:
-            if line.startswith("info string error"):
-                raise ProtocolError(f"the engine refused {after!r}: {line!r}")
+    async def _ready(self, deadline: Optional[float], *lines: str) -> None:
+        """`lines`, then `isready` and every line up to `readyok`; an `info string error`
+        before it means the engine refused what was sent."""
+        command = Ready()
+        self._start(command, *lines, "isready")
+        await self._answer(command, deadline, "readyok")
+        if command.refusal is not None:
+            what = "; ".join(lines) or "isready"
+            raise ProtocolError(f"the engine refused {what!r}: {command.refusal!r}")
 
     async def _handshake(self) -> None:
-        deadline = self._deadline(self.timeout)
-        self._send("uci")
-        other: list[str] = []
-        await self._until("uciok", deadline, other)
-        for line in other:
-            words = line.split()
-            if words[:1] == ["id"] and len(words) >= 2:
-                self.id[words[1]] = " ".join(words[2:])
-            option = Option.parse(line) if words[:1] == ["option"] else None
-            if option is not None:
-                self.options[option.name] = option
+        command = Handshake()
+        self._start(command, "uci")
+        await self._answer(command, self._deadline(None), "uciok")
+        self.id = command.id
+        for option in command.options:
+            self.options[option.name] = option
+            if option.type != "button":
+                self._values[option.name.lower()] = option.default
         variant = self.options.get("UCI_Variant")
         if variant is not None and variant.default:
             self._variant = variant.default
 
-    async def ping(self, *, timeout: float | None = None) -> None:
-        """`isready`, answered `readyok`: the engine has done everything sent before."""
-        async with self._lock:
-            await self._ready(self._deadline(timeout or self.timeout), "isready")
+    # The calls.
 
-    async def configure(self, options: Mapping[str, str | int | bool | None], *,
-                        timeout: float | None = None) -> None:
-        """Sets options, each checked against the engine's `option` line first (all of them
-        before any is sent), then waits for `readyok`."""
-        lines = []
+    async def ping(self, *, timeout: Optional[float] = None) -> None:
+        """`isready`, answered `readyok`: the engine has done everything sent before."""
+        deadline = self._deadline(timeout)
+        await self._turn(deadline)
+        try:
+            await self._ready(deadline)
+        finally:
+            self._lock.release()
+
+    def _checked(self, options: Mapping[str, OptionValue]) -> list[tuple[Option, Optional[str]]]:
+        """Each option found (whatever its case) and its value checked, before any is sent."""
+        checked = []
         for name, value in options.items():
             option = self.options.get(name)
             if option is None:
                 known = ", ".join(sorted(self.options)) or "none"
                 raise OptionError(f"the engine has no option {name!r} (it has: {known})")
-            text = option.check(value)
-            lines.append(f"setoption name {name}" + ("" if text is None else f" value {text}"))
-        async with self._lock:
-            deadline = self._deadline(timeout or self.timeout)
-            for line in lines:
-                self._send(line)
-            await self._ready(deadline, "; ".join(lines))
-            for name, value in options.items():
-                if name == "UCI_Variant":
-                    self._variant = str(value)
+            checked.append((option, option.check(value)))
+        return checked
 
-    async def ucinewgame(self, *, timeout: float | None = None) -> None:
+    async def configure(self, options: Mapping[str, OptionValue], *,
+                        timeout: Optional[float] = None) -> None:
+        """Sets options, each checked against the engine's `option` line first (all of them
+        before any is sent; names in any case), then waits for `readyok`. They stay set for
+        every later call."""
+        deadline = self._deadline(timeout)
+        checked = self._checked(options)
+        await self._turn(deadline)
+        try:
+            lines = []
+            for option, text in checked:
+                lines.append(_setoption(option, text))
+                if option.type != "button":
+                    self._config[option.name.lower()] = text
+                    self._values[option.name.lower()] = text
+                if option.name.lower() == "uci_variant":
+                    self._variant = str(text)
+            await self._ready(deadline, *lines)
+        finally:
+            self._lock.release()
+
+    async def ucinewgame(self, *, timeout: Optional[float] = None) -> None:
         """`ucinewgame` (a new game: the engine's table emptied), then `readyok`."""
-        async with self._lock:
-            deadline = self._deadline(timeout or self.timeout)
-            self._send("ucinewgame")
+        deadline = self._deadline(timeout)
+        await self._turn(deadline)
+        try:
             await self._ready(deadline, "ucinewgame")
+        finally:
+            self._lock.release()
 
-    async def _set_position(self, position: PositionLike, deadline: float,
-                            multipv: int | None) -> None:
-        position = as_position(position)
-        sent = []
-        if position.variant != self._variant:
-            if "UCI_Variant" in self.options:
-                self.options["UCI_Variant"].check(position.variant)
-            sent.append(f"setoption name UCI_Variant value {position.variant}")
+    def _option_lines(self, position: Position, temporary: Mapping[str, Optional[str]],
+                      ) -> list[str]:
+        """The `setoption` lines that give the engine the values this search wants: the
+        configured ones, the call's own (`temporary`, by lower-case name) and the position's
+        rule set; a value a call set for itself alone is set back."""
+        lines = []
+        for key, current in list(self._values.items()):
+            option = self.options[key]
+            want = temporary.get(key, self._config.get(key, option.default))
+            if key == "uci_variant":
+                want = option.check(position.variant)
+            if want != current:
+                lines.append(_setoption(option, want))
+                self._values[key] = want
+        if "UCI_Variant" not in self.options and position.variant != self._variant:
+            lines.append(f"setoption name UCI_Variant value {position.variant}")
+        self._variant = position.variant
+        return lines
+
+    async def _go(self, position: PositionLike, limit: Limit, *, timeout: Optional[float],
+                  multipv: Optional[int], root_moves: Optional[Sequence[str]],
+                  options: Optional[Mapping[str, OptionValue]], game: object, info: Info,
+                  legal: Optional[Sequence[str]], queued: bool,
+                  ) -> tuple[Search, Optional[float]]:
+        """Starts a search within this call's turn (the caller releases the lock): the
+        options it needs, the position and `isready`, then `go`. Returns the search and its
+        deadline (None: a search limited by depth, nodes or nothing, and no `timeout`)."""
+        start = time.monotonic()
+        setup = start + (self.timeout if timeout is None else timeout)
+        deadline = None
+        if timeout is not None or limit.timed():
+            deadline = setup + limit.longest()
+        if legal is None and isinstance(position, Board):
+            legal = position.legal_moves
+        if root_moves is not None:
+            for move in root_moves:
+                if not MOVE.fullmatch(move):
+                    raise ValueError(f"root_moves: not a move: {move!r}")
+            legal = [m for m in root_moves if legal is None or m in legal]
+        temporary = {option.name.lower(): text
+                     for option, text in self._checked(dict(options or {}))}
         if multipv is not None:
             if "MultiPV" not in self.options:
                 raise OptionError("the engine has no option 'MultiPV'")
-            sent.append(f"setoption name MultiPV value {self.options['MultiPV'].check(multipv)}")
-        sent.append(position.command())
-        for line in sent:
-            self._send(line)
-        await self._ready(deadline, "; ".join(sent))
-        self._variant = position.variant
+            temporary["multipv"] = self.options["MultiPV"].check(multipv)
+        sent = as_position(position)
+        if "UCI_Variant" in self.options:
+            self.options["UCI_Variant"].check(sent.variant)
+        words = limit.arguments()
+        if root_moves is not None:
+            words = f"{words} searchmoves {' '.join(root_moves)}"
+        search = Search(self._send, self._broke, turn=turn_of(sent), selected=info,
+                        legal=legal, queued=queued)
+        await self._turn(setup)
+        try:
+            if game is not None and game is not self._game:
+                self._game = game
+                await self._ready(setup, "ucinewgame")
+            await self._ready(setup, *self._option_lines(sent, temporary), sent.command())
+            self._start(search, f"go {words}")
+        except BaseException:
+            self._lock.release()
+            raise
+        return search, deadline
 
-    async def _restore_multipv(self, deadline: float) -> None:
-        option = self.options["MultiPV"]
-        self._send(f"setoption name MultiPV value {option.default or 1}")
-        await self._ready(deadline, "setoption name MultiPV")
+    async def _search(self, position: PositionLike, limit: Limit, *, timeout: Optional[float],
+                      multipv: Optional[int], root_moves: Optional[Sequence[str]],
+                      options: Optional[Mapping[str, OptionValue]], game: object, info: Info,
+                      legal: Optional[Sequence[str]]) -> Search:
+        search, deadline = await self._go(
+            position, limit, timeout=timeout, multipv=multipv, root_moves=root_moves,
+            options=options, game=game, info=info, legal=legal, queued=False)
+        try:
+            await self._answer(search, deadline, "bestmove")
+        finally:
+            self._lock.release()
+        return search
 
-    async def _search(self, position: PositionLike, limit: Limit, multipv: int | None,
-                      timeout: float | None, legal: Sequence[str] | None,
-                      ) -> tuple[PlayResult, dict[int, InfoDict]]:
-        async with self._lock:
-            deadline = self._deadline((timeout or self.timeout) + limit.longest())
-            await self._set_position(position, deadline, multipv)
-            self._send(f"go {limit.arguments()}")
-            lines: dict[int, InfoDict] = {}
-            while True:
-                line = await self._next_line(deadline, "bestmove")
-                words = line.split()
-                if words[:1] == ["info"]:
-                    info = parse_info(line)
-                    if "string" not in info and ("depth" in info or "score" in info or "pv" in info):
-                        lines[info.get("multipv", 1)] = info
-                elif words[:1] == ["bestmove"]:
-                    move, ponder = parse_bestmove(line, legal)
-                    break
-            if multipv is not None:
-                await self._restore_multipv(deadline)
-            return PlayResult(move, ponder, lines.get(1, {})), lines
-
-    async def play(self, position: PositionLike, limit: Limit, *, timeout: float | None = None,
-                   legal: Sequence[str] | None = None) -> PlayResult:
-        """The engine's move in `position`. `timeout` (default `self.timeout`) is added to the
-        time the limit allows; `legal` is the moves the answer must be one of: by default, for
-        a `Board`, its legal moves (see also `legal_moves`)."""
-        if legal is None and isinstance(position, Board):
-            legal = position.legal_moves
-        result, _ = await self._search(position, limit, None, timeout, legal)
+    async def play(self, position: PositionLike, limit: Limit, *, game: object = None,
+                   info: Info = Info.ALL, ponder: bool = False,
+                   root_moves: Optional[Sequence[str]] = None,
+                   options: Optional[Mapping[str, OptionValue]] = None,
+                   timeout: Optional[float] = None,
+                   legal: Optional[Sequence[str]] = None) -> PlayResult:
+        """The engine's move in `position`, checked against `legal` (by default, for a
+        `Board`, its legal moves) and `root_moves` (sent as `searchmoves`). `options` are set
+        for this search alone; `game`, when it differs from the last call's, sends
+        `ucinewgame` first; `info` says which fields `result.info` keeps. With `ponder` the
+        engine goes on searching the expected reply (`go ponder`) until the next call.
+        `timeout` is added to the time the limit allows; a search limited only by depth,
+        nodes or nothing has no deadline unless `timeout` is given."""
+        search = await self._search(position, limit, timeout=timeout, multipv=None,
+                                    root_moves=root_moves, options=options, game=game,
+                                    info=info, legal=legal)
+        assert search.result is not None
+        result = search.result
+        if ponder and result.move is not None and result.ponder is not None:
+            await self._ponder(as_position(position).push(result.move).push(result.ponder),
+                               limit)
         return result
+
+    async def _ponder(self, position: Position, limit: Limit) -> None:
+        """`go ponder` on the position after the expected reply: a search that the next call
+        stops."""
+        await self._turn(self._deadline(None))
+        try:
+            self._variant = position.variant
+            search = Search(self._send, self._broke, turn=turn_of(position), selected=Info.NONE,
+                            legal=None, queued=False)
+            self._start(search, position.command(), f"go ponder {limit.arguments()}")
+        finally:
+            self._lock.release()
 
     # Typed apart, so that a caller's checker knows which one it gets: without `multipv` one
     # InfoDict, with a number a list.
     @overload
     async def analyse(self, position: PositionLike, limit: Limit, *, multipv: None = None,
-                      timeout: float | None = None) -> InfoDict: ...
+                      game: object = None, info: Info = Info.ALL,
+                      root_moves: Optional[Sequence[str]] = None,
+                      options: Optional[Mapping[str, OptionValue]] = None,
+                      timeout: Optional[float] = None) -> InfoDict: ...
 
     @overload
     async def analyse(self, position: PositionLike, limit: Limit, *, multipv: int,
-                      timeout: float | None = None) -> list[InfoDict]: ...
+                      game: object = None, info: Info = Info.ALL,
+                      root_moves: Optional[Sequence[str]] = None,
+                      options: Optional[Mapping[str, OptionValue]] = None,
+                      timeout: Optional[float] = None) -> list[InfoDict]: ...
 
     @overload
-    async def analyse(self, position: PositionLike, limit: Limit, *, multipv: int | None = None,
-                      timeout: float | None = None) -> InfoDict | list[InfoDict]: ...
+    async def analyse(self, position: PositionLike, limit: Limit, *,
+                      multipv: Optional[int] = None, game: object = None,
+                      info: Info = Info.ALL, root_moves: Optional[Sequence[str]] = None,
+                      options: Optional[Mapping[str, OptionValue]] = None,
+                      timeout: Optional[float] = None) -> Union[InfoDict, list[InfoDict]]: ...
 
-    async def analyse(self, position: PositionLike, limit: Limit, *, multipv: int | None = None,
-                      timeout: float | None = None) -> InfoDict | list[InfoDict]:
+    async def analyse(self, position: PositionLike, limit: Limit, *,
+                      multipv: Optional[int] = None, game: object = None,
+                      info: Info = Info.ALL, root_moves: Optional[Sequence[str]] = None,
+                      options: Optional[Mapping[str, OptionValue]] = None,
+                      timeout: Optional[float] = None) -> Union[InfoDict, list[InfoDict]]:
         """The last info of a search: one `InfoDict`, or with `multipv` a list of the last
-        line for each of the best `multipv` moves, best first (`MultiPV` is set for the
-        search and set back to its default after)."""
-        _, lines = await self._search(position, limit, multipv, timeout, None)
+        info of each of the best `multipv` lines, best first (`MultiPV` is set for this
+        search alone). The other arguments are `play`'s."""
+        search = await self._search(position, limit, timeout=timeout, multipv=multipv,
+                                    root_moves=root_moves, options=options, game=game,
+                                    info=info, legal=None)
+        lines = {k: _kept(v, info) for k, v in search.lines.items()}
         if multipv is None:
             return lines.get(1, {})
         return [lines[k] for k in sorted(lines)]
 
-    async def analysis(self, position: PositionLike, limit: Limit | None = None, *,
-                       multipv: int | None = None, timeout: float | None = None,
-                       ) -> AnalysisResult:
-        """Starts a search (without a limit: until `stop`) whose infos can be read as they come
-        (`async for info in result`); `stop()` ends it and the engine answers `readyok` before
-        the next call."""
-        await self._lock.acquire()
-        try:
-            limit = limit or Limit()
-            deadline = self._deadline(timeout or self.timeout)
-            await self._set_position(position, deadline, multipv)
-            self._send(f"go {limit.arguments()}")
-        except BaseException:
-            self._lock.release()
-            raise
-        return AnalysisResult(self, multipv is not None, timeout or self.timeout, limit)
+    async def analysis(self, position: PositionLike, limit: Optional[Limit] = None, *,
+                       multipv: Optional[int] = None, game: object = None,
+                       info: Info = Info.ALL, root_moves: Optional[Sequence[str]] = None,
+                       options: Optional[Mapping[str, OptionValue]] = None,
+                       timeout: Optional[float] = None) -> AnalysisResult:
+        """Starts a search (without a limit: until stopped) whose infos are read as they come
+        (`async for info in result`, `get()`); `stop()` ends it, and so do leaving its loop,
+        leaving its `with`, dropping it, and any other call on the engine."""
+        search, deadline = await self._go(
+            position, limit or Limit(), timeout=timeout, multipv=multipv,
+            root_moves=root_moves, options=options, game=game, info=info, legal=None,
+            queued=True)
+        self._lock.release()
+        return AnalysisResult(self, search, deadline)
 
-    async def legal_moves(self, position: PositionLike, *, timeout: float | None = None,
+    async def legal_moves(self, position: PositionLike, *, timeout: Optional[float] = None,
                           ) -> list[str]:
         """The legal moves of `position` as the engine counts them (`go perft 1`'s lines):
         the awari engine answers it; an engine without perft answers nothing, and this times
         out."""
-        async with self._lock:
-            deadline = self._deadline(timeout or self.timeout)
-            await self._set_position(position, deadline, None)
-            self._send("go perft 1")
-            other: list[str] = []
-            await self._until("total", deadline, other)
-            return [w[0] for w in (line.split() for line in other)
-                    if len(w) == 2 and MOVE.fullmatch(w[0]) and w[1].isdigit()]
+        deadline = self._deadline(timeout)
+        sent = as_position(position)
+        await self._turn(deadline)
+        try:
+            await self._ready(deadline, *self._option_lines(sent, {}), sent.command())
+            command = Perft(self._send)
+            self._start(command, "go perft 1")
+            await self._answer(command, deadline, "total")
+        finally:
+            self._lock.release()
+        return [w[0] for w in (line.split() for line in command.lines)
+                if len(w) == 2 and MOVE.fullmatch(w[0]) and w[1].isdigit()]
 
-    async def quit(self, grace: float = 1.0) -> int | None:
+    async def quit(self, grace: float = 1.0) -> Optional[int]:
         """`quit`, up to `grace` seconds to exit, then SIGKILL to the engine's process group
-        and every descendant that left it (see `awari.processes`); returns its exit status."""
-        async with self._lock:
-            await self._end(grace)
-            if self._error is None:
-                self._error = EngineTerminatedError("the engine has been ended", self.returncode)
-            return self.returncode
+        and every descendant that left it (see `awari.processes`); returns its exit status.
+        It does not wait for other calls (they end with `EngineTerminatedError`), and a
+        cancelled `quit` still ends the engine."""
+        await self._end_once(grace)
+        if self._error is None:
+            self._error = EngineTerminatedError("the engine has been ended", self.returncode)
+        return self.returncode
+
+    async def _end_once(self, grace: float) -> None:
+        """The engine ended, once, however many calls ask: shielded, so that a cancelled
+        caller does not stop the ending half-way."""
+        if self._ending is None:
+            self._ending = asyncio.ensure_future(self._end(grace))
+        await asyncio.shield(self._ending)
 
     async def _end(self, grace: float) -> None:
         # Its descendants recorded while it runs: once it exits, those it orphaned can no
         # longer be found from it.
         self._processes.look()
+        ended = EngineTerminatedError("the engine was asked to quit", None)
+        if self._command is not None:
+            self._command.finish(self._error or ended)
         stdin = self._process.stdin
         if stdin is not None and not stdin.is_closing():
             try:
+                LOGGER.debug("%r: << quit", self)
                 stdin.write(b"quit\n")
                 stdin.close()
             except (OSError, RuntimeError):
                 pass
+        exited = asyncio.ensure_future(self._process.wait())
         try:
-            await asyncio.wait_for(self._process.wait(), grace)
-        except TimeoutError:
-            pass
-        self._processes.kill()
-        await self._process.wait()
-        try:
-            await asyncio.wait_for(self._reader, SETTLE)
-        except (TimeoutError, asyncio.CancelledError, Exception):
-            pass
+            await asyncio.wait({exited}, timeout=grace)
+        finally:
+            # Also when cancelled (the event loop closing): neither the engine nor what it
+            # left behind outlives it.
+            self._processes.kill()
+        await exited
+        await asyncio.wait({self._reader}, timeout=SETTLE)
 
     async def __aenter__(self) -> Engine:
         return self
 
-    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                        trace: TracebackType | None) -> None:
+    async def __aexit__(self, kind: Optional[type[BaseException]],
+                        error: Optional[BaseException],
+                        trace: Optional[TracebackType]) -> None:
         await self.quit()
 
 
 class AnalysisResult:
-    """A running search's infos, read as they come (`async for`); ended by `stop()` or its
-    limit. After it the engine has answered `readyok` and takes the next call."""
+    """A running search's infos, read as they come (`async for`, `get()`); ended by `stop()`,
+    its limit, leaving its loop or `with`, being dropped, or the engine's next call."""
 
-    def __init__(self, engine: Engine, multi: bool, timeout: float, limit: Limit) -> None:
+    def __init__(self, engine: Engine, search: Search, deadline: Optional[float]) -> None:
         self._engine = engine
-        self._multi = multi
-        self._timeout = timeout
-        self._limit = limit
-        self._done = False
-        self._stopped = False
-        self._started = time.monotonic()
-        self._stopped_at: float | None = None
-        #: The latest info of each line, by its number (1 is the best).
-        self.multipv: dict[int, InfoDict] = {}
-        #: The search's answer, once it has ended.
-        self.result: PlayResult | None = None
+        self._search = search
+        self._deadline = deadline
+        self._loop = asyncio.get_running_loop()
 
     @property
     def info(self) -> InfoDict:
         """The latest info of line 1."""
-        return self.multipv.get(1, {})
+        return self._search.lines.get(1, {})
 
-    def _deadline(self) -> float:
-        # One deadline for the whole search, not one per line (an engine that writes on and
-        # on is late too): its limit's time and the timeout from its start; a search without
-        # a limit runs until stopped, then has the timeout to answer.
-        if self._stopped_at is not None:
-            budget, start = self._timeout, self._stopped_at
-        elif self._limit.arguments() != "infinite":
-            budget, start = self._timeout + self._limit.longest(), self._started
-        else:
-            return time.monotonic() + 365 * 24 * 3600.0
-        self._engine._within = budget
-        return start + budget
+    @property
+    def multipv(self) -> list[InfoDict]:
+        """The latest info of each line, best first."""
+        return [self._search.lines[k] for k in sorted(self._search.lines)]
 
-    async def next(self) -> InfoDict | None:
-        """The next info line, or None once the search has ended."""
-        if self._done:
-            return None
-        deadline = self._deadline()
+    @property
+    def result(self) -> Optional[PlayResult]:
+        """The search's answer, once it has ended."""
+        return self._search.result
+
+    def _until(self) -> Optional[float]:
+        # A search without a limit runs until stopped, then has the engine's timeout.
+        stopped = self._search.stopped_at
+        if stopped is not None:
+            late = stopped + self._engine.timeout
+            return late if self._deadline is None else min(late, self._deadline)
+        return self._deadline
+
+    async def get(self) -> InfoDict:
+        """The next info; `AnalysisComplete` once the search has ended and all were read."""
+        search = self._search
+        while not search.pending:
+            if search.finished:
+                if search.error is not None:
+                    raise search.error
+                raise AnalysisComplete()
+            until = self._until()
+            left = None if until is None else max(0.0, until - time.monotonic())
+            try:
+                await asyncio.wait_for(search.arrival(), left)
+            except asyncio.TimeoutError:
+                raise await self._engine._fail(EngineTimeoutError(
+                    "the engine sent no bestmove within the time allowed")
+                ) from None
+        return search.popleft()
+
+    async def next(self) -> Optional[InfoDict]:
+        """The next info, or None once the search has ended."""
         try:
-            while True:
-                line = await self._engine._next_line(deadline, "bestmove")
-                words = line.split()
-                if words[:1] == ["info"]:
-                    info = parse_info(line)
-                    if "string" not in info and ("depth" in info or "score" in info or "pv" in info):
-                        self.multipv[info.get("multipv", 1)] = info
-                    return info
-                if words[:1] == ["bestmove"]:
-                    move, ponder = parse_bestmove(line, None)
-                    self.result = PlayResult(move, ponder, self.info)
-                    ready = self._engine._deadline(self._timeout)
-                    if self._multi:
-                        await self._engine._restore_multipv(ready)
-                    else:
-                        await self._engine._ready(ready, "stop")
-                    self._finish()
-                    return None
-        except BaseException:
-            self._finish()
-            raise
+            return await self.get()
+        except AnalysisComplete:
+            return None
 
-    def _finish(self) -> None:
-        if not self._done:
-            self._done = True
-            self._engine._lock.release()
+    def empty(self) -> bool:
+        """Whether every info that has come has been read."""
+        return not self._search.pending
+
+    def would_block(self) -> bool:
+        """Whether `get()` would wait for the engine."""
+        return not self._search.pending and not self._search.finished
 
     def stop(self) -> None:
         """Asks the search to end (`stop`); its remaining infos and answer can still be read,
         and `wait` reads them."""
-        if not self._done and not self._stopped:
-            self._stopped = True
-            self._stopped_at = time.monotonic()
-            self._engine._send("stop")
+        if self._engine._error is None:
+            self._search.stop()
 
     async def wait(self) -> PlayResult:
-        """Reads on to the end of the search; its answer."""
-        while await self.next() is not None:
-            pass
-        if self.result is None:
-            raise EngineError("the search ended without an answer")
-        return self.result
+        """Until the search's end; its answer (the infos not read stay readable)."""
+        search = self._search
+        if not search.finished:
+            await self._engine._answer(search, self._until(), "bestmove")
+        if search.error is not None:
+            raise search.error
+        assert search.result is not None
+        return search.result
 
     def __aiter__(self) -> AsyncIterator[InfoDict]:
         return self._iterate()
 
     async def _iterate(self) -> AsyncIterator[InfoDict]:
-        while (info := await self.next()) is not None:
-            yield info
+        try:
+            while (info := await self.next()) is not None:
+                yield info
+        finally:
+            # Left by `break` or an exception too: the search has no reader left.
+            self.stop()
+
+    def __del__(self) -> None:
+        try:
+            if not self._search.finished and not self._loop.is_closed():
+                self._loop.call_soon_threadsafe(self.stop)
+        except (AttributeError, RuntimeError):
+            pass
 
     async def __aenter__(self) -> AnalysisResult:
         return self
 
-    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                        trace: TracebackType | None) -> None:
-        if not self._done:
-            self.stop()
+    async def __aexit__(self, kind: Optional[type[BaseException]],
+                        error: Optional[BaseException],
+                        trace: Optional[TracebackType]) -> None:
+        self.stop()
+        try:
             await self.wait()
+        except EngineError:
+            if error is None:
+                raise
+
+
+def _abandon(acquiring: asyncio.Future[bool], lock: asyncio.Lock) -> None:
+    """A lock acquisition given up on: released at once should it succeed after all."""
+    acquiring.cancel()
+
+    def release(done: asyncio.Future[bool]) -> None:
+        if not done.cancelled() and done.exception() is None:
+            lock.release()
+
+    acquiring.add_done_callback(release)
+
+
+def _kept(info: InfoDict, selected: Info) -> InfoDict:
+    from awari.commands import _select
+    return _select(info, selected)
+
+
+def _setoption(option: Option, text: Optional[str]) -> str:
+    return f"setoption name {option.name}" + ("" if text is None else f" value {text}")
+
+
 
 
 def _exit_text(code: int) -> str:
@@ -528,27 +741,44 @@ def _exit_text(code: int) -> str:
     return f"status {code}"
 
 
-async def popen(path: str | os.PathLike[str], *args: str, timeout: float = 10.0,
-                env: Mapping[str, str] | None = None, stderr: int | None = None) -> Engine:
-    """Starts the engine at `path` with `args` in a process group of its own and does the
-    handshake (`uci` ... `uciok` within `timeout` seconds, also each later call's default).
-    Its stderr is the caller's unless `stderr` says otherwise (`asyncio.subprocess.DEVNULL`)."""
+async def popen(path: Union[str, os.PathLike[str], None] = None, *args: str,
+                timeout: float = 10.0, env: Optional[Mapping[str, str]] = None,
+                stderr: Optional[int] = None) -> Engine:
+    """Starts the engine at `path` (by default the one installed with this package,
+    `engine_path()`) with `args`, in a process group of its own, and does the handshake
+    (`uci` ... `uciok` within `timeout` seconds, also each later call's default). Its stderr
+    is the caller's unless `stderr` says otherwise (`asyncio.subprocess.DEVNULL`)."""
+    program = engine_path() if path is None else os.fspath(path)
     try:
         process = await asyncio.create_subprocess_exec(
-            os.fspath(path), *args,
+            program, *args,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr,
             env=None if env is None else dict(env), start_new_session=True,
             limit=MAX_LINE + 1,
         )
     except OSError as e:
-        raise EngineError(f"could not start {os.fspath(path)!r}: {e.strerror or e}") from None
+        raise EngineError(f"could not start {program!r}: {e.strerror or e}") from None
     engine = Engine(process, timeout)
     try:
         await engine._handshake()
     except BaseException as e:
-        await engine._end(0.0)
+        await engine._fail(EngineTerminatedError("the handshake failed"))
         if isinstance(e, EngineError):
             raise type(e)(f"at the handshake: {e}", *(
                 [e.returncode] if isinstance(e, EngineTerminatedError) else [])) from None
         raise
     return engine
+
+
+async def popen_uci(command: Command_, *, timeout: float = 10.0,
+                    env: Optional[Mapping[str, str]] = None, stderr: Optional[int] = None,
+                    ) -> tuple[asyncio.SubprocessTransport, Engine]:
+    """python-chess's name: `command` (a path, or a path and its arguments) started as
+    `popen` starts it; returns the process's transport and the engine, as
+    `chess.engine.popen_uci` does."""
+    words = [command] if isinstance(command, str) else list(command)
+    if not words:
+        raise ValueError("popen_uci: no command")
+    engine = await popen(words[0], *words[1:], timeout=timeout, env=env, stderr=stderr)
+    transport: asyncio.SubprocessTransport = getattr(engine._process, "_transport")
+    return transport, engine

@@ -19,8 +19,19 @@ This module is the one to import: each part lives in a module of its own (`error
 name is here.
 """
 
-from awari.client import MAX_LINE, MAX_LINES_PER_SECOND, SETTLE, AnalysisResult, Engine, popen
+from awari.binary import engine_path
+from awari.client import (
+    MAX_LINE,
+    MAX_LINES_PER_SECOND,
+    SETTLE,
+    AnalysisResult,
+    Engine,
+    popen,
+    popen_uci,
+)
+from awari.commands import MAX_BUFFERED
 from awari.errors import (
+    AnalysisComplete,
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
@@ -29,33 +40,62 @@ from awari.errors import (
     ProtocolError,
 )
 from awari.limit import Limit
-from awari.options import Option
+from awari.options import CaseInsensitiveDict, Option
 from awari.position import VARIANTS, Position, PositionLike
-from awari.reply import InfoDict, PlayResult, Score, parse_info
+from awari.reply import (
+    INFO_ALL,
+    INFO_BASIC,
+    INFO_CURRLINE,
+    INFO_NONE,
+    INFO_PV,
+    INFO_REFUTATION,
+    INFO_SCORE,
+    Info,
+    InfoDict,
+    PlayResult,
+    parse_info,
+)
+from awari.score import Cp, Mate, PovScore, Score
 from awari.simple import SimpleAnalysisResult, SimpleEngine
 
 __all__ = [
+    "INFO_ALL",
+    "INFO_BASIC",
+    "INFO_CURRLINE",
+    "INFO_NONE",
+    "INFO_PV",
+    "INFO_REFUTATION",
+    "INFO_SCORE",
+    "MAX_BUFFERED",
     "MAX_LINE",
     "MAX_LINES_PER_SECOND",
     "SETTLE",
     "VARIANTS",
+    "AnalysisComplete",
     "AnalysisResult",
+    "CaseInsensitiveDict",
+    "Cp",
     "Engine",
     "EngineError",
     "EngineTerminatedError",
     "EngineTimeoutError",
     "IllegalBestMoveError",
+    "Info",
     "InfoDict",
     "Limit",
+    "Mate",
     "Option",
     "OptionError",
     "PlayResult",
     "Position",
     "PositionLike",
+    "PovScore",
     "ProtocolError",
     "Score",
     "SimpleAnalysisResult",
     "SimpleEngine",
+    "engine_path",
     "parse_info",
     "popen",
+    "popen_uci",
 ]

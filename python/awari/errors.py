@@ -7,6 +7,7 @@ it was (an illegal answer, an option refused before anything was sent).
 from __future__ import annotations
 
 __all__ = [
+    "AnalysisComplete",
     "EngineError",
     "EngineTerminatedError",
     "EngineTimeoutError",
@@ -31,7 +32,9 @@ class EngineTerminatedError(EngineError):
 
 
 class EngineTimeoutError(EngineError, TimeoutError):
-    """No expected answer within the time allowed; the engine has been ended."""
+    """No expected answer within the time allowed: the engine has been ended. Also raised,
+    with the engine left as it was, when a call's time ran out while it waited for another
+    call to finish (its message says so)."""
 
 
 class ProtocolError(EngineError):
@@ -46,3 +49,8 @@ class IllegalBestMoveError(ProtocolError):
 
 class OptionError(EngineError, ValueError):
     """An option the engine did not announce, or a value its `option` line does not allow."""
+
+
+class AnalysisComplete(Exception):
+    """`AnalysisResult.get()` after the search has ended and every info has been read (as in
+    python-chess)."""

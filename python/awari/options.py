@@ -4,10 +4,13 @@ allows: `configure` checks every value here before it sends anything."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator, Mapping, MutableMapping
+from typing import Optional, TypeVar, Union
 
+from awari import _native
 from awari.errors import OptionError
 
-__all__ = ["Option"]
+__all__ = ["CaseInsensitiveDict", "Option"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -17,12 +20,12 @@ class Option:
 
     name: str
     type: str
-    default: str | None
-    min: int | None
-    max: int | None
+    default: Optional[str]
+    min: Optional[int]
+    max: Optional[int]
     var: tuple[str, ...]
 
-    def check(self, value: str | int | bool | None) -> str | None:
+    def check(self, value: Union[str, int, bool, None]) -> Optional[str]:
         """The value as it goes on the `setoption` line (None: no `value` word), or
         `OptionError` naming the option and what it allows."""
         if self.type == "button":
@@ -65,37 +68,42 @@ class Option:
         return text
 
     @staticmethod
-    def parse(line: str) -> Option | None:
-        """An `option ...` line read, or None when it names no option or type."""
-        words = line.split()
-        if words[:2] != ["option", "name"]:
+    def parse(line: str) -> Optional[Option]:
+        """An `option ...` line read by the crate's reader (`awari._native.read_option`), or
+        None when it names no option or type."""
+        read = _native.read_option(line)
+        if read is None or not read.get("type"):
             return None
-        keys = {"name", "type", "default", "min", "max", "var"}
-        fields: dict[str, list[str]] = {}
-        values: list[tuple[str, list[str]]] = []
-        key = ""
-        for word in words[1:]:
-            if word in keys and not (key == "name" and word not in ("type",)):
-                key = word
-                values.append((key, []))
-            elif values:
-                values[-1][1].append(word)
-        var: list[str] = []
-        for key, value in values:
-            if key == "var":
-                var.append(" ".join(value))
-            else:
-                fields[key] = value
-        name = " ".join(fields.get("name", []))
-        kind = " ".join(fields.get("type", []))
-        if not name or not kind:
-            return None
+        return Option(read["name"], read["type"], read.get("default"), read.get("min"),
+                      read.get("max"), tuple(read.get("var", ())))
 
-        def number(key: str) -> int | None:
-            try:
-                return int(" ".join(fields[key]))
-            except (KeyError, ValueError):
-                return None
 
-        default = " ".join(fields["default"]) if "default" in fields else None
-        return Option(name, kind, default, number("min"), number("max"), tuple(var))
+V = TypeVar("V")
+
+
+class CaseInsensitiveDict(MutableMapping[str, V]):
+    """A dict whose keys are found whatever their case, as the protocol's option names are
+    (python-chess's `engine.options` is one); each key keeps the case it was stored with."""
+
+    def __init__(self, items: Optional[Mapping[str, V]] = None) -> None:
+        self._store: dict[str, tuple[str, V]] = {}
+        for key, value in (items or {}).items():
+            self[key] = value
+
+    def __getitem__(self, key: str) -> V:
+        return self._store[key.lower()][1]
+
+    def __setitem__(self, key: str, value: V) -> None:
+        self._store[key.lower()] = (key, value)
+
+    def __delitem__(self, key: str) -> None:
+        del self._store[key.lower()]
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key, _ in self._store.values())
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def __repr__(self) -> str:
+        return f"CaseInsensitiveDict({dict(self.items())!r})"

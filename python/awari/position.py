@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Optional, Union
 
 from awari._native import Board
 
-__all__ = ["MOVE", "VARIANTS", "Position", "PositionLike", "as_position"]
+__all__ = ["MOVE", "VARIANTS", "Position", "PositionLike", "as_position", "turn_of"]
 
 #: The rule sets the awari engine knows (`UCI_Variant`).
 VARIANTS = ("oware", "awari", "ahl", "kalah", "ayoayo", "kalah-empty")
 
 #: A move: one house letter, South's uppercase, North's lowercase.
 MOVE = re.compile(r"[A-Fa-f]")
-_FEN_WORD = re.compile(r"\S+")
+_FEN_WORD = re.compile(r"[!-~]+")
+#: A rule set's name as the protocol sends it: one word, no line break.
+_VARIANT = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,10 +28,12 @@ class Position:
     position; or a position in the notation of doc/rules.md) and the moves played from it."""
 
     variant: str = "oware"
-    fen: str | None = None
+    fen: Optional[str] = None
     moves: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.variant, str) or not _VARIANT.fullmatch(self.variant):
+            raise ValueError(f"not a rule set: {self.variant!r} (one word, such as 'kalah')")
         for move in self.moves:
             if not MOVE.fullmatch(move):
                 raise ValueError(f"not a move: {move!r} (a house letter, A-F or a-f)")
@@ -47,7 +52,7 @@ class Position:
 
 
 #: What the client's calls take for a position.
-PositionLike = Position | Board
+PositionLike = Union[Position, Board]
 
 
 def as_position(position: PositionLike) -> Position:
@@ -55,3 +60,16 @@ def as_position(position: PositionLike) -> Position:
     if isinstance(position, Board):
         return Position(position.rules, position.start_fen, tuple(position.move_stack))
     return position
+
+
+def turn_of(position: Position) -> str:
+    """The side to move in `position` ("south" or "north"), by the package's own rules; for a
+    position they cannot read (another engine's rule set), the side its notation names."""
+    try:
+        board = Board(position.fen, rules=position.variant)
+        if position.moves:
+            board.push_moves("".join(position.moves))
+        return board.turn
+    except ValueError:
+        side = position.fen[-1:] if position.fen else "S"
+        return "north" if side in ("N", "n") else "south"
