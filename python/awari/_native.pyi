@@ -1,7 +1,7 @@
 """The awari crate's rules and endgame tables (python/native, built by maturin)."""
 
 from os import PathLike
-from typing import Final, Literal
+from typing import Final, Literal, TypedDict
 
 Side = Literal["south", "north"]
 
@@ -98,3 +98,42 @@ class Tables:
     def problems(self) -> list[str]: ...
     def probe(self, board: Board) -> Value | None: ...
     def probe_moves(self, board: Board) -> dict[str, Value | None]: ...
+
+class InfoFields(TypedDict, total=False):
+    """The fields an `info` line has (only those). For type checking only: the compiled
+    module has no such name."""
+
+    depth: int
+    seldepth: int
+    multipv: int
+    nodes: int
+    nps: int
+    time: int
+    hashfull: int
+    tbhits: int
+    score: tuple[Literal["cp", "mate"], int]
+    lowerbound: Literal[True]
+    upperbound: Literal[True]
+    pv: list[str]
+    currmove: str
+    string: str
+
+class OptionFields(TypedDict):
+    """An `option` line's fields. For type checking only: the compiled module has no such
+    name."""
+
+    name: str
+    type: str | None
+    default: str | None
+    min: int | None
+    max: int | None
+    var: list[str]
+
+def read_info(line: str) -> InfoFields:
+    """An `info` line's fields, read by the crate's reader; ValueError for another line."""
+
+def read_bestmove(line: str) -> tuple[str, str | None]:
+    """A `bestmove` line's move and ponder move as written; ValueError for another line."""
+
+def read_option(line: str) -> OptionFields | None:
+    """An `option` line's fields, or None when the line names no option."""

@@ -1,6 +1,9 @@
 //! What an engine says, typed: the one parser of engine replies that the referee's games,
-//! `referee check` and the page share. Only validated values come out of it: a score is a number, never
-//! the engine's text, so nothing an engine writes reaches a record unchecked.
+//! `referee check`, the page and the Python client (through `awari._native`) share. Only
+//! validated values come out of it: a score is a number, never the engine's text, so nothing an
+//! engine writes reaches a record unchecked. The texts it keeps (moves, a variation, a name, an
+//! `info string`) are slices of the line, which their users check or quote.
+//! `tests/data/replies.json` is the table of lines it is tested on, with the Python binding.
 
 use std::fmt;
 
@@ -42,22 +45,49 @@ impl std::str::FromStr for EngineScore {
     }
 }
 
-/// The fields of an `info` line that the referee and the page keep. Each number is checked;
-/// the variation stays the engine's text, borrowed from the line, for the rules to read (the
-/// page plays it on its board; nothing else reads it).
+/// Which side of the true score an engine's score is, when it is only a bound (`score cp 35
+/// lowerbound`): an aspiration search that failed high or low says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// `lowerbound`: the score is at least this.
+    Lower,
+    /// `upperbound`: the score is at most this.
+    Upper,
+}
+
+/// The fields of an `info` line, each number checked. The variation and the move being
+/// searched stay the engine's text, borrowed from the line, for the rules to read: this room
+/// knows nothing of moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Info<'a> {
     /// `depth N`.
     pub depth: Option<u32>,
+    /// `seldepth N`: the deepest ply reached, extensions included.
+    pub seldepth: Option<u32>,
+    /// `time N`: milliseconds searched.
+    pub time: Option<u64>,
     /// `score cp N` or `score mate N`.
     pub score: Option<EngineScore>,
+    /// `lowerbound` or `upperbound` right after the score's number: the score is only a bound.
+    /// A later score replaces it (with its own bound or none).
+    pub bound: Option<ScoreBound>,
     /// `multipv K`: which of the engine's best lines this is.
     pub multipv: Option<u32>,
     /// `nodes N`.
     pub nodes: Option<u64>,
+    /// `nps N`: nodes per second.
+    pub nps: Option<u64>,
+    /// `hashfull N`: how full the hash table is, in permille.
+    pub hashfull: Option<u32>,
+    /// `tbhits N`: endgame table probes that found a value.
+    pub tbhits: Option<u64>,
+    /// `currmove M`: the move being searched, as written (one word).
+    pub currmove: Option<&'a str>,
     /// `pv ...`: the variation's moves as written, from its first word to its last (`""` when
     /// `pv` names none). It runs up to the next keyword of an `info` line or the line's end.
     pub pv: Option<&'a str>,
+    /// `string ...`: the rest of the line after the word `string`, trimmed (`""` when none).
+    pub string: Option<&'a str>,
 }
 
 /// The words an `info` line's fields start with, as the UCI protocol lists them: a variation
@@ -88,7 +118,8 @@ const INFO_KEYWORDS: [&str; 20] = [
 impl<'a> Info<'a> {
     /// Reads an `info` line (its first word is `info`). A value that is not a number of its
     /// kind is left out and does not replace an earlier one; the value of a field read is not
-    /// taken for a keyword; `string` ends the line's fields, since the rest is free text.
+    /// taken for a keyword, and a keyword is not taken for a value; `string` ends the line's
+    /// fields, since the rest is free text.
     fn parse(line: &'a str) -> Info<'a> {
         // Each word with where it starts, so that a variation of several words is one slice.
         let words: Vec<(usize, &'a str)> = words_at(line).skip(1).collect();
@@ -96,38 +127,47 @@ impl<'a> Info<'a> {
         let word = |i: usize| words.get(i).map(|&(_, w)| w);
         let mut i = 0;
         while let Some(key) = word(i) {
+            let value = word(i + 1);
             // How many words the field took, its key among them.
-            let mut took = 1;
-            match key {
-                "string" => break,
-                "depth" => {
-                    if let Some(Ok(n)) = word(i + 1).map(str::parse) {
-                        info.depth = Some(n);
-                        took = 2;
-                    }
+            let took = match key {
+                "string" => {
+                    let at = words[i].0 + key.len();
+                    info.string = Some(line[at..].trim());
+                    break;
                 }
-                "multipv" => {
-                    if let Some(Ok(n)) = word(i + 1).map(str::parse) {
-                        info.multipv = Some(n);
-                        took = 2;
+                "depth" => read(&mut info.depth, value),
+                "seldepth" => read(&mut info.seldepth, value),
+                "time" => read(&mut info.time, value),
+                "multipv" => read(&mut info.multipv, value),
+                "nodes" => read(&mut info.nodes, value),
+                "nps" => read(&mut info.nps, value),
+                "hashfull" => read(&mut info.hashfull, value),
+                "tbhits" => read(&mut info.tbhits, value),
+                "currmove" => match value {
+                    Some(m) if !INFO_KEYWORDS.contains(&m) => {
+                        info.currmove = Some(m);
+                        2
                     }
-                }
-                "nodes" => {
-                    if let Some(Ok(n)) = word(i + 1).map(str::parse) {
-                        info.nodes = Some(n);
-                        took = 2;
-                    }
-                }
+                    _ => 1,
+                },
                 "score" => {
                     let n = word(i + 2).map(str::parse::<i32>);
-                    let score = match (word(i + 1), n) {
+                    let score = match (value, n) {
                         (Some("cp"), Some(Ok(n))) => Some(EngineScore::Cp(n)),
                         (Some("mate"), Some(Ok(n))) => Some(EngineScore::Mate(n)),
                         _ => None,
                     };
-                    if score.is_some() {
-                        info.score = score;
-                        took = 3;
+                    match score {
+                        Some(score) => {
+                            info.score = Some(score);
+                            info.bound = match word(i + 3) {
+                                Some("lowerbound") => Some(ScoreBound::Lower),
+                                Some("upperbound") => Some(ScoreBound::Upper),
+                                _ => None,
+                            };
+                            3 + usize::from(info.bound.is_some())
+                        }
+                        None => 1,
                     }
                 }
                 "pv" => {
@@ -141,13 +181,26 @@ impl<'a> Info<'a> {
                         }
                         _ => "",
                     });
-                    took = 1 + moves;
+                    1 + moves
                 }
-                _ => {}
-            }
+                _ => 1,
+            };
             i += took;
         }
         info
+    }
+}
+
+/// Reads a field's number into `field` when `value` is one of its kind, and says how many
+/// words the field took: 2, or 1 when the value is missing or not a number, so that the word
+/// after the key is read as a key.
+fn read<T: std::str::FromStr>(field: &mut Option<T>, value: Option<&str>) -> usize {
+    match value.map(str::parse) {
+        Some(Ok(n)) => {
+            *field = Some(n);
+            2
+        }
+        _ => 1,
     }
 }
 
@@ -160,8 +213,9 @@ pub enum Reply<'a> {
     ReadyOk,
     /// `id name ...`.
     IdName(&'a str),
-    /// `bestmove M [ponder P]`: the move as written (the rules read it).
-    BestMove(&'a str),
+    /// `bestmove M [ponder P]`: the move as written (`""` when none; the rules read it), and
+    /// the ponder move as written, when the line names one.
+    BestMove(&'a str, Option<&'a str>),
     /// `info ...`.
     Info(Info<'a>),
     /// `option name ...`: an option the engine offers, announced before `uciok`.
@@ -172,7 +226,7 @@ pub enum Reply<'a> {
 
 impl<'a> Reply<'a> {
     /// Reads one line. Values that are not numbers are left out of an `info`; of its text only
-    /// the variation is kept, for the rules to read.
+    /// the variation, the move searched and the free `string` are kept.
     pub fn parse(line: &'a str) -> Reply<'a> {
         let mut words = line.split_whitespace();
         match words.next() {
@@ -182,7 +236,14 @@ impl<'a> Reply<'a> {
                 let rest = line.trim_start()["id".len()..].trim_start()["name".len()..].trim();
                 Reply::IdName(rest)
             }
-            Some("bestmove") => Reply::BestMove(words.next().unwrap_or("")),
+            Some("bestmove") => {
+                let mv = words.next().unwrap_or("");
+                let ponder = match (words.next(), words.next()) {
+                    (Some("ponder"), Some(p)) => Some(p),
+                    _ => None,
+                };
+                Reply::BestMove(mv, ponder)
+            }
             Some("option") => match EngineOption::parse(line) {
                 Some(option) => Reply::Option(option),
                 None => Reply::Other,
@@ -281,7 +342,7 @@ impl Expect {
             (self, reply),
             (Expect::UciOk, Reply::UciOk)
                 | (Expect::ReadyOk, Reply::ReadyOk)
-                | (Expect::BestMove, Reply::BestMove(_))
+                | (Expect::BestMove, Reply::BestMove(..))
         )
     }
 }
@@ -314,170 +375,108 @@ pub fn quote(text: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn replies() {
-        let rows = [
-            ("uciok", Reply::UciOk),
-            ("readyok  ", Reply::ReadyOk),
-            ("id name awari 0.1", Reply::IdName("awari 0.1")),
-            ("bestmove C ponder a", Reply::BestMove("C")),
-            ("bestmove", Reply::BestMove("")),
-            (
-                "info depth 7 score cp -35",
-                Reply::Info(Info {
-                    depth: Some(7),
-                    score: Some(EngineScore::Cp(-35)),
-                    ..Info::default()
+    /// A row of `tests/data/replies.json`, the table of replies that this reader and the Python
+    /// binding's (`python/tests/test_reply.py`) both run: a line and every field read from it.
+    /// A field the row leaves out is one the reader must not give.
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Row {
+        case: String,
+        line: String,
+        reply: String,
+        depth: Option<u32>,
+        seldepth: Option<u32>,
+        time: Option<u64>,
+        score: Option<EngineScore>,
+        bound: Option<String>,
+        multipv: Option<u32>,
+        nodes: Option<u64>,
+        nps: Option<u64>,
+        hashfull: Option<u32>,
+        tbhits: Option<u64>,
+        currmove: Option<String>,
+        pv: Option<String>,
+        /// The variation read as moves: the binding's, which reads `pv` with the rules.
+        moves: Option<Vec<String>>,
+        string: Option<String>,
+        #[serde(rename = "move")]
+        mv: Option<String>,
+        ponder: Option<String>,
+        name: Option<String>,
+        #[serde(rename = "type")]
+        kind: Option<String>,
+        default: Option<String>,
+        min: Option<i64>,
+        max: Option<i64>,
+        var: Option<Vec<String>>,
+    }
+
+    impl Row {
+        /// What the reader must give for the row's line.
+        fn expected(&self) -> Reply<'_> {
+            let name = self.name.as_deref().unwrap_or_default();
+            match self.reply.as_str() {
+                "uciok" => Reply::UciOk,
+                "readyok" => Reply::ReadyOk,
+                "id" => Reply::IdName(name),
+                "bestmove" => {
+                    Reply::BestMove(self.mv.as_deref().unwrap_or(""), self.ponder.as_deref())
+                }
+                "info" => Reply::Info(Info {
+                    depth: self.depth,
+                    seldepth: self.seldepth,
+                    time: self.time,
+                    score: self.score,
+                    bound: self.bound.as_deref().map(|b| match b {
+                        "lower" => ScoreBound::Lower,
+                        "upper" => ScoreBound::Upper,
+                        _ => panic!("{}: bound {b:?} is neither lower nor upper", self.case),
+                    }),
+                    multipv: self.multipv,
+                    nodes: self.nodes,
+                    nps: self.nps,
+                    hashfull: self.hashfull,
+                    tbhits: self.tbhits,
+                    currmove: self.currmove.as_deref(),
+                    pv: self.pv.as_deref(),
+                    string: self.string.as_deref(),
                 }),
-            ),
-            ("info", Reply::Info(Info::default())),
-            ("infos depth 7", Reply::Other),
-            ("frobnicate", Reply::Other),
-            ("", Reply::Other),
-        ];
-        for (line, expected) in rows {
-            assert_eq!(Reply::parse(line), expected, "{line:?}");
+                "option" => Reply::Option(EngineOption {
+                    name,
+                    kind: self.kind.as_deref(),
+                    default: self.default.as_deref(),
+                    min: self.min,
+                    max: self.max,
+                    vars: self.var.iter().flatten().map(String::as_str).collect(),
+                }),
+                "other" => Reply::Other,
+                other => panic!("{}: no reply is called {other:?}", self.case),
+            }
         }
     }
 
-    /// `info` lines, each with the fields read from it.
+    /// Every line of the shared table read as the table says.
     #[test]
-    fn info_lines() {
-        let cp = |n| Some(EngineScore::Cp(n));
-        let rows: [(&str, Info<'_>); 21] = [
-            (
-                "info depth 7 seldepth 9 multipv 2 score cp -35 nodes 100 nps 5 time 20 pv C a E",
-                Info {
-                    depth: Some(7),
-                    score: cp(-35),
-                    multipv: Some(2),
-                    nodes: Some(100),
-                    pv: Some("C a E"),
-                },
-            ),
-            (
-                "info score mate -3 depth 12 pv CaE",
-                Info {
-                    depth: Some(12),
-                    score: Some(EngineScore::Mate(-3)),
-                    pv: Some("CaE"),
-                    ..Info::default()
-                },
-            ),
-            // A variation at the end, its spacing kept; the line's own trailing space not.
-            (
-                "info\tdepth 3   pv  F  e\tA  ",
-                Info {
-                    depth: Some(3),
-                    pv: Some("F  e\tA"),
-                    ..Info::default()
-                },
-            ),
-            // A variation ends at the next keyword.
-            (
-                "info pv F e depth 4 score cp 5 lowerbound",
-                Info {
-                    depth: Some(4),
-                    score: cp(5),
-                    pv: Some("F e"),
-                    ..Info::default()
-                },
-            ),
-            (
-                "info score cp 20 upperbound pv A",
-                Info {
-                    score: cp(20),
-                    pv: Some("A"),
-                    ..Info::default()
-                },
-            ),
-            // `pv` naming no move.
-            (
-                "info depth 3 pv",
-                Info {
-                    depth: Some(3),
-                    pv: Some(""),
-                    ..Info::default()
-                },
-            ),
-            (
-                "info pv multipv 2",
-                Info {
-                    multipv: Some(2),
-                    pv: Some(""),
-                    ..Info::default()
-                },
-            ),
-            // The rest of the line after `string` is free text.
-            ("info string depth 3 score cp 1 pv F", Info::default()),
-            (
-                "info depth 3 string pv F",
-                Info {
-                    depth: Some(3),
-                    ..Info::default()
-                },
-            ),
-            (
-                "info depth 3 pv F e string depth 9",
-                Info {
-                    depth: Some(3),
-                    pv: Some("F e"),
-                    ..Info::default()
-                },
-            ),
-            // Values that are not numbers of their kind: left out, never kept as text.
-            ("info depth x score cp 5} {", Info::default()),
-            (
-                "info depth 4294967296 score cp 99999999999 nodes 18446744073709551616",
-                Info::default(),
-            ),
-            ("info depth -1 multipv -2 nodes -3", Info::default()),
-            ("info multipv x nodes 1e3 score mate 1.5", Info::default()),
-            ("info score points 5 score cp", Info::default()),
-            ("info depth", Info::default()),
-            // A bad value leaves an earlier good one as it was.
-            (
-                "info depth 5 score cp 1 depth x score cp y",
-                Info {
-                    depth: Some(5),
-                    score: cp(1),
-                    ..Info::default()
-                },
-            ),
-            // A later good value replaces an earlier one.
-            (
-                "info depth 5 depth 6 multipv 1 multipv 3",
-                Info {
-                    depth: Some(6),
-                    multipv: Some(3),
-                    ..Info::default()
-                },
-            ),
-            // A field's value is not read as a keyword; a missing one lets the next word be.
-            (
-                "info nodes depth 3",
-                Info {
-                    depth: Some(3),
-                    ..Info::default()
-                },
-            ),
-            (
-                "info multipv 18446744073709551615 nodes 18446744073709551615",
-                Info {
-                    nodes: Some(u64::MAX),
-                    ..Info::default()
-                },
-            ),
-            (
-                "info currmove A currmovenumber 1 hashfull 3 tbhits 0 wdl 1 2 3 depth 2",
-                Info {
-                    depth: Some(2),
-                    ..Info::default()
-                },
-            ),
-        ];
-        for (line, expected) in rows {
-            assert_eq!(Reply::parse(line), Reply::Info(expected), "{line:?}");
+    fn replies() {
+        let table = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/replies.json"
+        ));
+        let rows: Vec<Row> = serde_json::from_str(table).expect("tests/data/replies.json reads");
+        assert!(rows.len() > 50, "{} rows", rows.len());
+        for row in &rows {
+            assert!(
+                row.moves.is_none() || row.pv.is_some(),
+                "{}: moves without a pv",
+                row.case
+            );
+            assert_eq!(
+                Reply::parse(&row.line),
+                row.expected(),
+                "{}: {:?}",
+                row.case,
+                row.line
+            );
         }
     }
 
@@ -524,51 +523,5 @@ mod tests {
     fn quoting() {
         assert_eq!(quote("bestmove A\r}"), "\"bestmove A?}\"");
         assert!(quote(&"x".repeat(100)).ends_with("...\""));
-    }
-
-    #[test]
-    fn option_lines() {
-        let spin = EngineOption {
-            name: "MultiPV",
-            kind: Some("spin"),
-            default: Some("1"),
-            min: Some(1),
-            max: Some(6),
-            vars: vec![],
-        };
-        let combo = EngineOption {
-            name: "Opening Book",
-            kind: Some("combo"),
-            default: Some("a b"),
-            min: None,
-            max: None,
-            vars: vec!["a b", "none"],
-        };
-        let cases: [(&str, Reply<'_>); 5] = [
-            (
-                "option name MultiPV type spin default 1 min 1 max 6",
-                Reply::Option(spin),
-            ),
-            (
-                "option  name Opening Book type combo default a b var a b var none",
-                Reply::Option(combo),
-            ),
-            (
-                "option name Hash type spin default 16 min x max 99999999999",
-                Reply::Option(EngineOption {
-                    name: "Hash",
-                    kind: Some("spin"),
-                    default: Some("16"),
-                    min: None,
-                    max: Some(99_999_999_999),
-                    vars: vec![],
-                }),
-            ),
-            ("option type spin", Reply::Other),
-            ("option", Reply::Other),
-        ];
-        for (line, want) in cases {
-            assert_eq!(Reply::parse(line), want, "{line}");
-        }
     }
 }

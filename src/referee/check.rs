@@ -15,7 +15,7 @@ pub type Outcome = Result<String, String>;
 
 /// Whether `line` is a `bestmove` with a legal move for `game`.
 fn legal_bestmove(game: &Game, line: &str) -> Outcome {
-    let Reply::BestMove(text) = Reply::parse(line) else {
+    let Reply::BestMove(text, _) = Reply::parse(line) else {
         return Err(format!("not a bestmove: {}", quote(line)));
     };
     match parse_move_list(text) {
@@ -214,7 +214,7 @@ pub fn check(
         quiet.and_then(|_| {
             match extra
                 .iter()
-                .find(|l| matches!(Reply::parse(l), Reply::BestMove(_)))
+                .find(|l| matches!(Reply::parse(l), Reply::BestMove(..)))
             {
                 Some(l) => Err(format!("answered {l}")),
                 None => Ok("no output".to_string()),

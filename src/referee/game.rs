@@ -187,7 +187,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             } else if timed && took > allowed {
                 break 'turn Err(lost_on_time());
             }
-            let Reply::BestMove(text) = Reply::parse(&line) else {
+            let Reply::BestMove(text, _) = Reply::parse(&line) else {
                 break 'turn Err(format!("unreadable answer: {}", quote(&line)));
             };
             let mv = match parse_move_list(text) {

@@ -222,7 +222,7 @@ impl Engine {
             let slice = (Instant::now() + Duration::from_millis(50)).min(deadline);
             match self.process.next_line(slice) {
                 Ok(line) => match Reply::parse(&line) {
-                    Reply::BestMove(m) => {
+                    Reply::BestMove(m, _) => {
                         return Ok((!stopped).then(|| m.to_string()));
                     }
                     _ => {

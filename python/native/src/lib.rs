@@ -5,6 +5,8 @@
 //!
 //! - `board`: `Board`, a game in progress (start position, moves, undo) under any rule set.
 //! - `tables`: `Tables`, a directory of endgame tables opened for probing.
+//! - `reply`: `read_info`, `read_bestmove`, `read_option`, an engine's lines read by the
+//!   crate's reader, for the Python engine client.
 //! - `errors`: the exceptions both raise, with the fields a program reads.
 //!
 //! The Python names, their signatures and docstrings are in `python/awari/_native.pyi`, which
@@ -14,6 +16,7 @@ use pyo3::prelude::*;
 
 mod board;
 mod errors;
+mod reply;
 mod tables;
 
 /// The rules and tables of the awari crate (built by maturin as `awari._native`).
@@ -24,6 +27,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::Outcome>()?;
     m.add_class::<tables::Tables>()?;
     m.add_class::<tables::Value>()?;
+    m.add_function(wrap_pyfunction!(reply::read_info, m)?)?;
+    m.add_function(wrap_pyfunction!(reply::read_bestmove, m)?)?;
+    m.add_function(wrap_pyfunction!(reply::read_option, m)?)?;
     m.add("NotationError", py.get_type::<errors::NotationError>())?;
     m.add(
         "IllegalMoveError",
