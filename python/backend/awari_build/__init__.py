@@ -15,22 +15,24 @@ Everything else (metadata, sdist, requirements) is maturin's as it stands.
 
 from __future__ import annotations
 
+import importlib
 import platform
 from collections.abc import Mapping
 from typing import Any
 
-import maturin
-from maturin import (
-    build_sdist,
-    get_requires_for_build_editable,
-    get_requires_for_build_sdist,
-    get_requires_for_build_wheel,
-    prepare_metadata_for_build_editable,
-    prepare_metadata_for_build_wheel,
-)
-
 from awari_build.elf import glibc_needed
 from awari_build.engine import build_engine, cargo_args
+
+# maturin's backend, which pip installs for the build (build-system.requires). It has no type
+# information; imported by name, it is `Any` to mypy, which checks this package where maturin
+# is not installed.
+maturin: Any = importlib.import_module("maturin")
+build_sdist = maturin.build_sdist
+get_requires_for_build_editable = maturin.get_requires_for_build_editable
+get_requires_for_build_sdist = maturin.get_requires_for_build_sdist
+get_requires_for_build_wheel = maturin.get_requires_for_build_wheel
+prepare_metadata_for_build_editable = maturin.prepare_metadata_for_build_editable
+prepare_metadata_for_build_wheel = maturin.prepare_metadata_for_build_wheel
 
 __all__ = [
     "build_editable",
