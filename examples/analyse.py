@@ -18,6 +18,6 @@ with SimpleEngine.popen(path) as engine:
         print("after", "".join(position.moves))
         for info in lines:
             score = info.get("score")
-            shown = "?" if score is None else (f"mate {score.mate}" if score.mate is not None
-                                                else f"cp {score.cp}")
+            # The side to move's view: a `Mate` (plies to a proven end) or a `Cp` estimate.
+            shown = "?" if score is None else repr(score.relative)
             print(f"  {info.get('multipv', 1)}. {''.join(info.get('pv', []))}  {shown}")

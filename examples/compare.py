@@ -19,5 +19,5 @@ with SimpleEngine.popen(first) as a, SimpleEngine.popen(second) as b:
         for engine in (a, b):
             info = engine.analyse(position, Limit(depth=6))
             score = info.get("score")
-            scores.append("?" if score is None else str(score.cp))
+            scores.append("?" if score is None else str(score.relative.score(mate_score=10_000)))
         print(f"{''.join(position.moves) or 'start':8} {scores[0]:>6} {scores[1]:>6}")

@@ -1,7 +1,7 @@
 """Awari in Python: the engine's own rules and endgame tables in process, and a client for the
 engine (or any engine of its protocol) over pipes.
 
-- `awari.Board`: a game under any of the five rule sets (`awari.RULES`): legal moves and why a
+- `awari.Board`: a game under any of the six rule sets (`awari.RULES`): legal moves and why a
   move is not, push and pop, the notation both ways, the end and its result, perft, the
   Zobrist key. It is the crate's own code (compiled with PyO3), not a copy in Python.
 - `awari.tables`: probe a directory of endgame tables that `awari tables build` wrote.
@@ -9,10 +9,19 @@ engine (or any engine of its protocol) over pipes.
   and a blocking one (`awari.engine.SimpleEngine`), shaped like python-chess's `chess.engine`.
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
 from awari import engine, tables
 from awari._native import RULES, Board, IllegalMoveError, NotationError, Outcome
 
+try:
+    #: The installed package's version (the crate's).
+    __version__ = version("awari")
+except PackageNotFoundError:  # run from the source tree, not installed
+    __version__ = "0.0.0"
+
 __all__ = [
+    "__version__",
     "RULES",
     "Board",
     "IllegalMoveError",

@@ -25,7 +25,7 @@ import signal
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from types import TracebackType
-from typing import Optional, Union, overload
+from typing import Any, Optional, Union, overload
 
 from awari._native import Board
 from awari.binary import engine_path
@@ -586,6 +586,10 @@ class Engine:
             self._processes.kill()
         await exited
         await asyncio.wait({self._reader}, timeout=SETTLE)
+        # The pipes closed here, on the loop, rather than by the garbage collector after the
+        # loop has closed.
+        transport: asyncio.SubprocessTransport = getattr(self._process, "_transport")
+        transport.close()
 
     async def __aenter__(self) -> Engine:
         return self
@@ -710,11 +714,11 @@ class AnalysisResult:
                 raise
 
 
-def _abandon(acquiring: asyncio.Future[bool], lock: asyncio.Lock) -> None:
+def _abandon(acquiring: asyncio.Future[Any], lock: asyncio.Lock) -> None:
     """A lock acquisition given up on: released at once should it succeed after all."""
     acquiring.cancel()
 
-    def release(done: asyncio.Future[bool]) -> None:
+    def release(done: asyncio.Future[Any]) -> None:
         if not done.cancelled() and done.exception() is None:
             lock.release()
 

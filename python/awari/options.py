@@ -72,10 +72,11 @@ class Option:
         """An `option ...` line read by the crate's reader (`awari._native.read_option`), or
         None when it names no option or type."""
         read = _native.read_option(line)
-        if read is None or not read.get("type"):
+        kind = None if read is None else read["type"]
+        if read is None or not kind:
             return None
-        return Option(read["name"], read["type"], read.get("default"), read.get("min"),
-                      read.get("max"), tuple(read.get("var", ())))
+        return Option(read["name"], kind, read["default"], read["min"], read["max"],
+                      tuple(read["var"]))
 
 
 V = TypeVar("V")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Sequence
-from typing import Optional, TypedDict
+from typing import Optional, TypedDict, cast
 
 from awari import _native
 from awari.errors import IllegalBestMoveError
@@ -65,15 +65,13 @@ class InfoDict(TypedDict, total=False):
 def parse_info(line: str, turn: Side = "south") -> InfoDict:
     """An `info` line read by the crate's reader, its score from `turn`'s point of view (the
     side to move in the position searched)."""
-    info: InfoDict = {}
-    for key, value in _native.read_info(line).items():
-        if key == "score":
-            kind, number = value  # type: ignore[misc]
-            info["score"] = PovScore(Cp(number) if kind == "cp" else Mate(number), turn)
-        elif key == "time":
-            info["time"] = value / 1000  # type: ignore[operator]
-        else:
-            info[key] = value  # type: ignore[literal-required]
+    read = _native.read_info(line)
+    info = cast(InfoDict, {k: v for k, v in read.items() if k not in ("score", "time")})
+    if "score" in read:
+        kind, number = read["score"]
+        info["score"] = PovScore(Cp(number) if kind == "cp" else Mate(number), turn)
+    if "time" in read:
+        info["time"] = read["time"] / 1000
     return info
 
 
