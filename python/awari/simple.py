@@ -166,8 +166,16 @@ class SimpleEngine:
             return self._run(self.engine.quit(grace))
         finally:
             if self.engine.returncode is None:
-                # Interrupted before the engine exited: nothing may outlive the loop.
+                # Interrupted before the engine exited: nothing may outlive the loop. Killed,
+                # it exits at once, and its ending is let finish on the loop (its pipes
+                # closed there).
                 self.engine._processes.kill()
+                ending = asyncio.run_coroutine_threadsafe(self.engine._end_once(0.0),
+                                                          self._loop)
+                try:
+                    ending.result(self.engine.timeout)
+                except BaseException:  # noqa: BLE001 - the loop stops whatever happened
+                    ending.cancel()
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join()
             self._loop.close()
