@@ -3,6 +3,8 @@ the figures of doc/rules.md) and against the engine binary itself: perft, the no
 moves and why a move is refused, the end and its result, the Zobrist key."""
 
 import copy
+import multiprocessing
+import pickle
 import re
 import subprocess
 
@@ -171,10 +173,12 @@ def test_a_position_that_is_not_notation_is_refused_with_its_column(text: str,
 @pytest.mark.parametrize("move, column", [("q", 1), ("AB", 2), ("", 1)])
 def test_a_move_that_is_not_a_letter_is_refused(move: str, column: int) -> None:
     board = awari.Board()
-    for call in (board.push, board.is_legal, board.illegal_reason):
+    for call in (board.push, board.illegal_reason):
         with pytest.raises(awari.NotationError) as refused:
             call(move)
         assert refused.value.column == column
+    # A question any text can be asked: text that is not a move is not a legal move.
+    assert board.is_legal(move) is False
 
 
 @pytest.mark.parametrize("rules, fen, moves", [
@@ -265,3 +269,89 @@ def test_boards_copy_compare_and_describe_themselves() -> None:
         awari.Board(seeds=0)
     with pytest.raises(ValueError, match="not both"):
         awari.Board("3-3-3-3-3-3-3-3-3-3-3-3-0-0-S", seeds=3)
+
+
+# (rules, start position or None for the rule set's start, moves pushed): boards whose start,
+# moves and history must survive pickling. The last ends by oware's repetition rule, which
+# only the history shows: the position alone would go on.
+HISTORIES = [
+    ("oware", None, ""),
+    ("oware", None, "FfEa"),
+    ("awari", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-10", "FfEaDc"),
+    ("ahl", None, "AbFa"),
+    ("kalah", "3-3-3-3-3-3-3-3-3-3-3-3-0-0-S", "A"),
+    ("ayoayo", None, "EfAeCd"),
+    ("kalah-empty", None, "CAf"),
+    ("oware", "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S", "FfAaBbCcDdEe"),
+]
+
+
+def history(rules: str, fen: str | None, moves: str) -> awari.Board:
+    board = awari.Board(fen, rules=rules)
+    board.push_moves(moves)
+    return board
+
+
+def same_game(a: awari.Board, b: awari.Board) -> bool:
+    """The same rule set, start, moves, position and end: everything a board says."""
+    return (a == b and a.rules == b.rules and a.start_fen == b.start_fen
+            and a.move_stack == b.move_stack and a.fen() == b.fen()
+            and a.result() == b.result() and a.is_repetition() == b.is_repetition())
+
+
+@pytest.mark.parametrize("rules, fen, moves", HISTORIES)
+def test_a_board_pickles_with_its_history(rules: str, fen: str | None, moves: str) -> None:
+    board = history(rules, fen, moves)
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(board, protocol=protocol))
+        assert same_game(again, board), (protocol, repr(again))
+        if moves:
+            assert again.pop() == moves[-1] == board.peek()
+
+
+def test_boards_go_to_other_processes_and_back() -> None:
+    boards = [history(*row) for row in HISTORIES]
+    # Spawned: the children import awari afresh, so the boards travel only as pickles.
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        returned = pool.map(awari.Board.copy, boards)
+    assert all(same_game(a, b) for a, b in zip(returned, boards))
+
+
+@pytest.mark.parametrize("moves, last", [("F", "F"), ("FfEa", "a"), ("Ff A", "A")])
+def test_peek_is_the_last_move_left_on_the_board(moves: str, last: str) -> None:
+    board = history("oware", None, moves)
+    stack = board.move_stack
+    assert board.peek() == last == stack[-1]
+    assert board.move_stack == stack
+
+
+def test_peek_at_the_start_is_an_index_error() -> None:
+    with pytest.raises(IndexError):
+        awari.Board().peek()
+    board = history("oware", None, "F")
+    board.pop()
+    with pytest.raises(IndexError):
+        board.peek()
+
+
+@pytest.mark.parametrize("text, legal", [
+    ("F", True), ("A", True), ("f", False), ("q", False), ("AB", False), ("", False),
+    (" F", False), ("0000", False), ("\n", False), ("é", False),
+])
+def test_is_legal_answers_any_text(text: str, legal: bool) -> None:
+    assert awari.Board().is_legal(text) is legal
+
+
+# Positions whose keys lie on both sides of 2**63, where a hash of the key as a machine word
+# and Python's hash of the key as an int part.
+HASHED = HISTORIES + [
+    ("oware", None, moves) for moves in ("A", "B", "C", "D", "E", "Fa", "Fb", "Fc", "Fd", "Fe")
+]
+
+
+def test_a_boards_hash_is_its_keys_hash() -> None:
+    boards = [history(*row) for row in HASHED]
+    keys = [board.zobrist for board in boards]
+    assert any(key >= 2**63 for key in keys) and any(key < 2**63 for key in keys), keys
+    for board in boards:
+        assert hash(board) == hash(board.zobrist), board

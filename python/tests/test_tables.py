@@ -1,6 +1,7 @@
 """awari.tables against `awari tables probe`: the same directory, the same positions, the same
 values, for the position and for each of its moves; and the ways opening a directory fails."""
 
+import json
 import random
 import re
 import shutil
@@ -79,7 +80,6 @@ def test_probes_are_what_awari_tables_probe_prints(awari_bin: str, table_dirs: d
 def test_a_position_outside_the_tables_has_no_value(table_dirs: dict[str, Path]) -> None:
     tables = Tables(table_dirs["oware"], verify=False)
     assert tables.probe(awari.Board()) is None  # 48 seeds on the board
-    assert tables.probe(awari.Board("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S", rules="kalah")) is None
     # One seed each, round and round: neither side can force the other's seed.
     cycle = tables.probe(awari.Board("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S"))
     assert cycle is not None and (cycle.lo, cycle.hi, cycle.exact, str(cycle)) == \
@@ -116,3 +116,85 @@ def test_the_probe_example_plays_a_perfect_line(table_dirs: dict[str, Path]) -> 
     assert run.returncode == 0, run.stderr
     assert "south to move ends with" in run.stdout
     assert "perfect line:" in run.stdout and "result:" in run.stdout
+
+
+@pytest.mark.parametrize("tables_rules, board_rules",
+                         [("oware", "kalah"), ("oware", "awari"), ("kalah", "oware"),
+                          ("kalah", "kalah-empty")])
+def test_a_board_of_another_rule_set_is_refused(table_dirs: dict[str, Path], tables_rules: str,
+                                                board_rules: str) -> None:
+    tables = Tables(table_dirs[tables_rules], rules=tables_rules, verify=False)
+    board = awari.Board("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S", rules=board_rules)
+    with pytest.raises(ValueError, match=f"rule set {board_rules} and the tables are of "
+                                         f"{tables_rules}"):
+        tables.probe(board)
+    with pytest.raises(ValueError, match=f"rule set {board_rules} and the tables are of "
+                                         f"{tables_rules}"):
+        tables.probe_moves(board)
+
+
+def test_closed_tables_refuse_every_use_but_their_names(table_dirs: dict[str, Path]) -> None:
+    board = awari.Board("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S")
+    with Tables(table_dirs["oware"], verify=False) as tables:
+        assert not tables.closed and tables.probe(board) is not None
+    assert tables.closed and repr(tables).endswith("closed>"), repr(tables)
+    assert tables.rules == "oware" and str(tables.dir) == str(table_dirs["oware"])
+    uses = {"probe": lambda: tables.probe(board), "probe_moves": lambda: tables.probe_moves(board),
+            "reach": lambda: tables.reach, "problems": lambda: tables.problems}
+    for name, use in uses.items():
+        with pytest.raises(ValueError, match="closed"):
+            use()
+            pytest.fail(f"{name} answered on closed tables")
+    tables.close()  # a second close does nothing
+    assert tables.closed
+    # An exception from the block goes on, and the tables are closed all the same.
+    with pytest.raises(KeyError):
+        with Tables(table_dirs["oware"], verify=False) as raised_in:
+            raise KeyError("from the block")
+    assert raised_in.closed
+
+
+# Run in a child, so that a SIGBUS the guard missed ends the child and fails the test, not the
+# test run: opens tables, probes a position of 7 seeds, cuts its layer's file to nothing, and
+# probes it again, then once more.
+CUT_SHORT = """
+import json, os, sys
+import awari
+from awari.tables import Tables
+
+directory, method, verify = sys.argv[1], sys.argv[2], sys.argv[3] == "verify"
+tables = Tables(directory, verify=verify)
+board = awari.Board("0-0-0-0-0-4-0-0-0-0-0-3-20-21-S")
+probe = getattr(tables, method)
+result = {"before": repr(probe(board))}
+os.truncate(os.path.join(directory, "oware-07.awtb"), 0)
+try:
+    result["cut"] = repr(probe(board))
+except OSError as e:
+    result["raised"] = str(e)
+result["after"] = repr(probe(board))
+result["problems"] = tables.problems
+result["reach"] = tables.reach
+print(json.dumps(result))
+"""
+
+
+@pytest.mark.parametrize("method, verify, after", [
+    ("probe", "verify", "None"),
+    ("probe", "unverified", "None"),
+    ("probe_moves", "unverified", "{'F': None}"),
+])
+def test_a_layer_cut_short_under_open_tables_raises_and_is_dropped(
+        tmp_path: Path, table_dirs: dict[str, Path], method: str, verify: str,
+        after: str) -> None:
+    directory = tmp_path / "tables"
+    shutil.copytree(table_dirs["oware"], directory)
+    run = subprocess.run([sys.executable, "-c", CUT_SHORT, str(directory), method, verify],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, f"the interpreter ended with {run.returncode}: {run.stderr}"
+    result = json.loads(run.stdout)
+    assert result["before"] != after, result
+    assert "oware-07" in result.get("raised", ""), result
+    assert result["after"] == after, result
+    assert any("oware-07" in problem for problem in result["problems"]), result
+    assert result["reach"] == 6, result

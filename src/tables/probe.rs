@@ -161,10 +161,12 @@ impl Tables {
 
     /// These tables, with a read of a page that was cut off from a file under them dropping
     /// that layer ([`sigbus`]) instead of ending the process: for the tables of play
-    /// ([`Tables::reopen`]), where a search can go on without a layer. The tools that compute
-    /// from the tables ([`Tables::open`]: `awari tables paths`, `solve`, ...) stay unguarded,
-    /// and stop with SIGBUS rather than carry on as if the layer had never been there.
-    fn guarded(mut self) -> Tables {
+    /// ([`Tables::reopen`]), where a search can go on without a layer, and for the Python
+    /// bindings, where the probe that read it can raise instead of ending the interpreter. The
+    /// tools that compute from the tables ([`Tables::open`]: `awari tables paths`, `solve`,
+    /// ...) stay unguarded, and stop with SIGBUS rather than carry on as if the layer had never
+    /// been there.
+    pub fn guarded(mut self) -> Tables {
         // The vectors are complete and never resized, so the flags stay where the guards
         // point (moving `self` moves no element).
         let guard = |layers: &[Option<Layer>], dropped: &[AtomicBool]| {

@@ -206,10 +206,12 @@ impl Board {
         format_move_list(self.game.moves())
     }
 
-    /// Whether `move` is legal here.
-    fn is_legal(&self, py: Python<'_>, r#move: &str) -> PyResult<bool> {
-        let m = parse_move(py, r#move)?;
-        Ok(self.game.legal_moves().contains(m))
+    /// Whether `move` is legal here; False for text that is not a move (a question asked of
+    /// any text, as `in` is; `push` and `illegal_reason` say what is wrong with it).
+    fn is_legal(&self, r#move: &str) -> bool {
+        r#move
+            .parse::<Move>()
+            .is_ok_and(|m| self.game.legal_moves().contains(m))
     }
 
     /// Why `move` is not legal here (the engine's sentence), or None when it is.
@@ -230,6 +232,15 @@ impl Board {
         self.game
             .play_text(moves)
             .map_err(|e| errors::from_moves(py, &e))
+    }
+
+    /// The last move pushed, left on the board; `IndexError` at the start.
+    fn peek(&self) -> PyResult<String> {
+        self.game
+            .moves()
+            .last()
+            .map(|m| m.to_char().to_string())
+            .ok_or_else(|| PyIndexError::new_err("peek at a game with no moves"))
     }
 
     /// Takes back the last move and returns it; `IndexError` at the start.
@@ -309,8 +320,33 @@ impl Board {
             && self.game.keys_since_capture() == other.game.keys_since_capture()
     }
 
-    fn __hash__(&self) -> u64 {
-        self.game.board().key()
+    /// `hash(board.zobrist)`: Python's hash of the key as an int. (The key itself would not
+    /// do: Python folds a hash into a signed word, so a key above 2**63 would hash otherwise.)
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.game.board().key().into_pyobject(py)?.hash()
+    }
+
+    /// What pickle (and `multiprocessing`) rebuild a board from: `Board(start_fen,
+    /// rules=...)`, then `__setstate__` with the moves, so the history (oware's repetitions,
+    /// `pop`) comes along.
+    fn __getnewargs_ex__<'py>(&self, py: Python<'py>) -> PyResult<((String,), Bound<'py, PyDict>)> {
+        let keywords = PyDict::new(py);
+        keywords.set_item("rules", self.rules())?;
+        Ok(((self.start_fen(),), keywords))
+    }
+
+    /// The moves since the start, as one move list (`FfEa`).
+    fn __getstate__(&self) -> String {
+        self.moves_text()
+    }
+
+    /// Plays `moves` (what `__getstate__` gave) from the board's start, all or nothing.
+    fn __setstate__(&mut self, py: Python<'_>, moves: &str) -> PyResult<()> {
+        let mut game = Game::new(*self.game.start());
+        game.play_text(moves)
+            .map_err(|e| errors::from_moves(py, &e))?;
+        self.game = game;
+        Ok(())
     }
 
     /// The board drawn as the engine's `d` draws it.

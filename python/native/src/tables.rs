@@ -3,12 +3,15 @@
 //! one the engine plays by and `awari tables probe` prints.
 
 use crate::board::{variant, Board};
+use awari::rules::{Move, Variant};
+use awari::sys::sigbus;
 use awari::tables::probe::{after_move, show, supported};
 use awari::tables::{Tables as RulesTables, Value as RulesValue};
-use pyo3::exceptions::{PyFileNotFoundError, PyNotADirectoryError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyNotADirectoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Bounds on the seeds, of those on the board, that the side to move ends the game with under
 /// perfect play from a position with no history (doc/tables.md says why they can differ).
@@ -50,10 +53,58 @@ impl Value {
     }
 }
 
-/// The tables of one rule set (oware, kalah or kalah-empty) in one directory.
+/// The tables of one rule set (oware, kalah or kalah-empty) in one directory, until closed.
+///
+/// The layer files are mapped into memory and guarded ([`awari::sys::sigbus`]), as the
+/// engine's are: a file cut short under an open `Tables` (rewritten, truncated) makes the probe
+/// that reads past its new end raise `OSError` naming it, and its layer is dropped from then on
+/// (named in `problems`), instead of SIGBUS ending the interpreter.
 #[pyclass(module = "awari.tables", frozen)]
 pub struct Tables {
-    tables: RulesTables,
+    variant: Variant,
+    dir: PathBuf,
+    /// The open tables; `None` once closed. An `Arc`, so that a probe holds them while it
+    /// reads, without the lock, and a `close` meanwhile only lets them go after it.
+    tables: Mutex<Option<Arc<RulesTables>>>,
+}
+
+impl Tables {
+    /// The open tables, or `ValueError` once closed.
+    fn open(&self) -> PyResult<Arc<RulesTables>> {
+        self.tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("the tables in {} are closed", self.dir.display()))
+            })
+    }
+
+    /// Runs `read` on the open tables for `board`: `ValueError` when they are closed or the
+    /// board is of another rule set; `OSError` naming the file when a read found one cut short
+    /// under them (its guard caught the SIGBUS and dropped its layer).
+    fn read<T>(&self, board: &Board, read: impl FnOnce(&RulesTables) -> T) -> PyResult<T> {
+        let tables = self.open()?;
+        let rules = board.game().board().variant();
+        if rules != tables.variant() {
+            return Err(PyValueError::new_err(format!(
+                "the board is of rule set {} and the tables are of {}: probe a board of theirs",
+                rules.name(),
+                tables.variant().name()
+            )));
+        }
+        let seen = sigbus::faults();
+        let value = read(&tables);
+        if sigbus::faults() != seen {
+            // Another `Tables` may have faulted meanwhile: only what these find is raised.
+            let known = tables.problems().len();
+            if tables.recheck() {
+                let found = tables.problems().split_off(known);
+                return Err(PyOSError::new_err(found.join("; ")));
+            }
+        }
+        Ok(value)
+    }
 }
 
 #[pymethods]
@@ -83,66 +134,126 @@ impl Tables {
                 dir.display()
             )));
         }
+        // Guarded before the checksums are read, so that a file cut short while they are read
+        // is a dropped layer too.
         let tables = py.detach(|| {
+            let tables = RulesTables::open_unverified(&dir, variant).guarded();
             if verify {
-                RulesTables::open(&dir, variant)
-            } else {
-                RulesTables::open_unverified(&dir, variant)
+                tables.verify();
             }
+            tables
         });
-        Ok(Tables { tables })
+        Ok(Tables {
+            variant,
+            dir,
+            tables: Mutex::new(Some(Arc::new(tables))),
+        })
     }
 
     /// The rule set's name.
     #[getter]
     fn rules(&self) -> &'static str {
-        self.tables.variant().name()
+        self.variant.name()
     }
 
     /// The directory.
     #[getter]
     fn dir(&self) -> PathBuf {
-        self.tables.dir().to_path_buf()
+        self.dir.clone()
+    }
+
+    /// Whether `close` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none()
     }
 
     /// The most seeds on the board a probe can answer for (every layer up to it is present),
     /// or None when there is no layer.
     #[getter]
-    fn reach(&self) -> Option<usize> {
-        self.tables.reach()
+    fn reach(&self) -> PyResult<Option<usize>> {
+        Ok(self.open()?.reach())
     }
 
-    /// What was left out when opening, one sentence each.
+    /// What was left out when opening, one sentence each, and each file changed or cut short
+    /// since (looked at now: one `fstat` per file).
     #[getter]
-    fn problems(&self) -> Vec<String> {
-        self.tables.problems()
+    fn problems(&self) -> PyResult<Vec<String>> {
+        let tables = self.open()?;
+        tables.recheck();
+        Ok(tables.problems())
     }
 
     /// The value of `board`'s current position for its side to move; None when its seed count
-    /// has no layer here or the board is of another rule set. Stores and history are not part
-    /// of a table position.
-    fn probe(&self, board: &Board) -> Option<Value> {
-        self.tables.probe(board.game().board()).map(Value::from)
+    /// has no layer here. Stores and history are not part of a table position. `ValueError`
+    /// for a board of another rule set.
+    fn probe(&self, board: &Board) -> PyResult<Option<Value>> {
+        self.read(board, |tables| {
+            tables.probe(board.game().board()).map(Value::from)
+        })
     }
 
     /// What each legal move of `board` leads to, for the side making it: {move: Value}, a move
-    /// whose position has no layer mapped to None. Empty when the game is over.
+    /// whose position has no layer mapped to None. Empty when the game is over. `ValueError`
+    /// for a board of another rule set.
     fn probe_moves<'py>(&self, py: Python<'py>, board: &Board) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
         let position = board.game().board();
-        for m in board.game().legal_moves() {
-            let value = after_move(&self.tables, position, m).map(Value::from);
+        let values: Vec<(Move, Option<Value>)> = self.read(board, |tables| {
+            board
+                .game()
+                .legal_moves()
+                .into_iter()
+                .map(|m| (m, after_move(tables, position, m).map(Value::from)))
+                .collect()
+        })?;
+        let dict = PyDict::new(py);
+        for (m, value) in values {
             dict.set_item(m.to_char().to_string(), value)?;
         }
         Ok(dict)
     }
 
+    /// Lets the files go (their maps and guards); any use but `rules`, `dir` and `closed` then
+    /// raises `ValueError`. Closing twice does nothing. The guards are few in a process (the
+    /// tables' files of a few openings), so a program that opens tables again and again closes
+    /// them, or opens them in a `with` block.
+    fn close(&self) {
+        self.tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+    }
+
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Closes the tables; an exception from the block goes on.
+    fn __exit__(
+        &self,
+        _kind: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+        _traceback: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close();
+        false
+    }
+
     fn __repr__(&self) -> String {
+        let state = match self.open() {
+            Ok(tables) => format!(
+                "reach={}",
+                tables.reach().map_or("None".to_string(), |r| r.to_string())
+            ),
+            Err(_) => "closed".to_string(),
+        };
         format!(
-            "<Tables rules='{}' dir='{}' reach={}>",
+            "<Tables rules='{}' dir='{}' {state}>",
             self.rules(),
-            self.tables.dir().display(),
-            self.reach().map_or("None".to_string(), |r| r.to_string())
+            self.dir.display()
         )
     }
 }
