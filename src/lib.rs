@@ -5,6 +5,9 @@
 //! above it, never on one below.
 //! - [`rng`]: the seeded generator of every reproducible random choice (the Zobrist keys'
 //!   included). It imports nothing.
+//! - [`said`]: what an engine says that the program keeps, as checked values (a score, and
+//!   the last of its thinking about a move it played), for the engine client that reads them
+//!   and the records that write them. It imports nothing.
 //! - [`rules`]: the game only (board, moves, six rule sets, notation, Zobrist keys, perft).
 //!   Everything else builds on it and it imports nothing from them.
 //! - [`sys`]: files, pipes, the processor's cache, signals, the subreaper, the registry of
@@ -27,10 +30,12 @@
 //!   terminal).
 //! - [`client`]: the engine client: an engine driven as a child process (started, written
 //!   to, read within limits, ended for sure), its replies typed, the search limits and their
-//!   `go` lines, an engine as `--engine` words name it. The referee and the page both stand
-//!   on it; it builds only on [`sys`].
+//!   `go` lines, the handshake, what an engine said of a move folded from its lines, an
+//!   engine as `--engine` words name it. The referee and the page both stand on it; it builds
+//!   only on [`sys`] and [`said`].
 //! - [`record`]: a game's record, as a JSON line and as PGN, written by the referee for its
-//!   matches and by the page for its downloads.
+//!   matches and by the page for its downloads. It builds on [`rules`] and [`said`], not on
+//!   [`client`].
 //! - [`referee`]: games and matches between engine processes, their records and statistics.
 //!   It checks moves with [`rules`] and meets engines only through [`client`].
 //! - [`puzzles`]: positions after a mistake where one move alone keeps the result the endgame
@@ -52,6 +57,7 @@ pub mod record;
 pub mod referee;
 pub mod rng;
 pub mod rules;
+pub mod said;
 pub mod search;
 pub mod serve;
 pub mod sys;

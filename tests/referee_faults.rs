@@ -49,18 +49,19 @@ fn records(json: &Path) -> Vec<GameRecord> {
 
 #[test]
 fn an_engine_that_reads_nothing_cannot_block_the_referee() {
-    // It says uciok and never reads: two option values of 40 KiB each fill its input pipe
-    // (64 KiB) during the handshake.
+    // After its handshake before the first game it says uciok and never reads: two option
+    // values of 40 KiB each fill its input pipe (64 KiB) during the handshake of each game.
+    let dir = temp("deaf");
     let big = "x".repeat(40 << 10);
+    let awari = format!("exec '{}'", env!("CARGO_BIN_EXE_awari"));
     let child = referee()
         .args(awari_engine("awari"))
-        .args([
-            "--engine",
-            "cmd=/bin/sh",
-            "arg=-c",
-            "arg=echo uciok; exec sleep 1000",
-            "name=deaf",
-        ])
+        .args(common::good_once(
+            &dir,
+            "deaf",
+            &awari,
+            "echo uciok; exec sleep 1000",
+        ))
         .arg(format!("option.A={big}"))
         .arg(format!("option.B={big}"))
         .args(["--games", "2", "--depth", "1", "--timeout", "1500"])
@@ -72,7 +73,10 @@ fn an_engine_that_reads_nothing_cannot_block_the_referee() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("forfeits: awari 0, deaf 2"), "{stdout}");
-    assert!(stdout.contains("at the new game: no answer"), "{stdout}");
+    assert!(
+        stdout.contains("at the handshake: no readyok after isready: no answer"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -683,15 +687,11 @@ fn an_engines_score_text_never_reaches_the_pgn() {
 fn games_nobody_played_are_no_contest_and_not_counted() {
     let dir = temp("no-contest");
     let json = dir.join("games.jsonl");
+    // Both pass the handshake before the first game, then exit at every start.
+    let awari = format!("exec '{}'", env!("CARGO_BIN_EXE_awari"));
     let out = referee()
-        .args([
-            "--engine",
-            "cmd=/bin/false",
-            "name=a",
-            "--engine",
-            "cmd=/bin/false",
-            "name=b",
-        ])
+        .args(common::good_once(&dir, "a", &awari, "exit 1"))
+        .args(common::good_once(&dir, "b", &awari, "exit 1"))
         .args(["--games", "2", "--depth", "1", "--jsonout"])
         .arg(&json)
         .output()
@@ -763,11 +763,12 @@ fn engines_are_kept_between_games_and_restarted_after_a_fault() {
             .filter(|l| *l == name)
             .count()
     };
-    // (restart flag, B's misbehave mode, starts of A, starts of B, forfeits line)
+    // (restart flag, B's misbehave mode, starts of A, starts of B, forfeits line); each
+    // count holds the start for the handshake before the first game.
     let rows = [
-        (None, "normal", 1, 1, None),
-        (Some("always"), "normal", 6, 6, None),
-        (None, "crash-at 4", 1, 6, Some("forfeits: good 0, bad 6")),
+        (None, "normal", 2, 2, None),
+        (Some("always"), "normal", 7, 7, None),
+        (None, "crash-at 4", 2, 7, Some("forfeits: good 0, bad 6")),
     ];
     for (restart, mode, a, b, forfeits) in rows {
         let _ = std::fs::remove_file(&starts);
@@ -877,16 +878,16 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
         (&late_closer, "10000", "its input is closed"),
         (&mute, "1000", "no answer within 1000 ms"),
     ];
-    for (engine, timeout, says) in rows {
+    // Each passes the handshake before the first game as the engine, then misbehaves.
+    let awari = format!("exec '{}'", env!("CARGO_BIN_EXE_awari"));
+    for (i, (engine, timeout, says)) in rows.into_iter().enumerate() {
         let _ = std::fs::remove_file(&json);
+        let marks = dir.join(i.to_string());
+        std::fs::create_dir_all(&marks).unwrap();
+        let bad = format!("exec /bin/sh '{}'", engine.display());
         let child = referee()
             .args(awari_engine("awari"))
-            .args([
-                "--engine",
-                "cmd=/bin/sh",
-                &format!("arg={}", engine.display()),
-                "name=bad",
-            ])
+            .args(common::good_once(&marks, "bad", &awari, &bad))
             .args([
                 "--games",
                 "2",
@@ -909,10 +910,11 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
             assert!(g.termination.contains(says), "{says}: {}", g.termination);
         }
     }
-    // No game played at all: exit status 1, and why.
+    // No game played at all (both engines pass the handshake before the first game, then
+    // exit at every start): exit status 1, and why.
     let child = referee()
-        .args(["--engine", "cmd=/bin/false", "name=a"])
-        .args(["--engine", "cmd=/bin/false", "name=b"])
+        .args(common::good_once(&dir, "a", &awari, "exit 1"))
+        .args(common::good_once(&dir, "b", &awari, "exit 1"))
         .args(["--games", "2", "--depth", "2"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

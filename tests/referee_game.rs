@@ -80,7 +80,7 @@ fn the_engine_against_itself_in_every_variant() {
         assert!(record
             .moves
             .iter()
-            .all(|m| m.depth.is_some() && m.score.is_some()));
+            .all(|m| m.said.depth.is_some() && m.said.score.is_some()));
         // The grace before a kill: awari exits on `quit` in milliseconds; 10 s leaves a busy
         // machine room to schedule it.
         assert!(a.end(Duration::from_secs(10)) && b.end(Duration::from_secs(10)));
@@ -140,6 +140,51 @@ fn misbehaving_engines_lose_with_the_reason() {
         assert_eq!(record.moves.len(), 1, "{what}: South's first move only");
         south.end(Duration::from_secs(1));
         north.end(Duration::from_millis(100));
+    }
+}
+
+/// What a move's record keeps of the engine's thinking: its best line's last score and depth,
+/// whatever its other `multipv` lines say and in whatever order they come.
+#[test]
+fn a_move_keeps_what_its_best_line_said() {
+    use awari::said::{EngineScore, Said};
+    let said = |cp, depth| Said {
+        score: Some(EngineScore::Cp(cp)),
+        depth: Some(depth),
+    };
+    // (what, South's lines before its `bestmove A`, what its move's record keeps)
+    let rows = [
+        (
+            "one line",
+            "echo 'info depth 4 score cp 12 pv A'",
+            said(12, 4),
+        ),
+        (
+            "the best line, then others",
+            "echo 'info depth 5 multipv 1 score cp 40 pv A'; \
+             echo 'info depth 5 multipv 2 score cp -90 pv B'",
+            said(40, 5),
+        ),
+        (
+            "others, then the best line",
+            "echo 'info depth 6 multipv 3 score cp -7 pv C'; \
+             echo 'info depth 6 multipv 1 score cp 3 pv A'; \
+             echo 'info depth 7 multipv 2 score cp -60 pv B'",
+            said(3, 6),
+        ),
+    ];
+    for (what, lines, want) in rows {
+        // A is a legal first move; at South's second turn its house is empty and South
+        // forfeits, its first move recorded.
+        let mut south = script(&format!("{lines}; echo 'bestmove A'"));
+        let mut north = awari();
+        let record = play(
+            [&mut south, &mut north],
+            &setup(Variant::Oware, Limit::Depth(1)),
+        );
+        assert_eq!(record.moves.first().map(|m| m.said), Some(want), "{what}");
+        south.end(Duration::from_millis(100));
+        north.end(Duration::from_secs(1));
     }
 }
 

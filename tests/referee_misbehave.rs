@@ -31,19 +31,6 @@ fn every_kind_of_misbehaviour() {
             0,
             "2 games",
         ),
-        // (A timeout that awari's own handshake meets on a busy machine: it applies to both.)
-        (
-            &["slow-start", "2000"],
-            &["--depth", "2", "--timeout", "1000"],
-            2,
-            "handshake",
-        ),
-        (
-            &["no-uciok"],
-            &["--depth", "2", "--timeout", "1000"],
-            2,
-            "handshake",
-        ),
         (&["flood"], &["--depth", "2"], 2, "flooded"),
         (&["ignore-quit"], &["--depth", "2"], 0, "2 games"),
     ];
@@ -79,6 +66,124 @@ fn every_kind_of_misbehaviour() {
         };
         assert!(counted, "{mode:?}: {stdout}");
         assert_eq!(running(&engine), 0, "{mode:?}: a misbehave process is left");
+    }
+}
+
+/// An engine that fails the handshake stops the run before its first game, whatever the run
+/// (a match, an SPRT, a tournament): an error naming the engine and why, exit status 2,
+/// nothing played or written, no process left. A program that is no engine would otherwise
+/// lose every game, and the match would print a score as if it had been played.
+#[test]
+fn an_engine_that_fails_the_handshake_stops_the_run_at_once() {
+    let (_dir, copy) = private_copy("handshake");
+    let misbehave = |mode: &[&str]| {
+        let mut words = vec![
+            "--engine".to_string(),
+            format!("cmd={}", copy.display()),
+            "name=bad".to_string(),
+        ];
+        words.extend(mode.iter().map(|a| format!("arg={a}")));
+        words
+    };
+    let plain = |cmd: &str, args: &[&str]| {
+        let mut words = vec![
+            "--engine".to_string(),
+            format!("cmd={cmd}"),
+            "name=bad".into(),
+        ];
+        words.extend(args.iter().map(|a| format!("arg={a}")));
+        words
+    };
+    let awari = |name: &str| {
+        [
+            "--engine",
+            &format!("cmd={}", common::AWARI),
+            &format!("name={name}"),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // (what, the engines and flags, why the bad one fails)
+    let rows: Vec<(&str, Vec<String>, &str)> = vec![
+        (
+            "a program that is no engine",
+            [awari("awari"), plain("/bin/cat", &[])].concat(),
+            "no uciok after uci: no answer within 1000 ms",
+        ),
+        (
+            "an engine that never says uciok",
+            [awari("awari"), misbehave(&["no-uciok"])].concat(),
+            "no uciok after uci: no answer within 1000 ms",
+        ),
+        (
+            "an engine slower to start than the timeout",
+            [awari("awari"), misbehave(&["slow-start", "5000"])].concat(),
+            "no uciok after uci: no answer within 1000 ms",
+        ),
+        (
+            "a program that exits at once",
+            [awari("awari"), plain("/bin/false", &[])].concat(),
+            "no uciok after uci: exited (status 1)",
+        ),
+        (
+            "an engine that never says readyok",
+            [
+                awari("awari"),
+                plain("/bin/sh", &["-c", "read l; echo uciok; exec sleep 1000"]),
+            ]
+            .concat(),
+            "no readyok after isready: no answer within 1000 ms",
+        ),
+        (
+            "the first engine",
+            [misbehave(&["no-uciok"]), awari("awari")].concat(),
+            "no uciok after uci",
+        ),
+        (
+            "an SPRT",
+            [
+                awari("awari"),
+                misbehave(&["no-uciok"]),
+                words(&["--sprt", "elo0=0", "elo1=10"]),
+            ]
+            .concat(),
+            "no uciok after uci",
+        ),
+        (
+            "a tournament, the bad engine last",
+            [awari("a"), awari("b"), misbehave(&["no-uciok"])].concat(),
+            "no uciok after uci",
+        ),
+        (
+            "a gauntlet",
+            [
+                awari("a"),
+                misbehave(&["no-uciok"]),
+                awari("b"),
+                words(&["--tournament", "gauntlet"]),
+            ]
+            .concat(),
+            "no uciok after uci",
+        ),
+    ];
+    for (what, args, why) in rows {
+        let dir = common::scratch("handshake", "out");
+        let json = dir.join("games.jsonl");
+        let out = common::referee()
+            .args(&args)
+            .args(["--games", "2", "--depth", "1", "--timeout", "1000"])
+            .arg("--jsonout")
+            .arg(&json)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (common::text(&out.stdout), common::text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{what}: {stdout}{stderr}");
+        let said = format!("error: engine bad failed its handshake: {why}");
+        assert!(stderr.contains(&said), "{what}: {stderr}");
+        assert!(!stdout.contains("game 1"), "{what}: {stdout}");
+        assert!(!json.exists(), "{what}: a record was written");
+        assert_eq!(running(&copy), 0, "{what}: a misbehave process is left");
     }
 }
 

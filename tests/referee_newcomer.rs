@@ -176,8 +176,9 @@ fn an_engine_that_cannot_be_started_is_refused_before_the_first_game() {
     }
 }
 
-/// The check before the first game runs none of an engine's code: a wrapper that counts its
-/// starts (or one that logs in to another machine) is started once per engine, by the games.
+/// The check of the commands before the first game runs none of an engine's code: a wrapper
+/// that counts its starts (or one that logs in to another machine) is started twice per
+/// engine, for its handshake before the first game and for the games.
 #[test]
 fn the_check_runs_no_engine_code() {
     let dir = scratch("newcomer", "no-code");
@@ -202,7 +203,11 @@ fn the_check_runs_no_engine_code() {
     let starts = std::fs::read_to_string(&starts).unwrap();
     let mut lines: Vec<&str> = starts.lines().collect();
     lines.sort_unstable();
-    assert_eq!(lines, ["a", "b"], "each engine started once, for the games");
+    assert_eq!(
+        lines,
+        ["a", "a", "b", "b"],
+        "each engine started for its handshake, then for the games"
+    );
 }
 
 /// A PGN another program wrote: tags without an Event, moves over several lines.

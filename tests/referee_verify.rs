@@ -225,13 +225,9 @@ fn records_of_every_way_a_game_ends_verify() {
             "no-start",
             [
                 awari("A"),
-                vec![
-                    "--engine".into(),
-                    // It starts (a command that cannot is refused before the first
-                    // game) and exits before its handshake.
-                    "cmd=/bin/false".into(),
-                    "name=gone".into(),
-                ],
+                // It passes the handshake before the first game (an engine that does not
+                // is refused then), then exits at every start, before its handshake.
+                crate::common::good_once(&dir, "gone", &format!("exec '{AWARI}'"), "exit 1"),
                 games("2"),
             ]
             .concat(),

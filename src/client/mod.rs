@@ -2,18 +2,26 @@
 //! referee's games and for the page (`awari serve`) alike. [`process`] starts one (never
 //! through a shell), writes to it, reads its output within limits and ends it for sure;
 //! [`reply`] types what it says (`uciok`, `readyok`, `id name`, `option`, `info`,
-//! `bestmove`); [`limit`] is what a search is limited by and the `go` line that asks for it;
-//! [`words`] reads an engine as a command line names it (`--engine cmd=... tc=...`).
+//! `bestmove`); [`handshake`] starts an engine and does the handshake (`uci` up to `uciok`,
+//! its settings, `isready` up to `readyok`), the one the referee, `referee check` and the
+//! page share; [`thinking`] folds what an engine says while it thinks into what is kept of
+//! its move ([`crate::said::Said`]); [`limit`] is what a search is limited by and the `go`
+//! line that asks for it; [`words`] reads an engine as a command line names it
+//! (`--engine cmd=... tc=...`).
 //!
 //! It builds only on [`crate::sys`] (the registry of live engines, the subreaper,
-//! the interrupt handler, `/proc`), and knows nothing of the rules, of matches or of
-//! the page: a move is text to it, which its users check.
+//! the interrupt handler, `/proc`) and [`crate::said`] (the values it reads out of an
+//! engine's lines), and knows nothing of the rules, of matches or of the page: a move is
+//! text to it, which its users check.
 
+pub mod handshake;
 pub mod limit;
 pub mod process;
 pub mod reply;
+pub mod thinking;
 pub mod words;
 
+pub use handshake::{Hello, Refusal};
 pub use limit::Limit;
 pub use process::{Exit, Failure, OutputLimits, Process, Spec};
-pub use reply::{EngineOption, EngineScore, Expect, Reply};
+pub use reply::{EngineOption, Expect, Reply};

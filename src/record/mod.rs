@@ -6,15 +6,15 @@
 //! A room of its own, not the referee's, because two programs write these records: the
 //! referee for its matches and the page (`awari serve`) for a game played on it, which it
 //! offers as a download in the same two formats. Both build on it and neither on the other.
-//! It builds on the rules and on the engine client's typed scores ([`crate::client::reply`]),
-//! and knows nothing of matches: the referee reads an SPRT out of [`SprtSettings`].
+//! It builds on the rules and on what an engine said as checked values ([`crate::said`]),
+//! never on the engine client, and knows nothing of matches: the referee reads an SPRT out of [`SprtSettings`].
 
 mod played;
 
 pub use played::{Played, Record, Termination};
 
-use crate::client::reply::EngineScore;
 use crate::rules::{format_move_list, parse_move_list, Board, Variant};
+use crate::said::EngineScore;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -210,8 +210,8 @@ impl GameRecord {
                 .moves
                 .iter()
                 .map(|m| MoveInfo {
-                    score: m.score,
-                    depth: m.depth,
+                    score: m.said.score,
+                    depth: m.said.depth,
                     ms: u64::try_from(m.time.as_millis()).unwrap_or(u64::MAX),
                 })
                 .collect(),

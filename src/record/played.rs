@@ -2,8 +2,8 @@
 //! engine said of it, and how it ended. The referee fills one per game; the page makes one of
 //! a game played on it, for the same downloads.
 
-use crate::client::reply::EngineScore;
 use crate::rules::{Board, EndReason, Move, Side};
+use crate::said::Said;
 use std::fmt;
 use std::time::Duration;
 
@@ -41,10 +41,8 @@ impl fmt::Display for Termination {
 pub struct Played {
     /// The move.
     pub mv: Move,
-    /// The last score the engine reported, if any.
-    pub score: Option<EngineScore>,
-    /// The last depth it reported.
-    pub depth: Option<u32>,
+    /// What the engine said of it: the last score and depth of its best line.
+    pub said: Said,
     /// Time the referee measured and charged, from the synchronisation before `go` to
     /// `bestmove`.
     pub time: Duration,

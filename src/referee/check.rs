@@ -5,7 +5,8 @@
 //! Each probe starts by synchronising with the engine (`isready`, every earlier line
 //! discarded), so that a late line from one check is never blamed on the next.
 
-use crate::client::process::{OutputLimits, Process, Spec};
+use crate::client::handshake::{self, Hello, Logs, Step};
+use crate::client::process::{Process, Spec};
 use crate::client::reply::{quote, Expect, Reply};
 use crate::rules::{parse_move_list, Board, Game, Variant};
 use std::time::{Duration, Instant};
@@ -92,37 +93,36 @@ pub fn check(
         n if n % 1000 == 0 => format!("{} s", n / 1000),
         n => format!("{n} ms"),
     };
-    let mut p = match Process::start(spec, OutputLimits::default(), None, None) {
-        Ok(p) => p,
-        Err(e) => {
-            say("start", Err(e.to_string()));
+    // The handshake, as a match does it: the variant, then the options given.
+    let name = variant.to_string();
+    let settings: &[(&str, &str)] = match variant {
+        Variant::Oware => &[],
+        _ => &[("UCI_Variant", &name)],
+    };
+    let handshake = "handshake: uci -> id name ... uciok";
+    let id = |hello: &Hello| match &hello.name {
+        Some(name) => Ok(format!("id name {name}")),
+        None => Err("no `id name`".to_string()),
+    };
+    let mut p = match handshake::start(spec, settings, answer, Logs::default()) {
+        Ok((p, hello)) => {
+            say(handshake, id(&hello));
+            let ms = hello.ready_after.as_millis();
+            say("isready -> readyok", Ok(format!("readyok after {ms} ms")));
+            p
+        }
+        Err(r) => {
+            match r.step {
+                Step::Start => say("start", Err(r.failure.to_string())),
+                Step::Uci | Step::Options => say(handshake, Err(r.to_string())),
+                Step::Ready => {
+                    say(handshake, id(&r.hello));
+                    say("isready -> readyok", Err(r.failure.to_string()));
+                }
+            }
             return false;
         }
     };
-    // Handshake.
-    let mut id = None;
-    let hs = p.send("uci").and_then(|()| {
-        p.wait_for(Expect::UciOk, answer, &mut |l| {
-            if let Reply::IdName(_) = Reply::parse(l) {
-                id = Some(l.to_string());
-            }
-        })
-    });
-    match (hs, id) {
-        (Ok(_), Some(id)) => say("handshake: uci -> id name ... uciok", Ok(id)),
-        (Ok(_), None) => say(
-            "handshake: uci -> id name ... uciok",
-            Err("no `id name`".into()),
-        ),
-        (Err(e), _) => {
-            say("handshake: uci -> id name ... uciok", Err(e.to_string()));
-            p.end(Duration::from_millis(200));
-            return false;
-        }
-    }
-    if variant != Variant::Oware {
-        let _ = p.send(&format!("setoption name UCI_Variant value {variant}"));
-    }
     let ready = |p: &mut Process, within: Duration| -> Outcome {
         let t = Instant::now();
         p.send("isready")
@@ -130,7 +130,6 @@ pub fn check(
             .map(|_| format!("readyok after {} ms", t.elapsed().as_millis()))
             .map_err(|e| e.to_string())
     };
-    say("isready -> readyok", ready(&mut p, answer));
 
     let start = Game::new(Board::start(variant));
     let go = |p: &mut Process, line: &str| -> Outcome {

@@ -12,10 +12,12 @@
 use crate::client::limit::{Clocks, Limit};
 use crate::client::process::{Failure, Process};
 use crate::client::reply::{quote, Expect, Reply};
+use crate::client::thinking;
 use crate::record::{Played, Record, Termination};
 use crate::rules::{
     format_move_list, parse_move_list, Board, EndReason, Game, Move, Side, Variant,
 };
+use crate::said::Said;
 use std::time::{Duration, Instant};
 
 /// Everything about one game but its engines.
@@ -153,7 +155,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             Limit::Depth(_) | Limit::Nodes(_) => setup.stall,
         };
         let started = Instant::now();
-        let mut info = crate::client::reply::Info::default();
+        let mut said = Said::default();
         let answer = engine
             .sync(allowed)
             .and_then(|()| engine.send(position.trim_end()))
@@ -161,10 +163,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             .and_then(|()| {
                 let left = allowed.saturating_sub(started.elapsed());
                 engine.wait_for(Expect::BestMove, left, &mut |line| {
-                    if let Reply::Info(new) = Reply::parse(line) {
-                        info.depth = new.depth.or(info.depth);
-                        info.score = new.score.or(info.score);
-                    }
+                    thinking::hear(&mut said, line)
                 })
             });
         let took = started.elapsed();
@@ -199,8 +198,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             }
             Ok(Played {
                 mv,
-                score: info.score,
-                depth: info.depth,
+                said,
                 time: took,
             })
         };

@@ -9,9 +9,9 @@
 
 use super::game::{play, Scoring, Setup};
 use super::stats::Verdict;
+use crate::client::handshake::{self, Logs, Refusal, Step};
 use crate::client::limit::Limit;
-use crate::client::process::{self, OutputLimits, Process, Spec};
-use crate::client::reply::Expect;
+use crate::client::process::{self, Process, Spec};
 use crate::cluster::shard::Shard;
 use crate::record::Record;
 use crate::record::{GameRecord, Meta, Sink};
@@ -305,39 +305,74 @@ fn open_log(logs: Option<&(&Path, String)>, ext: &str) -> Result<Option<std::fs:
     }
 }
 
-/// Starts an engine and does the handshake: `uci`/`uciok`, the variant, its options. With a
-/// log directory, its stderr and protocol exchange go to files named by the stem given.
+/// Starts an engine and does the handshake ([`shake`]). With a log directory, its stderr and
+/// protocol exchange go to files named by the stem given.
 fn ready(
     spec: &Spec,
     variant: Variant,
     stall: Duration,
     logs: Option<&(&Path, String)>,
 ) -> Result<Process, String> {
-    let mut p = Process::start(
-        spec,
-        OutputLimits::default(),
-        open_log(logs, "stderr")?,
-        open_log(logs, "log")?,
-    )
-    .map_err(|e| e.to_string())?;
-    let handshake = (|| {
-        p.send("uci")?;
-        p.wait_for(Expect::UciOk, stall, &mut |_| {})?;
-        if variant != Variant::Oware {
-            p.send(&format!("setoption name UCI_Variant value {variant}"))?;
-        }
-        for (name, value) in &spec.options {
-            p.send(&format!("setoption name {name} value {value}"))?;
-        }
-        Ok::<(), process::Failure>(())
-    })();
-    match handshake {
-        Ok(()) => Ok(p),
-        Err(f) => {
-            p.end(Duration::from_millis(200));
-            Err(format!("at the handshake: {f}"))
+    let logs = Logs {
+        stderr: open_log(logs, "stderr")?,
+        log: open_log(logs, "log")?,
+    };
+    match shake(spec, variant, stall, logs) {
+        Ok(p) => Ok(p),
+        Err(r) if r.step == Step::Start => Err(r.to_string()),
+        Err(r) => Err(format!("at the handshake: {r}")),
+    }
+}
+
+/// [`handshake::start`] with the match's variant: `UCI_Variant`, but for oware, every
+/// engine's default.
+fn shake(spec: &Spec, variant: Variant, stall: Duration, logs: Logs) -> Result<Process, Refusal> {
+    let name = variant.to_string();
+    let settings: &[(&str, &str)] = match variant {
+        Variant::Oware => &[],
+        _ => &[("UCI_Variant", &name)],
+    };
+    handshake::start(spec, settings, stall, logs).map(|(p, _)| p)
+}
+
+/// Every engine of `engines` started and shaken hands with once, before any game: one that
+/// fails would lose every game of its matches, and a match of forfeits says nothing. The
+/// first to fail, in the order given, is named with why; each is ended at once. They are
+/// tried `at_once` at a time.
+pub fn handshake_all(
+    engines: &[Contestant],
+    variant: Variant,
+    stall: Duration,
+    at_once: usize,
+) -> Result<(), String> {
+    for group in engines.chunks(at_once.max(1)) {
+        let verdicts: Vec<Result<(), String>> = std::thread::scope(|scope| {
+            let tries: Vec<_> = group
+                .iter()
+                .map(|e| {
+                    scope.spawn(move || {
+                        shake(&e.spec, variant, stall, Logs::default())
+                            .map(|mut p| {
+                                p.end(Duration::from_millis(500));
+                            })
+                            .map_err(|r| r.to_string())
+                    })
+                })
+                .collect();
+            tries
+                .into_iter()
+                .map(|t| {
+                    t.join()
+                        .unwrap_or_else(|_| Err("its start panicked".into()))
+                })
+                .collect()
+        });
+        crate::sys::subreaper::sweep();
+        for (e, verdict) in group.iter().zip(verdicts) {
+            verdict.map_err(|why| format!("engine {} failed its handshake: {why}", e.spec.name))?;
         }
     }
+    Ok(())
 }
 
 /// A kept engine process for game `round`, or a fresh one: the kept one is used if it is

@@ -8,9 +8,10 @@ use super::info::{self, Line};
 use super::pace::Gate;
 use super::review::{judge, Eval, Judged};
 use super::session::{NewGame, Seat, Session};
-use crate::client::reply::Reply;
+use crate::client::thinking;
 use crate::record::Played;
 use crate::rules::{Game, Side, Variant};
+use crate::said::Said;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -141,16 +142,13 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 }
                 // What the engine says, kept as the referee keeps it: its last score (its own
                 // view, the mover's) and depth, and the time from `go` to `bestmove`.
-                let mut said = crate::client::reply::Info::default();
+                let mut said = Said::default();
                 let mut took = Duration::ZERO;
                 let result = ready(slot, kind, number, variant(&game)).and_then(|engine| {
                     set_thinking(session, generation, Some(side));
                     let (go, within) = engine::go(&kind.limit);
                     let mut lines = |line: &str| {
-                        if let Reply::Info(new) = Reply::parse(line) {
-                            said.depth = new.depth.or(said.depth);
-                            said.score = new.score.or(said.score);
-                        }
+                        thinking::hear(&mut said, line);
                         if let Some(l) = info::parse(line, &game) {
                             publish_line(session, generation, side, l, None);
                         }
@@ -177,8 +175,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             .map(|()| {
                                 st.note_said(Played {
                                     mv: moves[0],
-                                    score: said.score,
-                                    depth: said.depth,
+                                    said,
                                     time: took,
                                 })
                             })

@@ -2,9 +2,10 @@
 //! classic opponents, the engines given with `--engine`), and one running engine, driven with
 //! the engine client's [`Process`]. Every engine is a child process, this program's own included.
 
+use crate::client::handshake::{self, Logs};
 use crate::client::limit::Limit;
-use crate::client::process::{Failure, OutputLimits, Process, Spec};
-use crate::client::reply::{Expect, Reply};
+use crate::client::process::{Failure, Process, Spec};
+use crate::client::reply::Reply;
 use crate::rules::{format_move_list, Game, Variant};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -132,45 +133,26 @@ impl Engine {
                 "{MAX_ENGINES} engines are running: close a tab or wait"
             ));
         }
-        // From here on, dropping the engine counts it out.
-        let process = match Process::start(&kind.spec, OutputLimits::default(), None, None) {
-            Ok(p) => p,
-            Err(e) => {
+        // The variant is told at each new game.
+        let (process, hello) = match handshake::start(&kind.spec, &[], HANDSHAKE, Logs::default()) {
+            Ok(started) => started,
+            Err(r) => {
                 RUNNING.fetch_sub(1, Ordering::AcqRel);
-                return Err(format!("{}: {e}", kind.label));
+                return Err(format!("{}: {r}", kind.label));
             }
         };
-        let mut engine = Engine {
+        // `... type spin default 1 min 1 max 6`; without a max, 1 line is sure.
+        let multipv = hello.option("MultiPV").map_or(0, |option| {
+            let max = option.max.and_then(|m| u32::try_from(m).ok());
+            max.unwrap_or(1).clamp(1, MAX_LINES)
+        });
+        // From here on, dropping the engine counts it out.
+        Ok(Engine {
             process,
             kind: kind.id.clone(),
-            multipv: 0,
+            multipv,
             game: None,
-        };
-        engine
-            .handshake(kind)
-            .map_err(|e| format!("{}: {e}", kind.label))?;
-        Ok(engine)
-    }
-
-    fn handshake(&mut self, kind: &Kind) -> Result<(), Failure> {
-        self.process.send("uci")?;
-        let mut multipv = 0;
-        self.process
-            .wait_for(Expect::UciOk, HANDSHAKE, &mut |line| {
-                if let Reply::Option(option) = Reply::parse(line) {
-                    if option.name == "MultiPV" {
-                        // `... type spin default 1 min 1 max 6`; without a max, 1 line is sure.
-                        let max = option.max.and_then(|m| u32::try_from(m).ok());
-                        multipv = max.unwrap_or(1).clamp(1, MAX_LINES);
-                    }
-                }
-            })?;
-        self.multipv = multipv;
-        for (name, value) in &kind.spec.options {
-            self.process
-                .send(&format!("setoption name {name} value {value}"))?;
-        }
-        self.process.sync(HANDSHAKE)
+        })
     }
 
     /// Sends a `setoption`.

@@ -399,8 +399,7 @@ impl State {
                     Some(Some(said)) if said.mv == mv => said.clone(),
                     _ => Played {
                         mv,
-                        score: None,
-                        depth: None,
+                        said: crate::said::Said::default(),
                         time: Duration::ZERO,
                     },
                 })

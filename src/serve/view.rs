@@ -2,8 +2,8 @@
 //! how the game ended, scores from South's point of view. The page decides nothing: it draws
 //! these.
 
-use crate::client::reply::EngineScore;
 use crate::rules::{Board, Game, IllegalReason, Move, Side};
+use crate::said::EngineScore;
 use serde::Serialize;
 
 /// A board, as drawn.

@@ -183,6 +183,24 @@ pub fn last_line(stdout: &[u8], prefix: &str) -> String {
         .to_string()
 }
 
+/// `--engine` words for an engine named `name` that runs the shell command `good` at its first
+/// start and `bad` at every later one: the referee's handshake before the first game meets a
+/// good engine, its games a bad one (a start is marked by a directory made in `dir`, which only
+/// one start can make).
+pub fn good_once(dir: &Path, name: &str, good: &str, bad: &str) -> Vec<String> {
+    let mark = dir.join(format!("{name}.started"));
+    vec![
+        "--engine".to_string(),
+        "cmd=/bin/sh".to_string(),
+        "arg=-c".to_string(),
+        format!(
+            "arg=if mkdir '{}' 2>/dev/null; then {good}; else {bad}; fi",
+            mark.display()
+        ),
+        format!("name={name}"),
+    ]
+}
+
 /// Waits at most `limit` for `child` to end, then its status and output; or `None`, with the
 /// child killed and reaped, if it was still running then. (Its output is read once it has
 /// ended: what it prints must fit in the pipes meanwhile.)

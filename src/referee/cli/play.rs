@@ -163,6 +163,17 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
     }
     crate::client::process::make_room_for(2 * cli.concurrency)
         .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
+    // An engine that starts but fails the handshake (a program that is no engine, one that
+    // never says uciok) would also lose every game: every engine of the match or tournament
+    // does the handshake once, and the first to fail stops the run before anything is played
+    // or written. A tournament is not played without it: its standings would be another
+    // tournament's than the one asked for, under the same name.
+    runner::handshake_all(
+        &engines,
+        cli.variant,
+        Duration::from_millis(cli.timeout),
+        2 * cli.concurrency as usize,
+    )?;
     if let Some(dir) = &cli.log_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
     }

@@ -7,12 +7,12 @@
 //! ([`encode_boards`]) rather than an array of objects: the browser parses a long string
 //! almost for free and decodes only the game it shows.
 
-use crate::client::reply::EngineScore;
 use crate::record::{GameRecord, GameResult};
 use crate::referee::figures::Figures;
 use crate::referee::runner::{Tally, Totals};
 use crate::referee::stats::{self, Sprt};
 use crate::rules::{parse_move_list, relay_sow, Board, Side, Variant};
+use crate::said::EngineScore;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
