@@ -3,8 +3,9 @@
 //! that the Python client reads every line exactly as they do. `tests/data/replies.json` holds
 //! the cases that both this binding (`python/tests/test_reply.py`) and the reader run.
 
-use awari::client::reply::{EngineOption, EngineScore, Info, Reply, ScoreBound};
+use awari::client::reply::{EngineOption, Info, Reply, ScoreBound};
 use awari::rules::parse_move_list;
+use awari::said::EngineScore;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
