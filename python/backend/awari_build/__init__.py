@@ -5,8 +5,8 @@ things added to a wheel's build.
   `--profile` of MATURIN_PEP517_ARGS, as `.ci/run` gives it, else release), copied into the
   package (`engine.py`), so that an installed wheel carries the engine it speaks to.
 - The platform tag: under pip, maturin tags a wheel `linux_*` (its backend passes
-  `--compatibility off`, which outranks `[tool.maturin] compatibility`), a tag that no other
-  machine's pip takes. Here it is `manylinux_2_N`, where N is the newest glibc the engine
+  `--compatibility off`, which outranks `[tool.maturin] compatibility`), a tag that says
+  nothing of the glibc the wheel needs and that PyPI refuses. Here it is `manylinux_2_N`, where N is the newest glibc the engine
   binary needs (`elf.py`); maturin checks the extension module against that tag and fails the
   build if the module needs more. A `--compatibility` of the caller's is left as it is.
 
