@@ -5,8 +5,8 @@ things added to a wheel's build.
   `--profile` of MATURIN_PEP517_ARGS, as `.ci/run` gives it, else release), copied into the
   package (`engine.py`), so that an installed wheel carries the engine it speaks to.
 - The platform tag: under pip, maturin tags a wheel `linux_*` (its backend passes
-  `--compatibility off`, which outranks `[tool.maturin] compatibility`), a tag that no other
-  machine's pip takes. Here it is `manylinux_2_N`, where N is the newest glibc the engine
+  `--compatibility off`, which outranks `[tool.maturin] compatibility`), a tag that says
+  nothing of the glibc the wheel needs and that PyPI refuses. Here it is `manylinux_2_N`, where N is the newest glibc the engine
   binary needs (`elf.py`); maturin checks the extension module against that tag and fails the
   build if the module needs more. A `--compatibility` of the caller's is left as it is.
 
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import importlib
 import platform
+import subprocess
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,7 +56,12 @@ def _settings(config_settings: Mapping[str, Any] | None, editable: bool) -> dict
     platform tag its glibc allows added unless the caller chose one."""
     args = list(maturin.get_maturin_pep517_args(config_settings))
     options = cargo_args(args)
-    engine = build_engine(options, maturin.get_config(), editable)
+    try:
+        engine = build_engine(options, maturin.get_config(), editable)
+    except (OSError, subprocess.CalledProcessError, RuntimeError) as error:
+        # cargo has said why on stderr, where it could; pip shows this line last.
+        sys.stderr.write(f"Error: the engine binary (awari/bin/awari) was not built: {error}\n")
+        sys.exit(1)
     if options.compatibility is None and platform.system() == "Linux":
         needed = glibc_needed(engine)
         if needed is not None:
