@@ -1,6 +1,8 @@
 """Paths of the real binaries the tests drive (AWARI_BIN, MISBEHAVE_BIN; by default
 target/ci/awari and target/ci/misbehave, built by `cargo build --profile ci --bins`)."""
 
+from __future__ import annotations
+
 import os
 from pathlib import Path
 

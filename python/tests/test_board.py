@@ -2,6 +2,8 @@
 the figures of doc/rules.md) and against the engine binary itself: perft, the notation, legal
 moves and why a move is refused, the end and its result, the Zobrist key."""
 
+from __future__ import annotations
+
 import copy
 import multiprocessing
 import pickle

@@ -2,6 +2,8 @@
 Every engine a test starts is ended in the test (a `with`), and its process group is checked
 gone by id."""
 
+from __future__ import annotations
+
 import asyncio
 import os
 import shutil

@@ -1,5 +1,7 @@
 """Each example in examples/ runs to its end against the real engine."""
 
+from __future__ import annotations
+
 import subprocess
 import sys
 

@@ -2,6 +2,8 @@
 the Rust reader (src/client/reply.rs) runs too: the binding must give, for every line, the
 fields the table says, and nothing more."""
 
+from __future__ import annotations
+
 import json
 from typing import Any
 

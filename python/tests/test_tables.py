@@ -1,6 +1,8 @@
 """awari.tables against `awari tables probe`: the same directory, the same positions, the same
 values, for the position and for each of its moves; and the ways opening a directory fails."""
 
+from __future__ import annotations
+
 import json
 import random
 import re
