@@ -4,7 +4,8 @@
 //! moves in the move list, draws the better move's arrow, shows each side's accuracy and a
 //! graph in seeds that steps to the ply clicked. The records come from the real referee, the
 //! review from the real engine; the page runs in headless Chromium (a screenshot goes to
-//! `target/serve-artifacts/review-marks.png`).
+//! `target/serve-artifacts/review-marks.png`). Within the endgame tables' reach the review
+//! judges a move by the proven results before and after it, not by their margins.
 
 use crate::common;
 use serde_json::{json, Value};
@@ -297,4 +298,60 @@ fn a_review_of_a_referee_record_marks_moves_and_shows_the_better_one() {
                 .is_some_and(|a| (a - want).abs() <= 1)
         },
     );
+}
+
+/// Rows of (what, position, South's move, the mark, the seeds lost), each a record of one
+/// move within the reach of 8-seed tables, where the tables prove the result before and
+/// after it: the review keeps a proven result whatever its margin, and calls throwing one away
+/// a blunder however few seeds it costs. (Read as estimates, the first two were blunders and
+/// the last two mistakes.)
+#[test]
+fn a_review_judges_proven_results_by_the_result_not_the_margin() {
+    let dir = common::scratch("serve-review", "tables");
+    common::build_tables(&dir, awari::rules::Variant::Oware, 8);
+    let server = Server::start(&["--tables", dir.to_str().unwrap()]);
+    #[rustfmt::skip]
+    let rows: [(&str, &str, &str, Option<&str>, f64); 4] = [
+        ("a win by 8 kept by 2", "2-1-1-1-0-1-0-0-0-1-0-1-20-20-S", "D", None, 0.0),
+        ("a loss by 2 kept by 8", "1-1-0-1-0-0-3-1-0-0-1-0-20-20-S", "A", None, 0.0),
+        ("a win by 2 thrown to a draw", "0-1-1-2-1-2-1-0-0-0-0-0-20-20-S", "B", Some("blunder"), 2.0),
+        ("a draw thrown to a loss by 2", "0-4-0-1-2-0-0-0-0-1-0-0-20-20-S", "E", Some("blunder"), 2.0),
+    ];
+    for (what, fen, mv, mark, loss) in rows {
+        // The game as a record: played on the page, downloaded, and loaded again.
+        let played = post(
+            &server.addr,
+            "/api/session",
+            json!({ "variant": "oware", "south": "human", "north": "human",
+                    "fen": fen, "moves": mv }),
+        )["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let record = download(&server.addr, &played, "pgn");
+        let id = post(
+            &server.addr,
+            "/api/session",
+            json!({ "variant": "oware", "south": "human", "north": "human", "record": record }),
+        )["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        post(&server.addr, "/api/review", json!({ "id": id, "ms": 100 }));
+        let mut st = Value::Null;
+        wait_until(Duration::from_secs(60), "the review", || {
+            st = state(&server.addr, &id);
+            st["review"]["done"] == true
+        });
+        let judged = &st["review"]["moves"][0];
+        assert_eq!(judged["mv"], mv, "{what}: {st}");
+        assert_eq!(judged["mark"].as_str(), mark, "{what}: {judged}");
+        assert_eq!(judged["loss"], loss, "{what}: {judged}");
+        let accuracy = judged["accuracy"].as_f64().unwrap();
+        match mark {
+            None => assert_eq!(accuracy, 100.0, "{what}: {judged}"),
+            Some(_) => assert!(accuracy < 50.0, "{what}: {judged}"),
+        }
+        assert_eq!(st["review"]["accuracy"][0], accuracy, "{what}: {st}");
+    }
 }

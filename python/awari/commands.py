@@ -218,7 +218,7 @@ class Search(Command):
 
 #: The fields each `Info` flag keeps (`string` is always kept).
 _FLAGS = {"score": Info.SCORE, "lowerbound": Info.SCORE, "upperbound": Info.SCORE,
-          "pv": Info.PV}
+          "tables": Info.SCORE, "pv": Info.PV}
 
 
 def _select(info: InfoDict, selected: Info) -> InfoDict:

@@ -52,6 +52,7 @@ class InfoDict(TypedDict, total=False):
     score: PovScore
     lowerbound: bool
     upperbound: bool
+    tables: bool
     nodes: int
     nps: int
     time: float

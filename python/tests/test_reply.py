@@ -26,6 +26,8 @@ def expected_info(row: dict[str, Any]) -> dict[str, Any]:
         info["score"] = (kind, n)
     if "bound" in row:
         info[f"{row['bound']}bound"] = True
+    if row.get("tables"):
+        info["tables"] = True
     for key in ("currmove", "string"):
         if key in row:
             info[key] = row[key]

@@ -5,7 +5,7 @@
 //! `info string`) are slices of the line, which their users check or quote.
 //! `tests/data/replies.json` is the table of lines it is tested on, with the Python binding.
 
-use crate::said::EngineScore;
+use crate::said::{EngineScore, Worth};
 use std::fmt;
 
 /// Which side of the true score an engine's score is, when it is only a bound (`score cp 35
@@ -34,6 +34,11 @@ pub struct Info<'a> {
     /// `lowerbound` or `upperbound` right after the score's number: the score is only a bound.
     /// A later score replaces it (with its own bound or none).
     pub bound: Option<ScoreBound>,
+    /// `tables` right after the score (and its bound, if any): the score is the endgame
+    /// tables' proven result, 100 times its seed margin (protocol.md, "Answers from the
+    /// engine"). A later score replaces it (with its own mark or none). [`Info::worth`] reads
+    /// the two together.
+    pub tables: bool,
     /// `multipv K`: which of the engine's best lines this is.
     pub multipv: Option<u32>,
     /// `nodes N`.
@@ -79,6 +84,14 @@ const INFO_KEYWORDS: [&str; 20] = [
 ];
 
 impl<'a> Info<'a> {
+    /// What the line's score says the position is worth (the side to move's view): the
+    /// tables' proven result where the score is marked `tables` and is exact, an estimate or a
+    /// `mate` otherwise. A bound is never a proven result. `None` without a score.
+    pub fn worth(&self) -> Option<Worth> {
+        let score = self.score?;
+        Some(Worth::of(score, self.tables && self.bound.is_none()))
+    }
+
     /// Reads an `info` line (its first word is `info`). A value that is not a number of its
     /// kind is left out and does not replace an earlier one; the value of a field read is not
     /// taken for a keyword, and a keyword is not taken for a value; `string` ends the line's
@@ -128,7 +141,9 @@ impl<'a> Info<'a> {
                                 Some("upperbound") => Some(ScoreBound::Upper),
                                 _ => None,
                             };
-                            3 + usize::from(info.bound.is_some())
+                            let at = i + 3 + usize::from(info.bound.is_some());
+                            info.tables = word(at) == Some("tables");
+                            at - i + usize::from(info.tables)
                         }
                         None => 1,
                     }
@@ -352,6 +367,8 @@ mod tests {
         time: Option<u64>,
         score: Option<EngineScore>,
         bound: Option<String>,
+        /// The score marked `tables`.
+        tables: Option<bool>,
         multipv: Option<u32>,
         nodes: Option<u64>,
         nps: Option<u64>,
@@ -395,6 +412,7 @@ mod tests {
                         "upper" => ScoreBound::Upper,
                         _ => panic!("{}: bound {b:?} is neither lower nor upper", self.case),
                     }),
+                    tables: self.tables.unwrap_or(false),
                     multipv: self.multipv,
                     nodes: self.nodes,
                     nps: self.nps,

@@ -49,7 +49,7 @@ pub fn parse(line: &str, game: &Game) -> Option<Line> {
     Some(Line {
         multipv: info.multipv.unwrap_or(1).clamp(1, 64),
         depth: info.depth?,
-        score: Score::from_engine(info.score?, side),
+        score: Score::from_engine(info.worth()?, side),
         nodes: info.nodes,
         pv: crate::rules::format_move_list(&moves),
         end: BoardView::of(end.board()),
@@ -67,7 +67,7 @@ mod tests {
         let game = Game::new(Board::start(Variant::Oware));
         // (line, Some((multipv, depth, score, nodes, pv))), or `None` for nothing.
         type Want = Option<(u32, u32, Score, Option<u64>, &'static str)>;
-        let rows: [(&str, Want); 14] = [
+        let rows: [(&str, Want); 17] = [
             (
                 "info depth 5 seldepth 7 multipv 2 score cp -35 nodes 100 pv F e A",
                 Some((2, 5, Score::Cp(-35), Some(100), "FeA")),
@@ -75,6 +75,19 @@ mod tests {
             (
                 "info depth 5 score mate 3 pv FeA",
                 Some((1, 5, Score::Mate(3), None, "FeA")),
+            ),
+            // The tables' proven result, marked: only an exact score is one.
+            (
+                "info depth 1 seldepth 0 score cp 800 tables nodes 1 pv A",
+                Some((1, 1, Score::Tables(8), Some(1), "A")),
+            ),
+            (
+                "info depth 4 score cp 800 lowerbound tables pv A",
+                Some((1, 4, Score::Cp(800), None, "A")),
+            ),
+            (
+                "info depth 1 score cp 0 tables pv A",
+                Some((1, 1, Score::Tables(0), None, "A")),
             ),
             // Illegal from the second move on: the legal part is kept.
             (

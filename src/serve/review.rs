@@ -5,13 +5,18 @@
 //! a table.
 //!
 //! What a position is worth is an [`Eval`]: the engine's estimate in seeds, a forced win it
-//! sees, or the game's end. A forced win counts 50 seeds (more than any store difference), a
-//! finished game its store difference; but a move that wins (the game ends won for its mover,
-//! or the engine then sees a forced win for it) loses nothing whatever the engine preferred: a
-//! won position compared with a won position is no loss, by however many seeds either wins.
+//! sees, the endgame tables' proven result, or the game's end. A forced win counts 50 seeds
+//! (more than any store difference), a tables result or a finished game its margin; but a move
+//! that wins (the game ends won for its mover, or the engine then sees a forced win for it)
+//! loses nothing whatever the engine preferred: a won position compared with a won position is
+//! no loss, by however many seeds either wins. So for every proven result: a move that keeps
+//! its mover's (a win, a draw, a loss, proven before and after it) loses nothing whatever the
+//! margins, and one that throws it away (a win to a draw or a loss, a draw to a loss) is a
+//! blunder whatever the margins.
 
 use super::view;
 use crate::rules::{Move, Side};
+use crate::said::Verdict;
 use serde::Serialize;
 
 /// Seeds a forced win counts for, in the graph and in what a move lost.
@@ -80,6 +85,9 @@ pub enum Eval {
     Seeds(f64),
     /// A forced win the engine sees, for this side.
     Mate(Side),
+    /// The endgame tables' proven result: South's seed margin, and the winner (`None`: a
+    /// draw).
+    Tables(f64, Option<Side>),
     /// The game is over: South's store less North's, and the winner (`None`: a draw).
     Over(f64, Option<Side>),
 }
@@ -91,43 +99,66 @@ impl Eval {
             view::Score::Cp(n) => Eval::Seeds(f64::from(n) / 100.0),
             view::Score::Mate(n) if n > 0 => Eval::Mate(Side::South),
             view::Score::Mate(n) if n < 0 => Eval::Mate(Side::North),
+            view::Score::Tables(m) => Eval::Tables(
+                f64::from(m),
+                match m.signum() {
+                    1 => Some(Side::South),
+                    -1 => Some(Side::North),
+                    _ => None,
+                },
+            ),
             // `mate 0` says nothing of who wins.
             view::Score::Mate(_) => Eval::Seeds(0.0),
         }
     }
 
-    /// Seeds from South's view: a forced win counts [`MATE_SEEDS`], a finished game its
-    /// store difference.
+    /// Seeds from South's view: a forced win counts [`MATE_SEEDS`], a tables result its
+    /// margin, a finished game its store difference.
     pub fn seeds(self) -> f64 {
         match self {
             Eval::Seeds(s) => s,
             Eval::Mate(Side::South) => MATE_SEEDS,
             Eval::Mate(Side::North) => -MATE_SEEDS,
-            Eval::Over(diff, _) => diff,
+            Eval::Over(diff, _) | Eval::Tables(diff, _) => diff,
         }
     }
 
-    /// Whether `side` has won: the game is over and it won, or the engine sees its forced win.
+    /// Whether `side` has won: the game is over and it won, or its win is proven.
     pub fn won_by(self, side: Side) -> bool {
-        matches!(self, Eval::Mate(s) | Eval::Over(_, Some(s)) if s == side)
+        self.result(side) == Some(Verdict::Win)
+    }
+
+    /// `side`'s proven result: a finished game's, the tables', or a forced win's (for its
+    /// winner; a loss for the other side). `None` for an estimate.
+    pub fn result(self, side: Side) -> Option<Verdict> {
+        let winner = match self {
+            Eval::Seeds(_) => return None,
+            Eval::Mate(w) => Some(w),
+            Eval::Over(_, w) | Eval::Tables(_, w) => w,
+        };
+        Some(match winner {
+            None => Verdict::Draw,
+            Some(w) if w == side => Verdict::Win,
+            Some(_) => Verdict::Loss,
+        })
     }
 
     /// `side`'s chance of winning, in percent: `100 / (1 + exp(-WIN_CURVE * seeds))` from its
     /// view (lichess's curve, `50 + 50 * (2 / (1 + exp(-k * cp)) - 1)`, is the same with
-    /// another scale, fitted to chess). A forced win or a finished game is certain: 100 for
-    /// its winner, 0 for the loser, 50 for a draw.
+    /// another scale, fitted to chess). A proven result is certain: 100 for its winner, 0 for
+    /// the loser, 50 for a draw.
     pub fn win_percent(self, side: Side) -> f64 {
         let sign = if side == Side::South { 1.0 } else { -1.0 };
         match self {
             Eval::Seeds(s) => 100.0 / (1.0 + (-WIN_CURVE * s * sign).exp()),
-            Eval::Mate(w) | Eval::Over(_, Some(w)) => {
+            Eval::Mate(w) | Eval::Over(_, Some(w)) | Eval::Tables(_, Some(w)) => {
                 if w == side {
                     100.0
                 } else {
                     0.0
                 }
             }
-            Eval::Over(_, None) => 50.0,
+            Eval::Over(_, None) | Eval::Tables(_, None) => 50.0,
         }
     }
 }
@@ -171,10 +202,12 @@ fn mark(loss: f64, drop: f64) -> Option<&'static str> {
 
 /// Judges move `mv` (ply `ply`): `before` is the position's worth before it (the engine's
 /// best line's), `after` after it, `best` the engine's best move there, `opening` whether it
-/// is one of the record's opening moves. An opening move is not judged; the engine's best, and
-/// a move that wins, lose nothing; any other move loses what its mover's seeds drop by, and is
-/// marked an inaccuracy, a mistake or a blunder by that loss (1, 2, 4 seeds or more) and by
-/// the drop of its mover's chance of winning (5, 10, 15 points or more), whichever is less.
+/// is one of the record's opening moves. An opening move is not judged; the engine's best, a
+/// move that wins, and a move that keeps its mover's proven result, lose nothing; any other
+/// move loses what its mover's seeds drop by, and is marked an inaccuracy, a mistake or a
+/// blunder by that loss (1, 2, 4 seeds or more) and by the drop of its mover's chance of
+/// winning (5, 10, 15 points or more), whichever is less; but a move that throws a proven
+/// result away (to a worse proven one) is a blunder, by however few seeds.
 pub fn judge(
     ply: usize,
     mv: Move,
@@ -185,7 +218,12 @@ pub fn judge(
 ) -> Judged {
     let mover = mv.side();
     let sign = if mover == Side::South { 1.0 } else { -1.0 };
-    let free = opening || best == Some(mv.to_char()) || after.won_by(mover);
+    // Both results proven: whether the move kept (or bettered) its mover's.
+    let kept = before
+        .result(mover)
+        .zip(after.result(mover))
+        .map(|(was, is)| is >= was);
+    let free = opening || best == Some(mv.to_char()) || after.won_by(mover) || kept == Some(true);
     let (loss, drop) = if free {
         (0.0, 0.0)
     } else {
@@ -201,7 +239,10 @@ pub fn judge(
         best,
         best_to: None,
         loss: round(loss, 100.0),
-        mark: mark(loss, drop),
+        mark: match kept {
+            Some(false) if !free => Some("blunder"),
+            _ => mark(loss, drop),
+        },
         accuracy: (!opening).then(|| round(move_accuracy(drop), 10.0)),
         opening,
     }
@@ -218,7 +259,7 @@ mod tests {
     /// `f` North's; evaluations are South's view.
     #[test]
     fn moves_are_judged_by_what_they_lose_for_their_mover() {
-        use Eval::{Mate, Over, Seeds};
+        use Eval::{Mate, Over, Seeds, Tables};
         type Row = (
             &'static str,
             char,
@@ -230,7 +271,7 @@ mod tests {
             Option<&'static str>,
         );
         #[rustfmt::skip]
-        let rows: [Row; 19] = [
+        let rows: [Row; 28] = [
             ("the best move", 'F', Some('F'), Seeds(3.0), Seeds(-5.0), false, 0.0, None),
             ("half a seed", 'E', Some('F'), Seeds(1.0), Seeds(0.5), false, 0.5, None),
             ("a seed", 'E', Some('F'), Seeds(1.0), Seeds(0.0), false, 1.0, Some("inaccuracy")),
@@ -255,6 +296,17 @@ mod tests {
             ("17 seeds ahead to 10", 'f', Some('b'), Seeds(-17.2), Seeds(-10.0), false, 7.2, Some("inaccuracy")),
             ("a forced win to 31 seeds ahead", 'f', Some('b'), Mate(N), Seeds(-31.1), false, 18.9, None),
             ("5 seeds behind to 8", 'B', Some('E'), Seeds(-4.9), Seeds(-8.0), false, 3.1, Some("mistake")),
+            // The tables' proven results: kept whatever the margin, or thrown away.
+            ("a tables win by 8 kept by 2", 'D', Some('A'), Tables(8.0, Some(S)), Tables(2.0, Some(S)), false, 0.0, None),
+            ("a tables loss by 2 kept by 8", 'A', Some('B'), Tables(-2.0, Some(N)), Tables(-8.0, Some(N)), false, 0.0, None),
+            ("North's tables loss kept", 'a', Some('b'), Tables(4.0, Some(S)), Tables(12.0, Some(S)), false, 0.0, None),
+            ("a tables draw kept", 'C', Some('A'), Tables(0.0, None), Tables(0.0, None), false, 0.0, None),
+            ("a tables win to a finished win", 'E', Some('F'), Tables(6.0, Some(S)), Over(2.0, Some(S)), false, 0.0, None),
+            ("a tables win by 2 to a draw", 'B', Some('A'), Tables(2.0, Some(S)), Tables(0.0, None), false, 2.0, Some("blunder")),
+            ("a tables draw to a loss by 2", 'E', Some('A'), Tables(0.0, None), Tables(-2.0, Some(N)), false, 2.0, Some("blunder")),
+            ("North's tables win to a loss", 'b', Some('a'), Tables(-2.0, Some(N)), Tables(2.0, Some(S)), false, 4.0, Some("blunder")),
+            // An estimate after a tables result proves nothing: judged by the seeds.
+            ("a tables win to an estimate", 'D', Some('A'), Tables(8.0, Some(S)), Seeds(7.5), false, 0.5, None),
         ];
         for (what, played, best, before, after, opening, loss, mark) in rows {
             let mv = Move::from_char(played).unwrap();
@@ -283,6 +335,8 @@ mod tests {
             (Eval::Mate(N), N, 100.0),
             (Eval::Over(3.0, Some(S)), N, 0.0),
             (Eval::Over(0.0, None), S, 50.0),
+            (Eval::Tables(2.0, Some(N)), N, 100.0),
+            (Eval::Tables(0.0, None), N, 50.0),
         ];
         for (eval, side, want) in rows {
             let got = round(eval.win_percent(side), 10.0);

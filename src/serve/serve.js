@@ -294,6 +294,10 @@
   function scoreText(score) {
     if (!score) return "";
     if (score.mate !== undefined) return score.mate > 0 ? `South wins in ${score.mate}` : `North wins in ${-score.mate}`;
+    if (score.tables !== undefined) {
+      const t = score.tables;
+      return t > 0 ? `South wins by ${t} (tables)` : t < 0 ? `North wins by ${-t} (tables)` : "a draw (tables)";
+    }
     const v = score.cp / 100;
     return (v > 0 ? "+" : "") + v.toFixed(2);
   }
@@ -330,10 +334,13 @@
     const best = page.lines[0];
     let share = 0.5;
     if (best) {
-      share = best.score.mate !== undefined ? (best.score.mate > 0 ? 1 : 0) : 1 / (1 + Math.exp(-best.score.cp / 400));
+      const s = best.score;
+      share = s.mate !== undefined ? (s.mate > 0 ? 1 : 0)
+        : s.tables !== undefined ? (s.tables > 0 ? 1 : s.tables < 0 ? 0 : 0.5)
+        : 1 / (1 + Math.exp(-s.cp / 400));
     }
     $("evalfill").style.width = `${(100 * share).toFixed(1)}%`;
-    $("evaltext").textContent = best ? (best.score.mate !== undefined ? scoreText(best.score) : `${scoreText(best.score)} (South's view)`) : "";
+    $("evaltext").textContent = best ? (best.score.cp === undefined ? scoreText(best.score) : `${scoreText(best.score)} (South's view)`) : "";
     analysing();
   }
 

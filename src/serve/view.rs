@@ -3,7 +3,7 @@
 //! these.
 
 use crate::rules::{Board, Game, IllegalReason, Move, Side};
-use crate::said::EngineScore;
+use crate::said::Worth;
 use serde::Serialize;
 
 /// A board, as drawn.
@@ -38,19 +38,27 @@ impl BoardView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Score {
-    /// Centi-seeds.
+    /// Centi-seeds: an estimate.
     Cp(i32),
     /// A forced win (positive: South's) in this many moves.
     Mate(i32),
+    /// A proven result with its seed margin (positive: South ends ahead, and wins; 0: a draw):
+    /// the endgame tables', or a finished game's.
+    Tables(i32),
 }
 
 impl Score {
-    /// An engine's score (the side to move's view) from South's.
-    pub fn from_engine(score: EngineScore, to_move: Side) -> Score {
-        let sign = if to_move == Side::South { 1 } else { -1 };
-        match score {
-            EngineScore::Cp(n) => Score::Cp(n.saturating_mul(sign)),
-            EngineScore::Mate(n) => Score::Mate(n.saturating_mul(sign)),
+    /// What an engine said a position is worth (the side to move's view), from South's.
+    pub fn from_engine(worth: Worth, to_move: Side) -> Score {
+        let worth = if to_move == Side::South {
+            worth
+        } else {
+            worth.flipped()
+        };
+        match worth {
+            Worth::Estimate(n) => Score::Cp(n),
+            Worth::Mate(n) => Score::Mate(n),
+            Worth::Tables { margin, .. } | Worth::Over { margin, .. } => Score::Tables(margin),
         }
     }
 }
@@ -134,8 +142,15 @@ mod tests {
             ]
         );
         assert_eq!(
-            Score::from_engine(EngineScore::Cp(30), Side::North),
+            Score::from_engine(Worth::Estimate(30), Side::North),
             Score::Cp(-30)
         );
+        // North loses by 2: South's proven win by 2.
+        let lost = Worth::Tables {
+            result: crate::said::Verdict::Loss,
+            margin: -2,
+        };
+        assert_eq!(Score::from_engine(lost, Side::North), Score::Tables(2));
+        assert_eq!(Score::from_engine(lost, Side::South), Score::Tables(-2));
     }
 }

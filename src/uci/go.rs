@@ -4,7 +4,7 @@
 use super::flight::Flight;
 use super::out::Out;
 use super::proven::Proven;
-use super::text::{beyond_line, describe, info_line};
+use super::text::{beyond_line, describe, drawn, info_line};
 use crate::classic::player::{Limit, Player};
 use crate::rules::Game;
 use crate::search::eval::Weights;
@@ -69,9 +69,10 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
     let mut bound_last = false;
     let mut printed_nodes = 0;
     let single = analysis.multipv <= 1;
+    let drawn = drawn(tables, game.board());
     let found = search::analyse(game, setup, analysis, &mut |r| {
         recheck();
-        out.line(&info_line(r, game));
+        out.line(&info_line(r, game, drawn));
         bound_last = r.bound.is_some();
         printed_nodes = r.nodes;
         if !bound_last {
@@ -104,7 +105,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
             tbhits: found.tbhits,
             ..last
         };
-        out.line(&info_line(&now, game));
+        out.line(&info_line(&now, game, drawn));
     }
     if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
         out.line(&format!("info string {line}"));

@@ -10,8 +10,10 @@ use crate::search::{self, Report, Score};
 use crate::tables::Tables;
 use crate::uci::options::OPTIONS;
 
-/// An `info` line for one search report from `game`'s position.
-pub fn info_line(r: &Report, game: &Game) -> String {
+/// An `info` line for one search report from `game`'s position. `drawn`: the tables prove
+/// the position a draw (its value is exact and gives neither side more seeds), so that every
+/// score of 0 its search reports is that proven draw.
+pub fn info_line(r: &Report, game: &Game, drawn: bool) -> String {
     let ms = r.time.as_millis() as u64;
     let nps = r.nodes.saturating_mul(1000) / ms.max(1);
     let score = match Score::of(r.score) {
@@ -26,6 +28,19 @@ pub fn info_line(r: &Report, game: &Game) -> String {
         Some(Bound::Upper) => " upperbound",
         _ => "",
     };
+    // `tables` after an exact score that is the tables' proven result, for the readers that
+    // judge positions (a review) to tell it from an estimate; GUIs skip a word they do not
+    // know, and those that read only `cp` still see the margin.
+    let proven = match Score::of(r.score) {
+        Score::Tables(_) => true,
+        Score::Cp(0) => drawn,
+        _ => false,
+    };
+    let tables = if proven && r.bound.is_none() {
+        " tables"
+    } else {
+        ""
+    };
     let pv = if r.pv.is_empty() {
         String::new()
     } else {
@@ -34,7 +49,7 @@ pub fn info_line(r: &Report, game: &Game) -> String {
     // Only with `MultiPV` above 1, as UCI has it: the plain line stays as Aualé reads it.
     let multipv = r.multipv.map_or(String::new(), |k| format!(" multipv {k}"));
     format!(
-        "info depth {} seldepth {}{multipv} score {score}{bound} nodes {} nps {nps} time {ms} hashfull {} tbhits {}{pv}",
+        "info depth {} seldepth {}{multipv} score {score}{bound}{tables} nodes {} nps {nps} time {ms} hashfull {} tbhits {}{pv}",
         r.depth, r.seldepth, r.nodes, r.hashfull, r.tbhits
     )
 }
@@ -63,6 +78,14 @@ fn mate_margin(game: &Game, pv: &[crate::rules::Move], plies: i32) -> i32 {
         }
         None => plies.signum(),
     }
+}
+
+/// Whether the tables prove `board` a draw: its value is exact, and gives the side to move as
+/// many seeds as its opponent, stores counted.
+pub(super) fn drawn(tables: Option<&Tables>, board: &Board) -> bool {
+    tables.and_then(|t| t.probe(board)).is_some_and(|value| {
+        value.exact().is_some() && search::table_scores(board, value) == (0, 0)
+    })
 }
 
 /// What the tables say of `board`, with its stores counted, if it is within their reach:

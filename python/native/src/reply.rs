@@ -13,7 +13,8 @@ use pyo3::types::PyDict;
 /// The fields of an `info` line, as a dict with a key for each field the line has: `depth`,
 /// `seldepth`, `multipv`, `nodes`, `nps`, `time` (milliseconds), `hashfull`, `tbhits` (ints),
 /// `score` (`("cp", n)` or `("mate", n)`), `lowerbound` or `upperbound` (True, when the score
-/// is only a bound), `pv`, `currmove` (the move as written) and `string` (the rest of the line
+/// is only a bound), `tables` (True, when the score is marked as the endgame tables' proven
+/// result: `score cp 800 tables`), `pv`, `currmove` (the move as written) and `string` (the rest of the line
 /// after the word `string`). A value that is not a number of its kind is left out.
 ///
 /// `pv` is the variation read as the rules read a move list (`FfEa` or `F f E a`): a list of
@@ -32,6 +33,7 @@ pub fn read_info<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict
         time,
         score,
         bound,
+        tables,
         multipv,
         nodes,
         nps,
@@ -72,6 +74,9 @@ pub fn read_info<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict
         Some(ScoreBound::Lower) => dict.set_item("lowerbound", true)?,
         Some(ScoreBound::Upper) => dict.set_item("upperbound", true)?,
         None => {}
+    }
+    if tables {
+        dict.set_item("tables", true)?;
     }
     if let Some(Ok(moves)) = pv.map(parse_move_list) {
         let letters: Vec<String> = moves.iter().map(|m| m.to_char().to_string()).collect();
