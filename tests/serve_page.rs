@@ -2,7 +2,9 @@
 //! of a game drawn with the final count, a new game that clears the engine panel, a reload
 //! and a server restart that keep the game, two engines watched at a pace (pause, step), and
 //! analysis that follows the position viewed. Screenshots go to `target/serve-artifacts/`.
-//! Without `chromium` or `chromedriver` each test says `skipped: <test>: <reason>`.
+//! Without `chromium` or `chromedriver` each test says `skipped: <test>: <reason>`. The
+//! analysis status the page reads, and the refusals of the pace and the viewed ply, are
+//! checked through the HTTP API alone.
 //!
 //! Whatever a test starts (the server, chromedriver, the browser through it) it stops by pid.
 
@@ -529,4 +531,117 @@ fn the_pace_and_the_viewed_ply_refuse_what_is_wrong_and_a_page_gone_is_ended_lat
     wait_until(Duration::from_secs(60), "its engine ended", || {
         server.children().is_empty()
     });
+}
+
+/// What the server says the analysis searches once a row's requests are answered.
+enum Searched {
+    /// Nothing: the search before has stopped, and none has started.
+    Nothing,
+    /// The position after this ply (`None`: the game's, after the row's move), once its
+    /// search has started.
+    Ply(Option<usize>),
+}
+
+#[test]
+fn the_analysis_status_follows_the_position_really_searched() {
+    use serde_json::json;
+    let server = Server::start(&[]);
+    let addr = server.addr.as_str();
+    let finished = a_finished_game(Variant::Kalah);
+    let mut going = Game::new(Board::start(Variant::Kalah));
+    going.play_text("CFb").unwrap();
+    let next = legal(&going)[0];
+    let len = finished.moves().len();
+    // (what, the game, the ply analysed first, then these requests (path, body), searched)
+    let rows = vec![
+        (
+            "the game's last position viewed, which is over",
+            &finished,
+            Some(0),
+            vec![("/api/analyse", json!({ "on": true, "ply": len }))],
+            Searched::Nothing,
+        ),
+        (
+            "unticked",
+            &finished,
+            Some(0),
+            vec![("/api/analyse", json!({ "on": false, "ply": 0 }))],
+            Searched::Nothing,
+        ),
+        (
+            "another ply viewed",
+            &finished,
+            Some(0),
+            vec![("/api/analyse", json!({ "on": true, "ply": 1 }))],
+            Searched::Ply(Some(1)),
+        ),
+        (
+            "unticked and ticked again",
+            &finished,
+            Some(0),
+            vec![
+                ("/api/analyse", json!({ "on": false, "ply": 0 })),
+                ("/api/analyse", json!({ "on": true, "ply": 0 })),
+            ],
+            Searched::Ply(Some(0)),
+        ),
+        (
+            "the game moved on",
+            &going,
+            None,
+            vec![("/api/move", json!({ "move": next.to_char().to_string() }))],
+            Searched::Ply(None),
+        ),
+    ];
+    for (what, game, first, then, searched) in rows {
+        let id = post(
+            addr,
+            "/api/session",
+            json!({ "variant": "kalah", "south": "human", "north": "human",
+                    "moves": format_move_list(game.moves()) }),
+        )["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let state = || {
+            let (code, text) = http(addr, "GET", &format!("/api/state?id={id}"), None);
+            assert_eq!(code, 200, "{what}: {text}");
+            serde_json::from_str::<Value>(&text).unwrap()
+        };
+        let fen = |game: &Game, ply: Option<usize>| {
+            ply.map_or(game.board(), |p| &game.positions()[p])
+                .to_string()
+        };
+        post(
+            addr,
+            "/api/analyse",
+            json!({ "id": id, "on": true, "ply": first }),
+        );
+        let before = json!({ "ply": first, "fen": fen(game, first) });
+        wait_until(Duration::from_secs(60), "the first search", || {
+            state()["analysing"] == before
+        });
+        for (path, mut body) in then {
+            body["id"] = json!(id);
+            post(addr, path, body);
+        }
+        match searched {
+            Searched::Nothing => {
+                wait_until(Duration::from_secs(60), what, || {
+                    state()["analysing"].is_null()
+                });
+            }
+            Searched::Ply(ply) => {
+                let mut after = game.clone();
+                if ply.is_none() {
+                    after.play(next).unwrap();
+                }
+                let want = json!({ "ply": ply, "fen": fen(&after, ply) });
+                wait_until(Duration::from_secs(60), what, || {
+                    state()["analysing"] == want
+                });
+            }
+        }
+        post(addr, "/api/close", json!({ "id": id }));
+    }
 }

@@ -44,6 +44,7 @@ mod serve_http;
 mod serve_page;
 mod serve_puzzles;
 mod serve_review;
+mod serve_start;
 mod serve_tables;
 mod solve;
 mod table_root;

@@ -64,6 +64,11 @@ pub fn run(args: &ServeArgs, matches: Option<&clap::ArgMatches>) -> Result<(), S
     if let Some(dir) = args.tables.as_deref().filter(|d| !d.is_dir()) {
         return Err(format!("--tables {}: no such directory", dir.display()));
     }
+    // An engine that cannot start is refused now, as the referee refuses it, rather than
+    // failing when a page first chooses it.
+    for (spec, _) in &engines {
+        crate::client::words::check_start(spec)?;
+    }
     crate::serve::run(&crate::serve::Config {
         bind: args.bind,
         port: args.port,

@@ -1,6 +1,6 @@
 //! An engine as a command line names it: the KEY=VALUE words of `--engine` (the referee's and
 //! `awari serve`'s) and the time controls they and `--tc` write, each checked with an error
-//! that names the word.
+//! that names the word; and the check, before any game, that the engine named starts here.
 
 use super::limit::Limit;
 use super::process::Spec;
@@ -122,6 +122,24 @@ pub fn engine(words: &[String], limit: Limit) -> Result<(Spec, Limit), String> {
             .map_or("engine".to_string(), |n| n.to_string_lossy().into_owned());
     }
     Ok((spec, own_limit.unwrap_or(limit)))
+}
+
+/// Whether the engine `spec` names can be started here ([`super::process::can_start`]),
+/// checked before it is needed: an engine that cannot start would lose every game of a match,
+/// or fail only when a page chooses it. The error names the engine and the command, and says
+/// that a `cmd=` without a `/` is looked up on the `PATH`.
+pub fn check_start(spec: &Spec) -> Result<(), String> {
+    super::process::can_start(spec).map_err(|why| {
+        let looked_up = if spec.command.components().count() == 1 {
+            "; a cmd= without a / is looked up on the PATH"
+        } else {
+            ""
+        };
+        format!(
+            "engine {} cannot be started here: {why}{looked_up}",
+            spec.name
+        )
+    })
 }
 
 #[cfg(test)]

@@ -107,11 +107,10 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 let ply = st.analyse_ply;
                 if st.analyse && analysed != Some((g, ply)) {
                     let viewed = super::viewed::game_at(&st.game, ply);
+                    // A position that is over has nothing to search (what was searched
+                    // before cleared its status when it stopped).
                     if viewed.outcome().is_none() {
                         analysed = Some((g, ply));
-                        st.analysing = Some((ply, viewed.board().to_string()));
-                        st.publish_state(kinds);
-                        session.changed.notify_all();
                         break Job::Analyse(viewed, g, st.game_number, false, ply);
                     }
                 }
@@ -209,6 +208,9 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         } else {
                             "go infinite"
                         };
+                        if !hint {
+                            searching(session, kinds, generation, ply, Some(&game));
+                        }
                         let side = game.board().side_to_move();
                         let mut lines = |line: &str| {
                             if let Some(l) = info::parse(line, &game) {
@@ -239,11 +241,16 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             .search(&game, go, within, &mut lines, &stop)
                             .map_err(|f| format!("the analysis engine {f}"))
                     });
-                let mut st = session.lock();
-                if !hint && st.generation == generation && st.analyse && st.analyse_ply == ply {
-                    // Stopped for a hint: it goes on after it.
-                    analysed = None;
+                if !hint {
+                    // The search has ended: the page no longer says it runs. One stopped (for
+                    // a hint, other lines, analysis unticked and ticked again) or failed is
+                    // started again when asked; one that ended by itself is not.
+                    searching(session, kinds, generation, ply, None);
+                    if !matches!(result, Ok(Some(_))) {
+                        analysed = None;
+                    }
                 }
+                let mut st = session.lock();
                 match result {
                     Ok(Some(best)) if hint && st.generation == generation => {
                         let data = serde_json::json!({ "generation": generation, "move": best });
@@ -254,6 +261,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         analyst = None;
                         st.analyse = false;
                         st.push("notice", serde_json::json!({ "text": e }).to_string());
+                        st.publish_state(kinds);
                     }
                 }
                 session.changed.notify_all();
@@ -306,6 +314,33 @@ fn ready<'a>(
         return Err(format!("{} {f}", kind.label));
     }
     Ok(slot.as_mut().expect("kept"))
+}
+
+/// Says on the page which position the analysis searches: `game`, the position after `ply`
+/// (`None`: the game's), once its search has started, or nothing once it has ended (`None`).
+/// A search already superseded (another ply viewed, the game changed, the analysis unticked)
+/// is not shown: it is being stopped. This thread alone sets and clears it (a new game clears
+/// it too), so that it is never left naming a search that has ended.
+fn searching(
+    session: &Session,
+    kinds: &[Kind],
+    generation: u64,
+    ply: Option<usize>,
+    game: Option<&Game>,
+) {
+    let mut st = session.lock();
+    let now = match game {
+        Some(game) if st.generation == generation && st.analyse_ply == ply && st.analyse => {
+            Some((ply, game.board().to_string()))
+        }
+        Some(_) => return,
+        // This thread runs one search at a time: a status still shown is this search's.
+        None if st.analysing.is_some() => None,
+        None => return,
+    };
+    st.analysing = now;
+    st.publish_state(kinds);
+    session.changed.notify_all();
 }
 
 /// Lines of the tables at most, and characters a line.

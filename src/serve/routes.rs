@@ -635,11 +635,9 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
                     st.lines_wanted = n;
                 }
                 // The game's own position is asked for as no ply, so that it follows the
-                // game as it grows.
+                // game as it grows. What the analysis searches (`analysing`) is the engine
+                // thread's to say: it stops the search asked for no more, and clears it.
                 st.analyse_ply = action.ply.filter(|&p| p < st.game.moves().len());
-                if !st.analyse {
-                    st.analysing = None;
-                }
                 st.lines.clear();
                 Ok(())
             }

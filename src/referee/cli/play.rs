@@ -5,7 +5,7 @@ use super::parse::{contestant, parse_sprt};
 use super::{Cli, Error, Order};
 use crate::client::limit::Limit;
 use crate::client::process::Spec;
-use crate::client::words::parse_tc;
+use crate::client::words::{check_start, parse_tc};
 use crate::cluster::shard::Shard;
 use crate::record::{self as records, GameRecord, Sink};
 use crate::referee::figures::{openings_used, Figures};
@@ -149,17 +149,7 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
     // An engine that cannot be started would lose (or void) every game: refused before the
     // first, with nothing written.
     for e in &engines {
-        crate::client::process::can_start(&e.spec).map_err(|why| {
-            let looked_up = if e.spec.command.components().count() == 1 {
-                "; a cmd= without a / is looked up on the PATH"
-            } else {
-                ""
-            };
-            format!(
-                "engine {} cannot be started here: {why}{looked_up}",
-                e.spec.name
-            )
-        })?;
+        check_start(&e.spec)?;
     }
     crate::client::process::make_room_for(2 * cli.concurrency)
         .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
