@@ -18,7 +18,7 @@ from awari.errors import EngineError, ProtocolError
 from awari.options import Option
 from awari.reply import Info, InfoDict, PlayResult, parse_bestmove, parse_info
 
-__all__ = ["MAX_BUFFERED", "Command", "Handshake", "Perft", "Ready", "Search"]
+__all__ = ["MAX_BUFFERED", "Command", "Handshake", "Perft", "Ready", "Search", "select"]
 
 #: The most bytes of `info` lines an analysis keeps for a caller who has not read them yet:
 #: beyond it the engine is ended with `ProtocolError` (its output is not read; the client's
@@ -162,7 +162,7 @@ class Search(Command):
         if "depth" in info or "score" in info or "pv" in info:
             self.lines[info.get("multipv", 1)] = info
         if self._queued:
-            self.pending.append(_select(info, self._selected))
+            self.pending.append(select(info, self._selected))
             self._sizes.append(len(line))
             self._pending_bytes += len(line)
             if self._pending_bytes > MAX_BUFFERED:
@@ -178,7 +178,7 @@ class Search(Command):
         except EngineError as e:
             self.finish(e)
             return
-        self.result = PlayResult(move, ponder, _select(self.lines.get(1, {}), self._selected))
+        self.result = PlayResult(move, ponder, select(self.lines.get(1, {}), self._selected))
 
     def finish(self, error: Optional[EngineError] = None) -> None:
         super().finish(error)
@@ -221,7 +221,8 @@ _FLAGS = {"score": Info.SCORE, "lowerbound": Info.SCORE, "upperbound": Info.SCOR
           "tables": Info.SCORE, "pv": Info.PV}
 
 
-def _select(info: InfoDict, selected: Info) -> InfoDict:
+def select(info: InfoDict, selected: Info) -> InfoDict:
+    """The fields of `info` that `selected` asks for (`string` always)."""
     if selected == Info.ALL:
         return info
     kept: InfoDict = {}

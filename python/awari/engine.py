@@ -3,8 +3,9 @@
 Shaped like python-chess's `chess.engine`: `popen` (asyncio) or `SimpleEngine.popen`
 (blocking, an event loop on a background thread) start an engine and do the handshake;
 `configure` sets options checked against the `option` lines the engine announced; `play`,
-`analyse` and `analysis` search a `Position` within a `Limit`. Every call has a timeout, and
-whatever goes wrong raises a subclass of `EngineError` that says what came back.
+`analyse` and `analysis` search a `Position` or a `Board` within a `Limit`; python-chess's
+names work too. A call cancelled leaves the engine as the next call expects it, and whatever
+goes wrong raises a subclass of `EngineError` that says what came back.
 
 The contract is the Rust client's (the referee's, doc/pipes.md): a line longer than
 `MAX_LINE` bytes, or more than `MAX_LINES_PER_SECOND` lines within a second of one request,
@@ -15,8 +16,8 @@ An ended engine's whole process group is killed by id, and on Linux every descen
 left the group (`processes`: those it had when it was told to quit).
 
 This module is the one to import: each part lives in a module of its own (`errors`,
-`options`, `position`, `limit`, `reply`, `processes`, `client`, `simple`), and every public
-name is here.
+`options`, `position`, `limit`, `reply`, `score`, `processes`, `commands`, `client`,
+`analysis`, `simple`, `binary`), and every public name is here.
 """
 
 from awari.binary import engine_path
