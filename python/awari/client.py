@@ -86,6 +86,8 @@ class Engine:
         self._requests = 0
         self._error: Optional[EngineError] = None
         self._values: dict[str, Optional[str]] = {}
+        #: The options that hold a value (not buttons), by lower-case name.
+        self._settable: list[tuple[str, Option]] = []
         self._config: dict[str, Optional[str]] = {}
         self._variant = "oware"
         self._game: object = None
@@ -255,6 +257,19 @@ class Engine:
         exchange before it (a search still running is stopped first)."""
         if self._error is not None:
             raise self._error
+        if self._lock.locked():
+            await self._wait_for_lock(deadline)
+        else:
+            # Free: taken at once, with no task to wait on (the common case).
+            await self._lock.acquire()
+        try:
+            await self._settle(deadline)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    async def _wait_for_lock(self, deadline: Optional[float]) -> None:
+        """The lock, held by another call, waited for within `deadline`."""
         acquiring = asyncio.ensure_future(self._lock.acquire())
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
@@ -267,11 +282,6 @@ class Engine:
             raise EngineTimeoutError(
                 "another call held the engine for all the time allowed (the engine is left "
                 "as it was)")
-        try:
-            await self._settle(deadline)
-        except BaseException:
-            self._lock.release()
-            raise
 
     async def _settle(self, deadline: Optional[float]) -> None:
         previous = self._command
@@ -304,6 +314,7 @@ class Engine:
             self.options[option.name] = option
             if option.type != "button":
                 self._values[option.name.lower()] = option.default
+                self._settable.append((option.name.lower(), option))
         variant = self.options.get("UCI_Variant")
         if variant is not None and variant.default:
             self._variant = variant.default
@@ -366,8 +377,8 @@ class Engine:
         configured ones, the call's own (`temporary`, by lower-case name) and the position's
         rule set; a value a call set for itself alone is set back."""
         lines = []
-        for key, current in list(self._values.items()):
-            option = self.options[key]
+        for key, option in self._settable:
+            current = self._values[key]
             want = temporary.get(key, self._config.get(key, option.default))
             if key == "uci_variant":
                 want = option.check(position.variant)

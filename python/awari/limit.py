@@ -74,9 +74,13 @@ class Limit:
 
     def __post_init__(self) -> None:
         # Read once here, so that a Limit that exists can be sent.
-        self._words()
+        object.__setattr__(self, "_read", tuple(self._read_words()))
 
-    def _words(self) -> list[tuple[str, int]]:
+    def _words(self) -> tuple[tuple[str, int], ...]:
+        read: tuple[tuple[str, int], ...] = getattr(self, "_read")
+        return read
+
+    def _read_words(self) -> list[tuple[str, int]]:
         values: dict[str, int] = {}
         for alias, (word, seconds) in _ALIASES.items():
             value = getattr(self, alias)
