@@ -11,23 +11,33 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from types import TracebackType
-from typing import TYPE_CHECKING, Optional
+from typing import Optional, Protocol
 
-from awari.commands import Search
+from awari.commands import Command, Search
 from awari.errors import AnalysisComplete, EngineError, EngineTimeoutError
 from awari.reply import InfoDict, PlayResult
 
-if TYPE_CHECKING:
-    from awari.client import Engine
+__all__ = ["AnalysisResult", "Driver"]
 
-__all__ = ["AnalysisResult"]
+
+class Driver(Protocol):
+    """What an analysis needs of its engine (`awari.client.Engine`), named here so that the
+    two modules do not import each other."""
+
+    timeout: float
+    _error: Optional[EngineError]
+
+    async def _fail(self, error: EngineError) -> EngineError: ...
+
+    async def _answer(self, command: Command, deadline: Optional[float],
+                      waiting_for: str) -> None: ...
 
 
 class AnalysisResult:
     """A running search's infos, read as they come (`async for`, `get()`); ended by `stop()`,
     its limit, leaving its loop or `with`, being dropped, or the engine's next call."""
 
-    def __init__(self, engine: Engine, search: Search, deadline: Optional[float]) -> None:
+    def __init__(self, engine: Driver, search: Search, deadline: Optional[float]) -> None:
         self._engine = engine
         self._search = search
         self._deadline = deadline
