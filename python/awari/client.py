@@ -65,7 +65,7 @@ MAX_LINES_PER_SECOND = 20_000
 SETTLE = 0.2
 
 OptionValue = Union[str, int, bool, None]
-Command_ = Union[str, Sequence[str]]
+CommandLine = Union[str, Sequence[str]]
 
 
 class Engine:
@@ -666,7 +666,7 @@ async def popen(path: Union[str, os.PathLike[str], None] = None, *args: str,
     return engine
 
 
-async def popen_uci(command: Command_, *, timeout: float = 10.0,
+async def popen_uci(command: CommandLine, *, timeout: float = 10.0,
                     env: Optional[Mapping[str, str]] = None, stderr: Optional[int] = None,
                     ) -> tuple[asyncio.SubprocessTransport, Engine]:
     """python-chess's name: `command` (a path, or a path and its arguments) started as

@@ -142,10 +142,9 @@ class Search(Command):
         #: The latest info of each line that said where the search is (a depth, a score or
         #: a variation), by its number (1 is the best).
         self.lines: dict[int, InfoDict] = {}
-        #: Infos not yet read by the analysis's reader, with their size in bytes.
-        self.pending: collections.deque[InfoDict] = collections.deque()
+        #: Infos not yet read by the analysis's reader, each with its line's size in bytes.
+        self.pending: collections.deque[tuple[InfoDict, int]] = collections.deque()
         self._pending_bytes = 0
-        self._sizes: collections.deque[int] = collections.deque()
         #: The answer, once it has come.
         self.result: Optional[PlayResult] = None
 
@@ -162,8 +161,7 @@ class Search(Command):
         if "depth" in info or "score" in info or "pv" in info:
             self.lines[info.get("multipv", 1)] = info
         if self._queued:
-            self.pending.append(select(info, self._selected))
-            self._sizes.append(len(line))
+            self.pending.append((select(info, self._selected), len(line)))
             self._pending_bytes += len(line)
             if self._pending_bytes > MAX_BUFFERED:
                 self._broke(ProtocolError(
@@ -200,8 +198,9 @@ class Search(Command):
 
     def popleft(self) -> InfoDict:
         """The oldest info not yet read."""
-        self._pending_bytes -= self._sizes.popleft()
-        return self.pending.popleft()
+        info, size = self.pending.popleft()
+        self._pending_bytes -= size
+        return info
 
     async def arrival(self) -> None:
         """Until an info is queued or the search ends."""
