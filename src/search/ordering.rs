@@ -196,6 +196,15 @@ impl Picker {
         self.len = n;
     }
 
+    /// The positions the moves played out lead to, in the order of the moves.
+    #[inline]
+    pub(super) fn boards(&self) -> impl Iterator<Item = &Board> {
+        // SAFETY: the boards below `len` are those `play` wrote.
+        self.boards[..self.len]
+            .iter()
+            .map(|b| unsafe { b.assume_init_ref() })
+    }
+
     /// Puts `first` (one of the moves, if any) first: it is handed over before the others are
     /// ordered.
     #[inline]

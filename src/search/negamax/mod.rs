@@ -6,14 +6,17 @@
 //!
 //! - `prune`: every rule that leaves moves out or searches them shallower or deeper
 //!   (futility, late move reductions, extensions, delta pruning), with its tuning constants.
+//! - `guards`: what keeps those rules away from the game's end.
 //! - `quiesce`: the search past the horizon.
 //! - `repetition`: oware's positions since the last capture, for the repetition rule.
 
+mod guards;
 mod prune;
 mod quiesce;
 mod repetition;
 
-use self::prune::{prunable, reduction, EXTENSION_DEPTH, FEW_SEEDS, MAX_EXTENSIONS};
+use self::guards::FEW_SEEDS;
+use self::prune::{estimate, reduction, Futile, EXTENSION_DEPTH, MAX_EXTENSIONS};
 use self::repetition::Repetitions;
 use super::eval::{evaluate_in, Weights};
 use super::ordering::{Heuristics, Picker};
@@ -157,6 +160,9 @@ pub(super) struct Searcher<'a> {
     pv_len: [usize; MAX_PLY],
     /// The optional features this search uses, read once when it starts.
     switches: Switches,
+    /// The pruning rules' guards switched off: how the tests show each one needed.
+    #[cfg(test)]
+    unguarded: guards::Guards,
 }
 
 impl<'a> Searcher<'a> {
@@ -197,6 +203,8 @@ impl<'a> Searcher<'a> {
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             switches: Switches::current(),
+            #[cfg(test)]
+            unguarded: guards::Guards::NONE,
         }
     }
 
@@ -354,22 +362,27 @@ impl<'a> Searcher<'a> {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(found) => found,
         };
-        // Futility comes first, where it applies (near the horizon, off the principal
-        // variation): a node it cuts off ends on its evaluation without reading the table (even
-        // where the table holds a score that would have settled it), and one it does not cut
-        // off has, while it evaluated, given the table's entry (asked for when the parent
-        // played this node out) time to arrive. The moves are then played out before the table
-        // is read, for the same reason (though the moves of a node the table cuts off, 3% of
-        // the nodes that are not leaves, are played for nothing); only one ply from the horizon
-        // where futility does not apply are they played out after. (`bench/fixed_nodes.py`,
-        // figures.md: futility before playing out, 10% more nodes a second; futility and the
-        // playing out before reading the table, 6-7% more, and a node futility cuts off reading
-        // no table, 6% more again; reading it first everywhere, 6% fewer.)
-        let futile = match self.futility::<V>(board, node, window, known) {
-            ControlFlow::Break(score) => return score,
-            ControlFlow::Continue(futile) => futile,
-        };
+        // Futility's verdict comes first, from the evaluation (where futility applies: near
+        // the horizon, off the principal variation, away from the game's end). A node it cuts
+        // off plays no move out, and reads the table first for a proven result: a forced end
+        // found before, where its bound settles the node, is worth more than the evaluation
+        // (an estimate stored there is not: futility's cut off the evaluation measured
+        // stronger than the table's verdict, tournament/README.md). Elsewhere
+        // the moves are played out before the table is read wherever the node is not one ply
+        // from the horizon or futility applies, so that the table's entry (asked for when the
+        // parent played this node out) has had that time to arrive; only one ply from the
+        // horizon where futility does not apply are they played out after (the moves of a
+        // node the table cuts off, 3% of the nodes that are not leaves, are played for
+        // nothing).
+        let (verdict, eval) = self.futility_verdict::<V>(board, node, window, known, moves.len());
         let key = self.table_key(board);
+        if verdict == Futile::FailHigh {
+            return match self.probe_tt(key, moves, node, window) {
+                ControlFlow::Break(score) if score.abs() >= TB_BOUND => score,
+                _ => eval,
+            };
+        }
+        let futile = (verdict == Futile::QuietMoves).then(|| estimate(eval, node.depth));
         let mut picker = Picker::new();
         let early = node.depth >= 2 || self.futility_applies(node, window);
         if early {
@@ -582,7 +595,7 @@ impl<'a> Searcher<'a> {
             let same = child.board.side_to_move() == me;
             if futile.is_some()
                 && i > 0
-                && prunable(variant::<V>(), child.board, same, child.is_quiet())
+                && self.prunable::<V>(board, node, child.board, same, child.is_quiet())
             {
                 pruned = true;
                 i += 1;

@@ -1,17 +1,17 @@
 //! Every rule that leaves moves out of the search or searches them shallower or deeper, with
 //! its tuning constants, in one place: futility and reverse futility near the horizon, late
-//! move reductions, extensions, and quiescence's delta pruning. The node search asks; the
-//! numbers live here.
+//! move reductions, extensions, and quiescence's delta pruning, and the guards that keep the
+//! pruning rules away from the game's end. The node search asks; the numbers live here.
 
 use super::super::eval::evaluate_in;
 use super::super::ordering::Child;
 use super::super::score::TB_BOUND;
+use super::guards::{ends, node_guards, Guards};
 use super::{variant, Node, Searcher, Window};
 use crate::rules::{Board, Variant};
-use std::ops::ControlFlow;
 
 impl Searcher<'_> {
-    /// Whether [`Searcher::futility`] looks at a node at all: where the `Futility` switch is
+    /// Whether [`Searcher::futility_verdict`] looks at a node at all: where the `Futility` switch is
     /// on, below the root, off the principal variation and near the horizon (futility's depths
     /// are within reverse futility's).
     #[inline]
@@ -22,30 +22,68 @@ impl Searcher<'_> {
             && node.depth <= REVERSE_FUTILITY_DEPTH
     }
 
-    /// Futility (`Futility`) at a node near the horizon and off the principal variation:
-    /// `Break` with its evaluation when that is so far above beta that the node is taken to
-    /// fail high; otherwise, where its quiet moves after the first may be left out (its
-    /// evaluation so far below alpha that only a capture is expected to raise it), the most
-    /// they are estimated to reach ([`estimate`]), which a node that leaves one out and fails
-    /// low reports at least.
-    pub(super) fn futility<const V: u8>(
+    /// Futility's verdict (`Futility`) at a node near the horizon and off the principal
+    /// variation, with its evaluation: whether that is so far above beta that the node is
+    /// taken to fail high, or so far below alpha that its quiet moves after the first may be
+    /// left out (only a capture is expected to raise it). `Futile::No` where a guard keeps
+    /// the node whole ([`node_guards`]: it has one of its `moves` or none, or a nearly empty
+    /// row); where the quiet moves are left out, each is looked at first
+    /// ([`Searcher::prunable`]).
+    pub(super) fn futility_verdict<const V: u8>(
         &self,
         board: &Board,
         node: Node,
         window: Window,
         known: (i32, i32),
-    ) -> ControlFlow<i32, Option<i32>> {
+        moves: usize,
+    ) -> (Futile, i32) {
         if !self.futility_applies(node, window) {
-            return ControlFlow::Continue(None);
+            return (Futile::No, 0);
         }
         let eval = evaluate_in(variant::<V>(), board, &self.weights)
             .clamp(-TB_BOUND + 1, TB_BOUND - 1)
             .clamp(known.0, known.1);
         match futile(eval, window, node.depth) {
-            Futile::FailHigh => ControlFlow::Break(eval),
-            Futile::QuietMoves => ControlFlow::Continue(Some(estimate(eval, node.depth))),
-            Futile::No => ControlFlow::Continue(None),
+            Futile::No => (Futile::No, eval),
+            _ if self.guarded(node_guards(board, moves)) => (Futile::No, eval),
+            verdict => (verdict, eval),
         }
+    }
+
+    /// Whether futility may leave out `child`, a move after the first at a node whose quiet
+    /// moves it prunes (`board`, searched as `node`): one that hands the turn over (`same` is
+    /// false: kalah's and ahl's extra moves are searched), adds nothing to the mover's store
+    /// (`quiet`) and does not end the game by any rule ([`ends`]): a move that ends it captures
+    /// nothing but decides everything (the last seeds given away where the opponent cannot
+    /// feed them back, an empty row, a repetition), and the evaluation knows nothing of it.
+    #[inline]
+    pub(super) fn prunable<const V: u8>(
+        &self,
+        board: &Board,
+        node: Node,
+        child: &Board,
+        same: bool,
+        quiet: bool,
+    ) -> bool {
+        !same
+            && quiet
+            && !self.guarded(
+                match ends(variant::<V>(), board, child, |key| {
+                    self.repetitions.repeats(key, node.since)
+                }) {
+                    Some(_) => Guards::MOVE_ENDS_GAME,
+                    None => Guards::NONE,
+                },
+            )
+    }
+
+    /// Whether `found` keeps the pruning rules off a node: any reason does (but, in the tests,
+    /// those switched off).
+    #[inline]
+    pub(super) fn guarded(&self, found: Guards) -> bool {
+        #[cfg(test)]
+        let found = found.without(self.unguarded);
+        !found.is_empty()
     }
 }
 
@@ -69,9 +107,8 @@ pub(super) const fn least_capture(variant: Variant) -> i32 {
 
 /// The deepest node (plies to the horizon) that reverse futility may cut off.
 const REVERSE_FUTILITY_DEPTH: i32 = 3;
-/// `Extensions`: a move that leaves the side to move next this many seeds or fewer in its row
-/// is searched a ply deeper...
-pub(super) const FEW_SEEDS: u32 = 2;
+// `Extensions`: a move that leaves the side to move next [`FEW_SEEDS`] or fewer in its row
+// is searched a ply deeper...
 /// ... when it is this many plies from the horizon or fewer (where a short line would
 /// otherwise end before the starvation or the grand slam it sets up plays out) ...
 pub(super) const EXTENSION_DEPTH: i32 = 4;
@@ -88,7 +125,7 @@ const FUTILITY_MARGIN: i32 = 200;
 
 /// What futility makes of a node off the principal variation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Futile {
+pub(super) enum Futile {
     /// Cut off at once with its evaluation (reverse futility).
     FailHigh,
     /// Only its first move and its captures and extra moves are searched.
@@ -121,17 +158,8 @@ fn futile(eval: i32, window: Window, depth: i32) -> Futile {
 /// one out and fails low reports (and stores as its upper bound) at least this, not only the
 /// best of the moves it searched: those may all be worse, and the node's value is not known to
 /// be below what the moves left out were taken to reach.
-fn estimate(eval: i32, depth: i32) -> i32 {
+pub(super) fn estimate(eval: i32, depth: i32) -> i32 {
     eval + FUTILITY_MARGIN * depth
-}
-
-/// Whether futility pruning may leave out a move after the first at a node whose quiet moves
-/// it prunes: one that hands the turn over (`same` is false: kalah's and ahl's extra moves are
-/// searched) and adds nothing to the mover's store (`quiet`), and does not end the game: a
-/// move that ends it captures nothing but decides everything (the last seeds given away where
-/// the opponent cannot feed them back, an empty row), and the evaluation knows nothing of it.
-pub(super) fn prunable(variant: Variant, after: &Board, same: bool, quiet: bool) -> bool {
-    !same && quiet && after.end_in(variant).is_none()
 }
 
 /// How many plies shallower the `i`th move searched (from 0) at `depth` is searched first
@@ -148,7 +176,7 @@ pub(super) fn reduction(child: &Child, same: bool, i: usize, depth: i32) -> i32 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Game;
+    use crate::rules::{EndReason, Game};
     use crate::search::eval::Weights;
     use crate::search::score::{MATE, TB_WIN};
     use crate::search::switches::Switches;
@@ -192,97 +220,357 @@ mod tests {
         assert_eq!(futile(3_000, Window::FULL, 1), Futile::No);
     }
 
-    #[test]
-    fn futility_leaves_out_only_quiet_moves_that_do_not_end_the_game() {
-        use crate::rules::Move;
-        // (rule set, position, move, may be left out)
-        let rows = [
-            // Quiet, and the game goes on.
-            (Variant::Oware, "0-0-0-0-2-1-0-1-0-0-0-0-22-22-S", 'F', true),
-            // A capture: never left out.
-            (
-                Variant::Oware,
-                "0-0-0-0-0-1-1-1-0-0-0-0-22-23-S",
-                'F',
-                false,
-            ),
-            // Quiet, but South gives away its last seed and North cannot feed it back: the
-            // game ends, North taking what is left.
-            (
-                Variant::Oware,
-                "0-0-0-0-0-1-0-1-0-0-0-0-23-23-S",
-                'F',
-                false,
-            ),
-            (
-                Variant::Awari,
-                "0-0-0-0-0-1-0-1-0-0-0-0-23-23-S",
-                'F',
-                false,
-            ),
-            // Kalah: the last seed in the store, South moves again: searched.
-            (
-                Variant::Kalah,
-                "0-0-0-0-2-1-0-1-0-0-0-0-22-22-S",
-                'F',
-                false,
-            ),
-        ];
-        for (variant, position, mv, expected) in rows {
-            let board = Board::from_notation(variant, position).unwrap();
-            let m = Move::from_char(mv).unwrap();
-            let after = board.play(m);
-            let same = after.side_to_move() == board.side_to_move();
-            let quiet = after.store(board.side_to_move()) == board.store(board.side_to_move());
-            assert_eq!(
-                prunable(variant, &after, same, quiet),
-                expected,
-                "{variant} {position} {mv}"
-            );
-        }
+    /// Runs `f` with a searcher of `game`'s position, the features off, with `tt`, and the
+    /// terms or (`network`) the engine's evaluation.
+    fn searching<T>(
+        tt: &HashTable,
+        game: &Game,
+        network: bool,
+        f: impl FnOnce(&mut Searcher) -> T,
+    ) -> T {
+        let variant = game.board().variant();
+        let control = Control::new(false);
+        let limits = Limits::default();
+        let pool = Pool::default();
+        let shared = Shared {
+            tt,
+            control: &control,
+            weights: match network {
+                true => Weights::engine(variant),
+                false => Weights::of(variant),
+            },
+            limits: &limits,
+            overhead: 0,
+            tables: None,
+            path_values: false,
+            pool: &pool,
+            root_moves: game.legal_moves(),
+            root_store: true,
+        };
+        let mut searcher = Searcher::new(game, shared, false);
+        searcher.switches = Switches::OFF;
+        f(&mut searcher)
+    }
+
+    /// [`searching`] in a fresh table, with the engine's evaluation.
+    fn with_searcher<T>(game: &Game, f: impl FnOnce(&mut Searcher) -> T) -> T {
+        searching(&HashTable::new(1), game, true, f)
+    }
+
+    /// The root score of `game` searched to `depth` in the full window, with `Futility` on or
+    /// off (the other features off) and the guards in `unguarded` off, in a fresh table, with
+    /// the terms or (`network`) the engine's evaluation.
+    fn root_score(
+        game: &Game,
+        depth: i32,
+        futility: bool,
+        unguarded: Guards,
+        network: bool,
+    ) -> i32 {
+        searching(&HashTable::new(1), game, network, |searcher| {
+            searcher.switches.futility = futility;
+            searcher.unguarded = unguarded;
+            searcher.root(game.board(), depth, Window::FULL)
+        })
     }
 
     /// What `negamax` made of `board` as a node one ply from the root, searched to `depth` in
     /// the null window at `alpha` with `Futility` on or off (the other features off), in a
     /// fresh table: its score, the nodes it took and the table's entry for it.
     fn node(board: &Board, depth: i32, alpha: i32, futility: bool) -> (i32, u64, Option<Hit>) {
+        node_with(board, depth, alpha, futility, None)
+    }
+
+    /// [`node`], with an entry (its score as stored, its bound and depth) stored for `board`
+    /// first.
+    fn node_with(
+        board: &Board,
+        depth: i32,
+        alpha: i32,
+        futility: bool,
+        stored: Option<(i32, Bound, i32)>,
+    ) -> (i32, u64, Option<Hit>) {
         let tt = HashTable::new(1);
-        let control = Control::new(false);
-        let limits = Limits::default();
-        let pool = Pool::default();
-        let shared = Shared {
-            tt: &tt,
-            control: &control,
-            weights: Weights::engine(board.variant()),
-            limits: &limits,
-            overhead: 0,
-            tables: None,
-            path_values: false,
-            pool: &pool,
-            root_moves: board.legal_moves(),
-            root_store: true,
-        };
-        let mut searcher = Searcher::new(&Game::new(*board), shared, false);
-        searcher.switches = Switches {
-            futility,
-            ..Switches::OFF
-        };
-        let node = Node {
-            ply: 1,
-            ..Node::root(depth)
-        };
-        let window = Window::null(alpha);
-        let score = match board.variant() {
-            Variant::Oware => searcher.negamax::<{ Variant::Oware as u8 }>(board, node, window),
-            Variant::Awari => searcher.negamax::<{ Variant::Awari as u8 }>(board, node, window),
-            Variant::Ahl => searcher.negamax::<{ Variant::Ahl as u8 }>(board, node, window),
-            Variant::Kalah => searcher.negamax::<{ Variant::Kalah as u8 }>(board, node, window),
-            Variant::Ayoayo => searcher.negamax::<{ Variant::Ayoayo as u8 }>(board, node, window),
-            Variant::KalahEmpty => {
-                searcher.negamax::<{ Variant::KalahEmpty as u8 }>(board, node, window)
+        let game = Game::new(*board);
+        searching(&tt, &game, true, |searcher| {
+            searcher.switches.futility = futility;
+            if let Some((score, bound, depth)) = stored {
+                tt.store(searcher.table_key(board), None, depth, score, bound);
             }
-        };
-        (score, searcher.nodes, tt.probe(searcher.table_key(board)))
+            let node = Node {
+                ply: 1,
+                ..Node::root(depth)
+            };
+            let window = Window::null(alpha);
+            let score = match board.variant() {
+                Variant::Oware => searcher.negamax::<{ Variant::Oware as u8 }>(board, node, window),
+                Variant::Awari => searcher.negamax::<{ Variant::Awari as u8 }>(board, node, window),
+                Variant::Ahl => searcher.negamax::<{ Variant::Ahl as u8 }>(board, node, window),
+                Variant::Kalah => searcher.negamax::<{ Variant::Kalah as u8 }>(board, node, window),
+                Variant::Ayoayo => {
+                    searcher.negamax::<{ Variant::Ayoayo as u8 }>(board, node, window)
+                }
+                Variant::KalahEmpty => {
+                    searcher.negamax::<{ Variant::KalahEmpty as u8 }>(board, node, window)
+                }
+            };
+            (score, searcher.nodes, tt.probe(searcher.table_key(board)))
+        })
+    }
+
+    /// Futility keeps every forced end that the search without it finds, where a guard sees
+    /// the end coming; without those guards it cuts the end off. One row per guard and rule
+    /// set (positions found a few plies before the ends of random games; the first is a
+    /// repetition: South's `D` leaves North one move, with one seed in its row, which repeats
+    /// the position, and South wins 25-23). Each row finds its end with both evaluations
+    /// (oware's network and the terms) and fails without its guards with the evaluation it
+    /// names.
+    #[test]
+    fn futility_keeps_the_forced_ends_its_guards_see() {
+        use crate::search::score::MATE_BOUND;
+        // (rule set, position, moves, depth, the guards that see the end, with the network)
+        let rows = [
+            (
+                Variant::Oware,
+                "0-1-1-0-1-0-2-0-0-0-0-0-21-22-S",
+                "EaBbCcEdDeFbAfEaFbAaBbDcCdDfAeAfEaFaAbBcEdCf",
+                2,
+                Guards::ONE_MOVE.with(Guards::NEARLY_EMPTY_ROW),
+                true,
+            ),
+            (
+                Variant::Oware,
+                "0-1-2-0-0-0-0-0-0-0-0-3-23-19-S",
+                "",
+                3,
+                Guards::ONE_MOVE,
+                false,
+            ),
+            (
+                Variant::Awari,
+                "0-0-0-0-0-3-1-2-2-0-0-0-22-18-N-131",
+                "",
+                3,
+                Guards::ONE_MOVE,
+                false,
+            ),
+            (
+                Variant::Ahl,
+                "0-0-0-0-0-8-1-5-0-1-0-1-7-13-N",
+                "",
+                2,
+                Guards::ONE_MOVE,
+                false,
+            ),
+            (
+                Variant::Ahl,
+                "0-8-0-1-0-1-0-1-0-1-0-1-17-6-S",
+                "",
+                3,
+                Guards::NEARLY_EMPTY_ROW,
+                false,
+            ),
+            (
+                Variant::Kalah,
+                "1-5-1-0-0-8-0-0-0-0-0-3-22-8-S",
+                "",
+                2,
+                Guards::ONE_MOVE,
+                false,
+            ),
+            (
+                Variant::Kalah,
+                "1-2-0-1-0-0-0-1-0-0-1-0-12-30-N",
+                "",
+                3,
+                Guards::NEARLY_EMPTY_ROW,
+                false,
+            ),
+            (
+                Variant::KalahEmpty,
+                "0-0-0-0-0-4-0-0-2-1-3-0-21-17-N",
+                "",
+                2,
+                Guards::ONE_MOVE,
+                false,
+            ),
+            (
+                Variant::KalahEmpty,
+                "0-0-0-1-0-1-2-8-1-1-0-0-11-23-N",
+                "",
+                4,
+                Guards::NEARLY_EMPTY_ROW,
+                false,
+            ),
+            (
+                Variant::Ayoayo,
+                "0-2-0-0-1-0-0-0-0-1-0-0-25-19-S",
+                "",
+                4,
+                Guards::NEARLY_EMPTY_ROW,
+                false,
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (variant, position, moves, depth, guard, network) in rows {
+            let mut game = Game::new(Board::from_notation(variant, position).unwrap());
+            game.play_text(moves).unwrap();
+            let row = format!("{variant} {position} {moves} depth {depth} {guard:?}");
+            for net in [false, true] {
+                let off = root_score(&game, depth, false, Guards::NONE, net);
+                assert!(off.abs() > MATE_BOUND, "{row}: a forced end ({off})");
+                let on = root_score(&game, depth, true, Guards::NONE, net);
+                if on != off {
+                    wrong.push(format!(
+                        "{row} network {net}: {on} with futility, {off} without"
+                    ));
+                }
+            }
+            let off = root_score(&game, depth, false, Guards::NONE, network);
+            let unguarded = root_score(&game, depth, true, guard, network);
+            if unguarded == off {
+                wrong.push(format!("{row}: the same {off} without its guards"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// A node that futility cuts off reads the table first: a bound stored there that settles
+    /// the node (a forced loss found before) is its score, not the evaluation.
+    #[test]
+    fn futility_gives_way_to_a_bound_in_the_table() {
+        let board = Board::from_notation(Variant::Oware, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S").unwrap();
+        let eval = evaluate_in(Variant::Oware, &board, &Weights::engine(Variant::Oware));
+        let depth = 2;
+        let alpha = eval - REVERSE_FUTILITY_MARGIN * depth - 50;
+        assert_eq!(futile(eval, Window::null(alpha), depth), Futile::FailHigh);
+        let (score, _, _) = node(&board, depth, alpha, true);
+        assert_eq!(score, eval, "no bound stored: the evaluation");
+        let lost = -(MATE - 7);
+        let stored = (super::super::to_table(lost, 1), Bound::Upper, depth);
+        let (score, _, _) = node_with(&board, depth, alpha, true, Some(stored));
+        assert_eq!(score, lost, "the stored bound");
+    }
+
+    /// Futility never leaves out a move that ends the game, by any rule: one row per rule set
+    /// and ending (and one where the game goes on), each left out without its guard. (In
+    /// kalah, kalah-empty and ahl no quiet move that hands the turn over ends the game: a row
+    /// is emptied only by sowing through the store or by a capture.)
+    #[test]
+    fn futility_never_leaves_out_a_move_that_ends_the_game() {
+        // (rule set, position, moves before, the move, how the game ends after it)
+        let rows = [
+            (
+                Variant::Oware,
+                "0-0-0-0-2-1-0-1-0-0-0-0-22-22-S",
+                "",
+                'F',
+                None,
+            ),
+            // South gives away its last seed and North cannot feed it back.
+            (
+                Variant::Oware,
+                "0-0-0-0-0-1-0-1-0-0-0-0-23-23-S",
+                "",
+                'F',
+                Some(EndReason::NoFeedingMove),
+            ),
+            // North's one move repeats the position after South's `E` of the moves.
+            (
+                Variant::Oware,
+                "0-1-1-0-1-0-2-0-0-0-0-0-21-22-S",
+                "EaBbCcEdDeFbAfEaFbAaBbDcCdDfAeAfEaFaAbBcEdCfD",
+                'e',
+                Some(EndReason::Repetition),
+            ),
+            (
+                Variant::Awari,
+                "0-0-0-0-0-1-0-1-0-0-0-0-23-23-S",
+                "",
+                'F',
+                Some(EndReason::NoFeedingMove),
+            ),
+            // Ply 250 reached.
+            (
+                Variant::Awari,
+                "1-3-4-4-2-2-2-5-2-2-1-1-9-10-S-249",
+                "",
+                'A',
+                Some(EndReason::MoveLimit),
+            ),
+            (
+                Variant::Ayoayo,
+                "0-0-0-1-0-0-0-0-0-0-0-0-23-24-S",
+                "",
+                'D',
+                Some(EndReason::EmptyRow),
+            ),
+        ];
+        for (variant, position, before, mv, end) in rows {
+            let mut game = Game::new(Board::from_notation(variant, position).unwrap());
+            game.play_text(before).unwrap();
+            let board = *game.board();
+            let child = board.play(crate::rules::Move::from_char(mv).unwrap());
+            let row = format!("{variant} {position} {before} {mv}");
+            let same = child.side_to_move() == board.side_to_move();
+            let quiet = child.store(board.side_to_move()) == board.store(board.side_to_move());
+            assert!(!same && quiet, "{row}: a quiet move");
+            let prunable = |unguarded: Guards| {
+                with_searcher(&game, |searcher| {
+                    searcher.unguarded = unguarded;
+                    searcher.repetitions.push(board.key());
+                    match variant {
+                        Variant::Oware => searcher.prunable::<{ Variant::Oware as u8 }>(
+                            &board,
+                            Node::root(1),
+                            &child,
+                            same,
+                            quiet,
+                        ),
+                        Variant::Awari => searcher.prunable::<{ Variant::Awari as u8 }>(
+                            &board,
+                            Node::root(1),
+                            &child,
+                            same,
+                            quiet,
+                        ),
+                        Variant::Ahl => searcher.prunable::<{ Variant::Ahl as u8 }>(
+                            &board,
+                            Node::root(1),
+                            &child,
+                            same,
+                            quiet,
+                        ),
+                        Variant::Kalah => searcher.prunable::<{ Variant::Kalah as u8 }>(
+                            &board,
+                            Node::root(1),
+                            &child,
+                            same,
+                            quiet,
+                        ),
+                        Variant::KalahEmpty => searcher.prunable::<{ Variant::KalahEmpty as u8 }>(
+                            &board,
+                            Node::root(1),
+                            &child,
+                            same,
+                            quiet,
+                        ),
+                        Variant::Ayoayo => searcher.prunable::<{ Variant::Ayoayo as u8 }>(
+                            &board,
+                            Node::root(1),
+                            &child,
+                            same,
+                            quiet,
+                        ),
+                    }
+                })
+            };
+            let keys = game.keys_since_capture();
+            let history = |key: u64| key == board.key() || keys.contains(&key);
+            assert_eq!(ends(variant, &board, &child, history), end, "{row}");
+            assert_eq!(prunable(Guards::NONE), end.is_none(), "{row}");
+            assert!(prunable(Guards::MOVE_ENDS_GAME), "{row}: without the guard");
+        }
     }
 
     /// A node whose quiet moves futility leaves out, failing low, says (and stores) that it is

@@ -4,6 +4,7 @@
 use super::super::eval::evaluate_in;
 use super::super::ordering::Picker;
 use super::super::score::{finished, MAX_PLY, TB_BOUND};
+use super::guards::{ends, node_guards, Guards};
 use super::prune::{least_capture, DELTA, QUIESCENCE_PLIES};
 use super::{variant, Node, Searcher, Window};
 use crate::rules::{Board, EndReason};
@@ -14,8 +15,9 @@ impl Searcher<'_> {
     /// in `window`. The side to move may stand pat on its evaluation or play on with a
     /// tactical move (a capture; in kalah and ahl an extra move too), until the position is
     /// quiet or [`QUIESCENCE_PLIES`] deep. A capture that cannot raise alpha even with
-    /// [`DELTA`] to spare is not searched (delta pruning). Nothing is stored in the
-    /// transposition table.
+    /// [`DELTA`] to spare is not searched (delta pruning), except where the game's end is near
+    /// ([`guards`](super::guards)): there every capture is searched, and so is every
+    /// move that ends the game. Nothing is stored in the transposition table.
     pub(super) fn quiesce<const V: u8>(
         &mut self,
         board: &Board,
@@ -59,14 +61,33 @@ impl Searcher<'_> {
         let least = least_capture(variant);
         let mut picker = Picker::new();
         picker.play(variant, board, moves, |_| {});
+        let repeats = |key| self.repetitions.repeats_below(key, node.since);
+        let mut found = node_guards(board, moves.len());
+        if picker
+            .boards()
+            .any(|child| ends(variant, board, child, repeats).is_some())
+        {
+            found = found.with(Guards::MOVE_ENDS_GAME);
+        }
+        let guarded = self.guarded(found);
         let next = node.child(node.since, 0);
         while let Some(child) = picker.next(&self.heuristics, node.ply) {
             let same = child.board.side_to_move() == me;
             let gain = child.gain();
-            if !same && (gain < least || stand + 100 * gain + DELTA <= window.alpha) {
+            let end = match guarded {
+                true => ends(variant, board, child.board, |key| {
+                    self.repetitions.repeats_below(key, node.since)
+                }),
+                false => None,
+            };
+            let futile = gain < least || (!guarded && stand + 100 * gain + DELTA <= window.alpha);
+            if !same && end.is_none() && futile {
                 continue;
             }
-            let score = if same {
+            // A repetition is seen here: past the horizon's node the line is not kept.
+            let score = if end == Some(EndReason::Repetition) {
+                -finished(child.board, EndReason::Repetition, node.ply + 1)
+            } else if same {
                 self.quiesce::<V>(child.board, next, window, qply + 1)
             } else {
                 -self.quiesce::<V>(child.board, next, window.negated(), qply + 1)

@@ -61,6 +61,24 @@ impl Repetitions {
         }
         false
     }
+
+    /// Oware: whether `key`, a child of the node whose parent was pushed last (the node not
+    /// pushed yet), occurred in the stack from `since` on: [`Repetitions::repeats`] a ply
+    /// further down, as futility's guards ask before the node's moves are searched.
+    #[inline]
+    pub(super) fn repeats_below(&self, key: u64, since: usize) -> bool {
+        if self.classes[class(key)] == 0 {
+            return false;
+        }
+        let mut i = self.keys.len() + 1;
+        while i >= since + 2 {
+            i -= 2;
+            if self.keys[i] == key {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// The class of a position's key in [`Repetitions`]' count.

@@ -1,0 +1,82 @@
+//! The guards that keep the pruning rules ([`prune`](super::prune)) away from the game's end:
+//! what makes a node, or a move, one that futility must search in full.
+
+use crate::rules::{Board, EndReason, Variant};
+
+/// A row holding this many seeds or fewer is nearly empty: a starvation, an empty row or a
+/// grand slam may be a few plies away. (`Extensions` searches a move that leaves the side to
+/// move next such a row a ply deeper.)
+pub(super) const FEW_SEEDS: u32 = 2;
+
+/// Why a pruning rule must leave a node (or a move) alone: the game's end is in sight, and the
+/// evaluation knows nothing of it (a forced end is a result, however far it lies from the
+/// evaluation). A set of reasons, as a node can have several.
+///
+/// A reverse futility cut needs no look at the moves: it says the node is worth at least
+/// beta, which a move that ends the game in the mover's favour only confirms, and one that
+/// ends it against the mover does not refute while it has another (where it has none, the
+/// node is guarded). Wider guards, a store within three seeds a ply of a majority and a row
+/// with one house left, kept nearly every forced end in sight but cut so much less that the
+/// engine lost strength (tournament/README.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Guards(u8);
+
+impl Guards {
+    /// None: the node may be pruned.
+    pub(super) const NONE: Guards = Guards(0);
+    /// The side to move has one move (or none): the line is forced, and where it leads (a
+    /// repetition, a starvation a ply later) decides the node.
+    pub(super) const ONE_MOVE: Guards = Guards(1);
+    /// A row holds [`FEW_SEEDS`] or fewer: a starvation, an empty row or a grand slam can be a
+    /// few plies away, beyond what the node's moves show.
+    pub(super) const NEARLY_EMPTY_ROW: Guards = Guards(2);
+    /// The move ends the game, by any rule of the rule set ([`ends`]): never left out.
+    pub(super) const MOVE_ENDS_GAME: Guards = Guards(4);
+
+    /// Whether no reason was found.
+    pub(super) const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Both sets of reasons.
+    pub(super) const fn with(self, other: Guards) -> Guards {
+        Guards(self.0 | other.0)
+    }
+
+    /// These reasons but those of `other`.
+    #[cfg(test)]
+    pub(super) const fn without(self, other: Guards) -> Guards {
+        Guards(self.0 & !other.0)
+    }
+}
+
+/// What keeps the pruning rules off `board`, a node with `moves` moves, whatever its moves
+/// lead to: it has one move or none, or a row nearly empty.
+pub(super) fn node_guards(board: &Board, moves: usize) -> Guards {
+    let mut found = Guards::NONE;
+    if moves <= 1 {
+        found = found.with(Guards::ONE_MOVE);
+    }
+    let houses = board.houses();
+    let nearly_empty = |row: &[u8]| row.iter().map(|&s| u32::from(s)).sum::<u32>() <= FEW_SEEDS;
+    if nearly_empty(&houses[..6]) || nearly_empty(&houses[6..]) {
+        found = found.with(Guards::NEARLY_EMPTY_ROW);
+    }
+    found
+}
+
+/// Why the game is over after the move from `board` to `child`, if it is: every rule of
+/// `variant` that sees the board alone ([`Board::end_in`]: starvation, an empty row, a store's
+/// majority, awari's grand slam and ply limit), and oware's repetition (`repeats`, asked of a
+/// child that captured nothing: a capture starts the count afresh).
+pub(super) fn ends(
+    variant: Variant,
+    board: &Board,
+    child: &Board,
+    repeats: impl Fn(u64) -> bool,
+) -> Option<EndReason> {
+    child.end_in(variant).or_else(|| {
+        (variant.has_repetition() && child.stores() == board.stores() && repeats(child.key()))
+            .then_some(EndReason::Repetition)
+    })
+}
