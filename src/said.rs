@@ -164,14 +164,25 @@ impl Worth {
 }
 
 /// What an engine said of a move it played, as a record keeps it: the last depth and score of
-/// its best line (the first of its `multipv` lines), each left out when it gave none. The
-/// engine client folds an engine's `info` lines into one (`crate::client::thinking`).
+/// its best line (the first of its `multipv` lines), each left out when it gave none, and
+/// whether that score was the endgame tables' proven result. The engine client folds an
+/// engine's `info` lines into one (`crate::client::thinking`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Said {
     /// The last score of its best line.
     pub score: Option<EngineScore>,
     /// The last depth of its best line.
     pub depth: Option<u32>,
+    /// Whether the last score was marked as the endgame tables' result (`score cp 800
+    /// tables`, exact): a proven result, not an estimate.
+    pub tables: bool,
+}
+
+impl Said {
+    /// What the last score says the position was worth, `None` without one.
+    pub fn worth(&self) -> Option<Worth> {
+        self.score.map(|score| Worth::of(score, self.tables))
+    }
 }
 
 #[cfg(test)]

@@ -151,6 +151,7 @@ fn a_move_keeps_what_its_best_line_said() {
     let said = |cp, depth| Said {
         score: Some(EngineScore::Cp(cp)),
         depth: Some(depth),
+        tables: false,
     };
     // (what, South's lines before its `bestmove A`, what its move's record keeps)
     let rows = [
@@ -171,6 +172,14 @@ fn a_move_keeps_what_its_best_line_said() {
              echo 'info depth 6 multipv 1 score cp 3 pv A'; \
              echo 'info depth 7 multipv 2 score cp -60 pv B'",
             said(3, 6),
+        ),
+        (
+            "the endgame tables' result",
+            "echo 'info depth 1 score cp 800 tables pv A'",
+            Said {
+                tables: true,
+                ..said(800, 1)
+            },
         ),
     ];
     for (what, lines, want) in rows {

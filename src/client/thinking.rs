@@ -3,7 +3,7 @@
 //! one the records write.
 
 use super::reply::Reply;
-use crate::said::Said;
+use crate::said::{Said, Worth};
 
 /// Folds the engine's line `line` into `said`. Only an `info` line of its best line counts (no
 /// `multipv`, or `multipv 1`): with several lines the others' scores are of moves it did not
@@ -17,7 +17,10 @@ pub fn hear(said: &mut Said, line: &str) {
         return;
     }
     said.depth = info.depth.or(said.depth);
-    said.score = info.score.or(said.score);
+    if let Some(worth) = info.worth() {
+        said.score = info.score;
+        said.tables = matches!(worth, Worth::Tables { .. });
+    }
 }
 
 #[cfg(test)]
@@ -28,7 +31,7 @@ mod tests {
     /// Lines an engine sends while it thinks, and what is kept of them.
     #[test]
     fn the_best_line_is_kept() {
-        let rows: [(&str, &[&str], Said); 7] = [
+        let rows: [(&str, &[&str], Said); 10] = [
             ("nothing said", &[], Said::default()),
             (
                 "the last of each field",
@@ -39,6 +42,7 @@ mod tests {
                 Said {
                     score: Some(Cp(-5)),
                     depth: Some(2),
+                    tables: false,
                 },
             ),
             (
@@ -47,6 +51,7 @@ mod tests {
                 Said {
                     score: Some(Mate(3)),
                     depth: Some(5),
+                    tables: false,
                 },
             ),
             (
@@ -59,6 +64,7 @@ mod tests {
                 Said {
                     score: Some(Cp(40)),
                     depth: Some(3),
+                    tables: false,
                 },
             ),
             (
@@ -82,6 +88,37 @@ mod tests {
                 Said {
                     score: Some(Cp(7)),
                     depth: Some(6),
+                    tables: false,
+                },
+            ),
+            (
+                "the tables' result is marked",
+                &["info depth 3 score cp 800 tables pv F"],
+                Said {
+                    score: Some(Cp(800)),
+                    depth: Some(3),
+                    tables: true,
+                },
+            ),
+            (
+                "a later estimate is not",
+                &[
+                    "info depth 3 score cp 800 tables pv F",
+                    "info depth 4 score cp 750 pv F",
+                ],
+                Said {
+                    score: Some(Cp(750)),
+                    depth: Some(4),
+                    tables: false,
+                },
+            ),
+            (
+                "a bound is never a proven result",
+                &["info depth 5 score cp 800 lowerbound tables pv F"],
+                Said {
+                    score: Some(Cp(800)),
+                    depth: Some(5),
+                    tables: false,
                 },
             ),
         ];

@@ -85,6 +85,10 @@ pub struct MoveInfo {
     /// Its last depth (left out when it gave none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// Whether the score was the endgame tables' proven result (`"tables":true`; left out
+    /// when it was an estimate or a `mate`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tables: bool,
     /// The time charged, in milliseconds.
     pub ms: u64,
 }
@@ -212,6 +216,7 @@ impl GameRecord {
                 .map(|m| MoveInfo {
                     score: m.said.score,
                     depth: m.said.depth,
+                    tables: m.said.tables,
                     ms: u64::try_from(m.time.as_millis()).unwrap_or(u64::MAX),
                 })
                 .collect(),
@@ -458,6 +463,36 @@ mod tests {
              \"info\":[{{\"ms\":0}},{{\"ms\":0}}]{sprt}}}",
             Board::start(Variant::Oware)
         )
+    }
+
+    /// A move's info keeps the tables' mark only where it was one: `"tables":true`, left out
+    /// otherwise, and read as absent from records that never had it.
+    #[test]
+    fn a_move_says_whether_its_score_was_the_tables_result() {
+        let rows = [
+            (
+                MoveInfo {
+                    score: Some(EngineScore::Cp(800)),
+                    depth: Some(3),
+                    tables: true,
+                    ms: 5,
+                },
+                r#"{"score":{"cp":800},"depth":3,"tables":true,"ms":5}"#,
+            ),
+            (
+                MoveInfo {
+                    score: Some(EngineScore::Cp(104)),
+                    depth: Some(8),
+                    tables: false,
+                    ms: 5,
+                },
+                r#"{"score":{"cp":104},"depth":8,"ms":5}"#,
+            ),
+        ];
+        for (info, json) in rows {
+            assert_eq!(serde_json::to_string(&info).unwrap(), json);
+            assert_eq!(serde_json::from_str::<MoveInfo>(json).unwrap(), info);
+        }
     }
 
     #[test]

@@ -581,6 +581,7 @@ mod tests {
                 .map(|i| MoveInfo {
                     score: Some(EngineScore::Cp(i as i32)),
                     depth: Some(1 + (i as u32 % 3)),
+                    tables: false,
                     ms: 10 * i as u64,
                 })
                 .collect(),
