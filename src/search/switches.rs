@@ -7,8 +7,8 @@
 //! ([`Switches::current`]), so a change applies from the next `go`. With every switch off the
 //! search is exactly the one without the features (`awari bench --terms`: 14,395,963 nodes).
 //! `Futility` is on by default (its SPRT accepted it, tournament/README.md), which makes
-//! `awari bench --terms` count 6,372,577 nodes (and `awari bench`, with oware's network,
-//! 6,714,011); `Quiescence` is off (its SPRT leant to a loss), and so is `Extensions`.
+//! `awari bench --terms` count 6,466,616 nodes (and `awari bench`, with oware's network,
+//! 6,646,131); `Quiescence` is off (its SPRT leant to a loss), and so is `Extensions`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
