@@ -12,7 +12,7 @@ use crate::referee::figures::Figures;
 use crate::referee::runner::{Tally, Totals};
 use crate::referee::stats::{self, Sprt};
 use crate::rules::{parse_move_list, relay_sow, Board, Side, Variant};
-use crate::said::EngineScore;
+use crate::said::{EngineScore, Verdict, Worth};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -323,12 +323,19 @@ pub fn decode_boards(width: u8, text: &str) -> Vec<Decoded> {
         .collect()
 }
 
-/// A score as the page's number arrays hold it.
-pub fn score_number(score: EngineScore) -> i32 {
-    match score {
-        EngineScore::Cp(n) => n.clamp(-(MATE / 2), MATE / 2),
-        EngineScore::Mate(n) if n >= 0 => MATE - n.min(MATE / 2),
-        EngineScore::Mate(n) => -(MATE - n.saturating_neg().min(MATE / 2)),
+/// A score as the page's number arrays hold it; `tables`: the engine marked it as the endgame
+/// tables' proven result, which the page draws as it draws a mate (beyond every estimate), a
+/// proven draw at 0, so that a won ending never looks like an edge of a few seeds.
+pub fn score_number(score: EngineScore, tables: bool) -> i32 {
+    match Worth::of(score, tables) {
+        Worth::Estimate(n) => n.clamp(-(MATE / 2), MATE / 2),
+        Worth::Mate(n) if n >= 0 => MATE - n.min(MATE / 2),
+        Worth::Mate(n) => -(MATE - n.saturating_neg().min(MATE / 2)),
+        Worth::Tables { result, .. } | Worth::Over { result, .. } => match result {
+            Verdict::Win => MATE / 2,
+            Verdict::Draw => 0,
+            Verdict::Loss => -(MATE / 2),
+        },
     }
 }
 
@@ -455,7 +462,7 @@ pub fn match_page(input: &MatchRecords) -> Result<MatchPage, BadRecord> {
             score: record
                 .info
                 .iter()
-                .map(|i| i.score.map(score_number))
+                .map(|i| i.score.map(|s| score_number(s, i.tables)))
                 .collect(),
             depth: record.info.iter().map(|i| i.depth).collect(),
             ms: record.info.iter().map(|i| i.ms).collect(),
@@ -670,15 +677,21 @@ mod tests {
 
     #[test]
     fn scores_and_mates_share_one_number() {
-        // (score, number)
-        for (score, number) in [
-            (EngineScore::Cp(35), 35),
-            (EngineScore::Cp(-12), -12),
-            (EngineScore::Mate(3), MATE - 3),
-            (EngineScore::Mate(-2), -(MATE - 2)),
-            (EngineScore::Mate(0), MATE),
+        // (score, marked as the tables' result, number)
+        for (score, tables, number) in [
+            (EngineScore::Cp(35), false, 35),
+            (EngineScore::Cp(-12), false, -12),
+            (EngineScore::Mate(3), false, MATE - 3),
+            (EngineScore::Mate(-2), false, -(MATE - 2)),
+            (EngineScore::Mate(0), false, MATE),
+            // The tables' results: proven, drawn beyond every estimate, whatever the margin.
+            (EngineScore::Cp(200), true, MATE / 2),
+            (EngineScore::Cp(-800), true, -(MATE / 2)),
+            (EngineScore::Cp(0), true, 0),
+            // An estimate the size of a tables' result is still an estimate.
+            (EngineScore::Cp(200), false, 200),
         ] {
-            assert_eq!(score_number(score), number, "{score}");
+            assert_eq!(score_number(score, tables), number, "{score} {tables}");
         }
     }
 

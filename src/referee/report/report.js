@@ -275,7 +275,7 @@
     });
     const engines = m.summary.names;
     plot(graphs, {
-      name: "game-score", title: "Scores, South's side (cp; mate = 2000)", n, zero: true,
+      name: "game-score", title: "Scores, South's side (cp; a mate or the tables' proven win = 2000)", n, zero: true,
       series: [0, 1].map((e) => ({ values: score[e], color: COLORS[e], dots: true, label: engines[e] })),
       xlabel: (t) => t, xname: "ply", marker: 0, height: 150,
       pick: (p) => { view.ply = p; show(); }, pickTitle: "click: show this ply",
