@@ -16,6 +16,53 @@ fn private_copy(tag: &str) -> (Scratch, PathBuf) {
 }
 
 #[test]
+fn its_help_lists_every_mode_and_a_wrong_one_points_there() {
+    // Every mode `misbehave` takes (the engine's tests and the referee's use each).
+    let modes = [
+        "normal",
+        "crash-at K",
+        "hang-at K",
+        "garbage",
+        "illegal",
+        "slow-start MS",
+        "no-uciok",
+        "flood",
+        "ignore-quit",
+        "slow-move MS",
+        "late-garbage",
+        "bad-info",
+        "info-after-pv",
+        "book",
+        "leave-children DIR",
+        "exit-leaving-child DIR",
+    ];
+    for flag in ["--help", "-h"] {
+        let out = common::run(env!("CARGO_BIN_EXE_misbehave"), &[flag]);
+        let help = common::text(&out.stdout);
+        assert!(out.status.success(), "{flag}: {help}");
+        for mode in modes {
+            let listed = help.lines().any(|l| l.trim_start().starts_with(mode));
+            assert!(listed, "{flag} lists {mode}: {help}");
+        }
+    }
+    // (arguments, what the error says)
+    let wrong: [(&[&str], &str); 3] = [
+        (
+            &["--nonsense"],
+            "unknown mode '--nonsense' (`misbehave --help` lists",
+        ),
+        (&["crash-at"], "crash-at needs a number"),
+        (&["leave-children"], "leave-children needs a directory"),
+    ];
+    for (args, says) in wrong {
+        let out = common::run(env!("CARGO_BIN_EXE_misbehave"), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = common::text(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn every_kind_of_misbehaviour() {
     // (mode and its argument, extra referee arguments, forfeits of misbehave in 2 games,
     //  words the output must contain)

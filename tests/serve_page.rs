@@ -177,9 +177,11 @@ fn a_new_game_clears_the_engine_panel() {
           hint: document.querySelectorAll("#board .hint").length,
         };"##,
     );
+    // Nothing of the last game's engines stays; the notice only offers the game back (it
+    // held moves).
     assert_eq!(
         panel,
-        serde_json::json!({"thinking": "", "notice": "", "lines": 0, "evaltext": "", "choice": false, "hint": 0}),
+        serde_json::json!({"thinking": "", "notice": "Bring back the game before", "lines": 0, "evaltext": "", "choice": false, "hint": 0}),
         "the panel after New game"
     );
     b.screenshot("page-clear-after");

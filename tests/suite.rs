@@ -41,6 +41,7 @@ mod rules;
 mod search;
 mod serve;
 mod serve_http;
+mod serve_kept;
 mod serve_page;
 mod serve_puzzles;
 mod serve_review;

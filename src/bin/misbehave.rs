@@ -1,30 +1,6 @@
 //! `misbehave`: a test engine that breaks the protocol on purpose, for the referee's tests.
 //! It speaks just enough of the protocol to play the first legal move, except where its mode
-//! says otherwise:
-//!
-//! - `normal`: behaves.
-//! - `crash-at K`: exits with status 3 when asked to move at ply K or later.
-//! - `hang-at K`: stops answering anything at ply K or later.
-//! - `garbage`: answers `go` with `bestmove ???`.
-//! - `illegal`: answers `go` with a move that is not legal there.
-//! - `slow-start MS`: sleeps before reading anything.
-//! - `no-uciok`: answers `uci` with its id but never `uciok`.
-//! - `flood`: answers `go` with an endless stream of info lines.
-//! - `ignore-quit`: does not exit on `quit` (nor on end of input) and ignores SIGTERM.
-//! - `slow-move MS`: sleeps before each `bestmove`.
-//! - `late-garbage`: follows each `bestmove` with a second one, `bestmove ???`.
-//! - `bad-info`: reports `score cp 5} [Evil "tag"]` before each `bestmove`.
-//! - `info-after-pv`: before each `bestmove M`, reports an `info` line whose variation (`pv M`)
-//!   comes before other fields and a `string`: lawful, but not the usual order.
-//! - `book`: answers only from "its book" (the start position and the 4 plies after it);
-//!   elsewhere its moves are illegal.
-//! - `leave-children DIR`: on its first `go` after each `ucinewgame`, starts `DIR/sleep 300`
-//!   in a session of its own (`setsid`) and leaves a `DIR/sleep 0` orphaned in another (a
-//!   shell that starts it and exits), and appends a line to `DIR/children`; on each
-//!   `ucinewgame`, appends to `DIR/zombies` how many zombie children its parent has.
-//! - `exit-leaving-child DIR`: on `go`, starts `DIR/sleep 300`, which inherits its stdout
-//!   (so its output does not end when it exits), and exits with status 0, as `sleep 300 &
-//!   exit 0` in a shell does.
+//! says otherwise. Its modes are listed by `misbehave --help` (`HELP`).
 //!
 //! Usage: `misbehave MODE [ARG]`
 //!
@@ -40,6 +16,37 @@ use awari::rules::{Board, Game, Move, Variant};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::Duration;
+
+/// What `misbehave --help` prints: the usage and every mode.
+const HELP: &str = "\
+A test engine that breaks the protocol on purpose.
+
+Usage: misbehave MODE [ARG]
+
+Modes:
+  normal                   behaves (the default)
+  crash-at K               exits with status 3 when asked to move at ply K or later
+  hang-at K                stops answering anything at ply K or later
+  garbage                  answers `go` with `bestmove ???`
+  illegal                  answers `go` with a move that is not legal there
+  slow-start MS            sleeps before reading anything
+  no-uciok                 answers `uci` with its id but never `uciok`
+  flood                    answers `go` with an endless stream of info lines
+  ignore-quit              does not exit on `quit` (nor on end of input), ignores SIGTERM
+  slow-move MS             sleeps before each `bestmove`
+  late-garbage             follows each `bestmove` with a second one, `bestmove ???`
+  bad-info                 reports `score cp 5} [Evil \"tag\"]` before each `bestmove`
+  info-after-pv            before each `bestmove M`, an `info` line whose `pv M` comes before
+                           other fields and a `string` (lawful, not the usual order)
+  book                     answers only from its book (the start and the 4 plies after it);
+                           elsewhere its moves are illegal
+  leave-children DIR       on its first `go` after each `ucinewgame`, starts `DIR/sleep 300`
+                           in a session of its own and leaves a `DIR/sleep 0` orphaned in
+                           another, appending a line to `DIR/children`; on each `ucinewgame`,
+                           appends to `DIR/zombies` how many zombie children its parent has
+  exit-leaving-child DIR   on `go`, starts `DIR/sleep 300` with its stdout and exits with
+                           status 0, as `sleep 300 & exit 0` in a shell does
+";
 
 enum Mode {
     Normal,
@@ -60,14 +67,16 @@ enum Mode {
     ExitLeavingChild(std::path::PathBuf),
 }
 
-fn mode() -> Result<Mode, String> {
+/// The mode the arguments name; `None` for `--help`.
+fn mode() -> Result<Option<Mode>, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize| -> Result<u64, String> {
         args.get(i)
             .and_then(|a| a.parse().ok())
             .ok_or_else(|| format!("{} needs a number", args[0]))
     };
-    Ok(match args.first().map(String::as_str) {
+    Ok(Some(match args.first().map(String::as_str) {
+        Some("--help" | "-h" | "help") => return Ok(None),
         Some("normal") | None => Mode::Normal,
         Some("crash-at") => Mode::CrashAt(number(1)? as usize),
         Some("hang-at") => Mode::HangAt(number(1)? as usize),
@@ -92,13 +101,21 @@ fn mode() -> Result<Mode, String> {
                 .map(std::path::PathBuf::from)
                 .ok_or("exit-leaving-child needs a directory")?,
         ),
-        Some(other) => return Err(format!("unknown mode '{other}'")),
-    })
+        Some(other) => {
+            return Err(format!(
+                "unknown mode '{other}' (`misbehave --help` lists the modes)"
+            ))
+        }
+    }))
 }
 
 fn main() -> ExitCode {
     let mode = match mode() {
-        Ok(m) => m,
+        Ok(Some(m)) => m,
+        Ok(None) => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
             eprintln!("misbehave: {e}");
             return ExitCode::from(2);

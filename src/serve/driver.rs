@@ -105,7 +105,9 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                     }
                 }
                 let ply = st.analyse_ply;
-                if st.analyse && analysed != Some((g, ply)) {
+                // No analysis for a page that has gone (its event stream closed, or
+                // `pagehide`): it starts again when a page comes back.
+                if st.analyse && st.leaving.is_none() && analysed != Some((g, ply)) {
                     let viewed = super::viewed::game_at(&st.game, ply);
                     // A position that is over has nothing to search (what was searched
                     // before cleared its status when it stopped).
@@ -224,6 +226,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             st.closed
                                 || st.generation != generation
                                 || (!hint && !st.analyse)
+                                || (!hint && st.leaving.is_some())
                                 || (!hint && st.lines_wanted != wanted)
                                 || (!hint && st.analyse_ply != ply)
                                 || (!hint && engine_may_move(&st))

@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// How long a session whose page has gone (`pagehide`) waits for a page to reattach (a
-/// reload) before it is ended with its engines.
+/// How long a session whose page has gone (`pagehide`, or its last event stream closed)
+/// waits for a page to reattach (a reload) before it is ended with its engines.
 const LEAVING: Duration = Duration::from_secs(15);
 
 /// Event streams per session, at most (a page holds one).
@@ -720,6 +720,9 @@ impl<'a> StreamSlot<'a> {
         st.streams += 1;
         // A page that went and came back (a reload) keeps its session.
         st.leaving = None;
+        drop(st);
+        // The engine thread may analyse again: a page listens.
+        session.changed.notify_all();
         Some(StreamSlot(session))
     }
 }
@@ -729,6 +732,14 @@ impl Drop for StreamSlot<'_> {
         let mut st = self.0.lock();
         st.streams = st.streams.saturating_sub(1);
         st.seen = std::time::Instant::now();
+        if st.streams == 0 {
+            // No page listens: the browser may have ended without a word (no `pagehide`), so
+            // the session is leaving as if it had said so, and its analysis stops at once (an
+            // HTTP client that never opened a stream is not leaving).
+            st.leaving.get_or_insert_with(std::time::Instant::now);
+            drop(st);
+            self.0.changed.notify_all();
+        }
     }
 }
 

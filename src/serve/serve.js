@@ -396,13 +396,37 @@
   async function newGame() {
     try {
       page.hint = null;
+      const before = gameOf(page.state);
       const answer = await api(page.id ? "/api/new" : "/api/session", Object.assign(page.id ? { id: page.id } : {}, settings()));
       if (!page.id) attach(answer.id);
       page.view = null;
-      say("");
+      replaced(before, "");
     } catch (e) {
       say(`Not started: ${e.message}`);
     }
+  }
+
+  // ---- nothing thrown away ----
+  // A game that held moves, as `replay` takes it; null for one with nothing to lose.
+  function gameOf(s) {
+    if (!s || !s.moves.length) return null;
+    return { variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: s.pace.delay_ms };
+  }
+
+  // Says `text`, and when the game just replaced held moves, offers it back (once).
+  function replaced(before, text) {
+    say(text);
+    if (!before) return;
+    const back = el("button", { id: "undo-replace", type: "button" }, $("notice"), "Bring back the game before");
+    back.addEventListener("click", async () => {
+      back.disabled = true;
+      try {
+        $("variant").value = before.variant; $("south").value = before.south; $("north").value = before.north;
+        await api("/api/new", { id: page.id, variant: before.variant, south: before.south, north: before.north, fen: before.start, moves: before.moves, delay_ms: +(before.delay || 0) });
+        page.view = null;
+        say("The game before is back.");
+      } catch (e) { back.disabled = false; say(`Not brought back: ${e.message}`); }
+    });
   }
 
   function listen() {
@@ -525,14 +549,17 @@
     $("review").addEventListener("click", () =>
       api("/api/review", { id: page.id, ms: +$("review-ms").value }).catch((e) => say(e.message)));
     $("load").addEventListener("click", async () => {
+      const record = $("record-in").value.trim();
+      if (!record) { say("Nothing to load: paste a record (PGN or a JSON line) into the box, or choose a file."); return; }
+      const before = gameOf(page.state);
       try {
+        await api("/api/new", Object.assign({ id: page.id }, settings(), { record, south: "human", north: "human" }));
         // The loaded game is shown from its end, whichever past position was viewed.
         page.view = null;
         document.body.removeAttribute("data-view");
-        await api("/api/new", Object.assign({ id: page.id }, settings(), { record: $("record-in").value.trim(), south: "human", north: "human" }));
         $("south").value = "human"; $("north").value = "human";
         render();
-        say("Loaded: step through it with the arrows, or review it.");
+        replaced(before, "Loaded: step through it with the arrows, or review it. ");
       } catch (e) { render(); say(`Not loaded: ${e.message}`); }
     });
     $("record-file").addEventListener("change", async (e) => {
