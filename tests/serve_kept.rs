@@ -192,3 +192,162 @@ fn an_ended_browser_leaves_no_engine_searching() {
         server.children().is_empty()
     });
 }
+
+/// A two-game match between two depth-limited engines, recorded by the referee: its PGN file
+/// and its JSON lines file, in `dir`.
+fn two_games(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (pgn, json) = (dir.join("two.pgn"), dir.join("two.jsonl"));
+    let awari = env!("CARGO_BIN_EXE_awari");
+    let out = common::referee()
+        .args(["--engine", &format!("cmd={awari}"), "name=alpha", "depth=2"])
+        .args(["--engine", &format!("cmd={awari}"), "name=beta", "depth=3"])
+        .args(["--games", "2", "--openings"])
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tournament/openings/oware.txt"
+        ))
+        .arg("--pgnout")
+        .arg(&pgn)
+        .arg("--jsonout")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::printed(&out));
+    (pgn, json)
+}
+
+#[test]
+fn a_loaded_record_is_downloaded_again_unchanged() {
+    let dir = common::scratch("serve-kept", "records");
+    let (pgn, json) = two_games(&dir);
+    let server = Server::start(&[]);
+    let addr = server.addr.as_str();
+    let pgn = std::fs::read_to_string(pgn).unwrap();
+    let games: Vec<String> = pgn
+        .split("\n\n[")
+        .enumerate()
+        .map(|(i, g)| {
+            if i == 0 {
+                g.to_string()
+            } else {
+                format!("[{g}")
+            }
+        })
+        .map(|g| g.trim_end().to_string() + "\n\n")
+        .collect();
+    assert_eq!(games.len(), 2, "{pgn}");
+    let lines: Vec<String> = std::fs::read_to_string(json)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    // (what, the record loaded, the format it is downloaded in, what must come back, the
+    // players shown: the referee swaps the sides each game)
+    let rows = [
+        (
+            "the first game's PGN",
+            &games[0],
+            "pgn",
+            games[0].clone(),
+            ["alpha", "beta"],
+        ),
+        (
+            "the second game's PGN",
+            &games[1],
+            "pgn",
+            games[1].clone(),
+            ["beta", "alpha"],
+        ),
+        (
+            "the first game's JSON line",
+            &lines[0],
+            "json",
+            lines[0].clone() + "\n",
+            ["alpha", "beta"],
+        ),
+        (
+            "the second game's JSON line",
+            &lines[1],
+            "json",
+            lines[1].clone() + "\n",
+            ["beta", "alpha"],
+        ),
+    ];
+    for (what, record, format, want, players) in rows {
+        let id = post(
+            addr,
+            "/api/session",
+            json!({ "variant": "oware", "south": "human", "north": "human", "record": record }),
+        )["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (code, text) = http(
+            addr,
+            "GET",
+            &format!("/api/record?id={id}&format={format}"),
+            None,
+        );
+        assert_eq!(code, 200, "{what}: {text}");
+        // After the byte-order mark the downloads begin with.
+        assert_eq!(text.trim_start_matches('\u{feff}'), want, "{what}");
+        let (_, state) = http(addr, "GET", &format!("/api/state?id={id}"), None);
+        let state: Value = serde_json::from_str(&state).unwrap();
+        assert_eq!(
+            state["players"],
+            json!(players),
+            "{what}: the players shown"
+        );
+    }
+}
+
+#[test]
+fn a_file_of_two_games_lists_them_and_loads_the_one_chosen() {
+    let (browser, driver) = browser_or_skip!();
+    let dir = common::scratch("serve-kept", "file");
+    let (pgn, _) = two_games(&dir);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let second = awari::record::GameRecord::from_json(
+        std::fs::read_to_string(dir.join("two.jsonl"))
+            .unwrap()
+            .lines()
+            .nth(1)
+            .unwrap()
+            .as_bytes(),
+    )
+    .unwrap();
+    let server = Server::start(&[]);
+    let b = Browser::start(&browser, &driver, "kept-file");
+    b.go(&format!(
+        "{}?variant=oware&south=human&north=human",
+        server.url()
+    ));
+    settled(&b);
+    let input = b.element("#record-file");
+    b.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        Some(json!({ "text": pgn.display().to_string() })),
+    );
+    wait_until(Duration::from_secs(30), "the games listed", || {
+        b.eval("return document.querySelectorAll('#record-games option').length") == 2
+    });
+    let listed = b.eval(
+        "return [...document.querySelectorAll('#record-games option')].map((o) => o.textContent)",
+    );
+    let listed: Vec<String> = serde_json::from_value(listed).unwrap();
+    assert!(listed[1].starts_with("2. beta - alpha, "), "{listed:?}");
+    assert!(text.contains("[South \"beta\"]"), "{text}");
+    b.eval(
+        "const s = document.getElementById('record-games'); s.value = '1'; \
+         s.dispatchEvent(new Event('change')); return 0;",
+    );
+    b.click("#load");
+    let all = second.opening.clone() + &second.moves;
+    wait_until(Duration::from_secs(30), "the second game loaded", || {
+        b.eval(READ)["moves"] == all.as_str()
+    });
+    let state = server_state(&server, &b);
+    assert_eq!(state["players"], json!(["beta", "alpha"]));
+    b.screenshot("kept-file");
+}

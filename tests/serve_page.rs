@@ -339,6 +339,64 @@ fn two_engines_are_watched_at_a_pace_with_pause_and_step() {
 }
 
 #[test]
+fn pause_stops_the_board_at_once_however_far_behind_it_was() {
+    let (browser, driver) = browser_or_skip!();
+    let server = Server::start(&[]);
+    let b = Browser::start(&browser, &driver, "page-pause");
+    b.go(&format!(
+        "{}?variant=oware&south=greedy&north=greedy",
+        server.url()
+    ));
+    // Each drawing of the board logged with the pause it was drawn under.
+    b.eval(
+        r#"window.log = [];
+        new MutationObserver(() => {
+          const b = document.body;
+          window.log.push([b.getAttribute("data-paused"), b.getAttribute("data-moves")]);
+        }).observe(document.body, { attributes: true, attributeFilter: ["data-moves", "data-paused"] });
+        const pace = document.getElementById("pace");
+        pace.value = "250";
+        pace.dispatchEvent(new Event("change"));
+        return 0;"#,
+    );
+    // At 0.25 s a move, sowing each move seed by seed falls behind the game.
+    let shown = || b.eval(READ)["moves"].as_str().unwrap_or("").len();
+    wait_until(
+        Duration::from_secs(120),
+        "the board five moves behind",
+        || {
+            let game = server_state(&server, &b)["moves"].as_str().unwrap().len();
+            game >= shown() + 5
+        },
+    );
+    let before = b.eval("return window.log.length").as_u64().unwrap() as usize;
+    b.click("#pause");
+    wait_until(
+        Duration::from_secs(60),
+        "the board at the game, held",
+        || {
+            let st = server_state(&server, &b);
+            st["pace"]["paused"] == true
+                && b.eval("return document.body.getAttribute('data-held')") == "1"
+                && b.eval(READ)["moves"] == st["moves"]
+        },
+    );
+    // Drawn after the click: the game's position at once (and a move that was being thought
+    // when the pause came), not the five or more moves that were behind.
+    let log: Vec<(Option<String>, Option<String>)> =
+        serde_json::from_value(b.eval("return window.log")).unwrap();
+    let mut after: Vec<&str> = log[before..]
+        .iter()
+        .filter_map(|(_, m)| m.as_deref())
+        .collect();
+    after.dedup();
+    assert!(
+        after.len() <= 2,
+        "positions drawn after the pause: {after:?}"
+    );
+}
+
+#[test]
 fn analysis_follows_the_position_viewed() {
     let (browser, driver) = browser_or_skip!();
     let server = Server::start(&[]);

@@ -93,6 +93,40 @@ pub struct MoveInfo {
     pub ms: u64,
 }
 
+impl MoveInfo {
+    /// The move's comment in PGN, without its braces: `cp:104/8 5ms` (score, depth and time;
+    /// `-` for a score or depth not given).
+    pub fn comment(&self) -> String {
+        let score = self
+            .score
+            .map_or("-".to_string(), |s| s.to_string().replace(' ', ":"));
+        let depth = self.depth.map_or("-".to_string(), |d| d.to_string());
+        format!("{score}/{depth} {}ms", self.ms)
+    }
+
+    /// Reads what [`MoveInfo::comment`] writes; `None` for another comment (a person's
+    /// remark). The tables mark is not in the comment, so it reads as unmarked.
+    pub fn from_comment(text: &str) -> Option<MoveInfo> {
+        let (said, time) = text.trim().split_once(' ')?;
+        let (score, depth) = said.split_once('/')?;
+        let ms = time.strip_suffix("ms")?.parse().ok()?;
+        let score = match score {
+            "-" => None,
+            s => Some(s.parse().ok()?),
+        };
+        let depth = match depth {
+            "-" => None,
+            d => Some(d.parse().ok()?),
+        };
+        Some(MoveInfo {
+            score,
+            depth,
+            tables: false,
+            ms,
+        })
+    }
+}
+
 /// The longest record line read: the record of the longest game (100,000 plies, each with
 /// its score, depth and time) is under 8 MiB.
 pub const MAX_LINE: usize = 16 << 20;
@@ -316,11 +350,7 @@ impl GameRecord {
         }
         let moves = parse_move_list(&self.moves).unwrap_or_default();
         for (mv, info) in moves.iter().zip(&self.info) {
-            let score = info
-                .score
-                .map_or("-".to_string(), |s| s.to_string().replace(' ', ":"));
-            let depth = info.depth.map_or("-".to_string(), |d| d.to_string());
-            words.push(format!("{mv} {{{score}/{depth} {}ms}}", info.ms));
+            words.push(format!("{mv} {{{}}}", info.comment()));
         }
         words.push(self.result.tag().to_string());
         // Lines of at most about 80 characters, as PGN readers like.
@@ -451,6 +481,39 @@ pub fn replace(path: &Path, text: &str) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_moves_comment_reads_back() {
+        use crate::said::EngineScore::{Cp, Mate};
+        // (what was said, its comment)
+        let rows = [
+            (Some(Cp(104)), Some(8), 5, "cp:104/8 5ms"),
+            (Some(Mate(-3)), Some(12), 1000, "mate:-3/12 1000ms"),
+            (None, None, 0, "-/- 0ms"),
+            (Some(Cp(0)), None, 7, "cp:0/- 7ms"),
+        ];
+        for (score, depth, ms, comment) in rows {
+            let info = MoveInfo {
+                score,
+                depth,
+                tables: false,
+                ms,
+            };
+            assert_eq!(info.comment(), comment);
+            assert_eq!(MoveInfo::from_comment(comment), Some(info), "{comment}");
+        }
+        // A person's remark, or a broken one, is no engine's comment.
+        for other in [
+            "a fine move",
+            "opening",
+            "cp:1/8",
+            "cp:x/8 5ms",
+            "cp:1/8 5",
+            "",
+        ] {
+            assert_eq!(MoveInfo::from_comment(other), None, "{other:?}");
+        }
+    }
 
     /// A record line of a two-ply game with `sprt` (a JSON value, or nothing) added.
     fn line(sprt: Option<&str>) -> String {

@@ -40,6 +40,7 @@ mod ending;
 mod engine;
 mod http;
 mod info;
+mod load;
 mod pace;
 mod pgn;
 mod puzzles;

@@ -1,8 +1,8 @@
 //! A game's PGN text, as the referee writes it ([`crate::record::GameRecord::pgn`])
-//! and the page downloads it, read back for the page's load box: its rule set, its start and
-//! its moves. Tags other than `Variant` and `FEN` are read and passed over; comments (`{...}`,
-//! `; ...`) are skipped; the moves are read with the rules' move-list code, and their
-//! legality is checked where they are played.
+//! and the page downloads it, read back for the page's load box: its rule set, its start, its
+//! moves, every tag, and the comments (`{...}`) with the move each follows; `; ...` remarks are
+//! skipped. The moves are read with the rules' move-list code, and their legality is checked
+//! where they are played. What the tags and comments mean is [`super::load`]'s business.
 
 use crate::rules::{format_move_list, parse_move_list};
 
@@ -18,6 +18,21 @@ pub struct Pgn {
     /// How many of them are the opening: those before an `{opening}` comment, as the referee
     /// writes a record's opening (0 without one).
     pub opening: usize,
+    /// Every tag, `Variant` and `FEN` included, in the order written.
+    pub tags: Vec<(String, String)>,
+    /// The comments after the moves (the `{opening}` one too): how many moves came before
+    /// each, and its text, trimmed.
+    pub comments: Vec<(usize, String)>,
+}
+
+impl Pgn {
+    /// The value of tag `key`, if the game has it.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// Whether `text` looks like PGN rather than a JSON line: it begins with a tag.
@@ -27,8 +42,8 @@ pub fn is_pgn(text: &str) -> bool {
 
 /// Reads one game's PGN; the error says what is wrong and on which line.
 pub fn parse(text: &str) -> Result<Pgn, String> {
-    let mut variant = None;
-    let mut start = None;
+    let mut tags = Vec::new();
+    let mut comments = Vec::new();
     let mut moves = Vec::new();
     let mut in_movetext = false;
     let mut ended = false;
@@ -43,12 +58,7 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
             if in_movetext {
                 return Err(at("a tag after the moves (one game at a time)".to_string()));
             }
-            let (key, value) = tag(trimmed).map_err(at)?;
-            match key.as_str() {
-                "Variant" => variant = Some(value),
-                "FEN" => start = Some(value),
-                _ => {}
-            }
+            tags.push(tag(trimmed).map_err(at)?);
             continue;
         }
         let mut word = String::new();
@@ -62,10 +72,15 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
                         if said.trim() == "opening" && opening.is_none() {
                             opening = Some(moves.len());
                         }
+                        comments.push((moves.len(), said.trim().to_string()));
                         said.clear();
                     }
                     Some(c) => said.push(c),
-                    None => break,
+                    // A comment goes on over the line's end, as one space.
+                    None => {
+                        said.push(' ');
+                        break;
+                    }
                 }
                 continue;
             }
@@ -99,12 +114,16 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
     if comment {
         return Err("a comment `{` that is never closed".to_string());
     }
-    let variant = variant.ok_or("no [Variant \"...\"] tag: which rules is it?")?;
+    let find = |key: &str| tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let variant = find("Variant").ok_or("no [Variant \"...\"] tag: which rules is it?")?;
+    let start = find("FEN");
     Ok(Pgn {
         variant,
         start,
         moves: format_move_list(&moves),
         opening: opening.unwrap_or(0),
+        tags,
+        comments,
     })
 }
 
@@ -146,6 +165,12 @@ mod tests {
                     [FEN \"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"]\n[Result \"*\"]\n\n\
                     Ff {opening} E {+0.35/7 12ms} a {-/- 0ms}\nD ; a remark\n*\n";
         assert!(is_pgn(text));
+        let tags = [
+            ("Event", "a \"test\""),
+            ("Variant", "kalah"),
+            ("FEN", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"),
+            ("Result", "*"),
+        ];
         assert_eq!(
             parse(text).unwrap(),
             Pgn {
@@ -153,8 +178,22 @@ mod tests {
                 start: Some("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S".to_string()),
                 moves: "FfEaD".to_string(),
                 opening: 2,
+                tags: tags
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                comments: vec![
+                    (2, "opening".to_string()),
+                    (3, "+0.35/7 12ms".to_string()),
+                    (4, "-/- 0ms".to_string()),
+                ],
             }
         );
+        // A comment over two lines reads as one, its line break a space.
+        let two = parse("[Variant \"oware\"]\n\nF {a long\nremark} f *").unwrap();
+        assert_eq!(two.comments, vec![(1, "a long remark".to_string())]);
+        assert_eq!(two.tag("Variant"), Some("oware"));
+        assert_eq!(two.tag("South"), None);
     }
 
     #[test]

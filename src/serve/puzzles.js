@@ -1,12 +1,45 @@
 // `awari serve`'s puzzle mode: a position after a mistake, where one move alone keeps the
 // result the endgame tables prove. The server poses each puzzle (its position and legal moves)
 // and judges the move played (right or wrong, the answer, every move's value); this page only
-// draws them and counts the first try at each puzzle. Text from the server goes in as
-// textContent, never as markup.
+// draws them, counts the first try at each puzzle, offers a retry (or the answer) after a
+// wrong one, and keeps each person's own order of the puzzles. Text from the server goes in
+// as textContent, never as markup.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
-  const state = { n: 0, count: 0, puzzle: null, tried: new Set(), right: 0, done: 0, flip: false };
+  const state = { at: 0, seed: 0, order: null, puzzle: null, answered: null, tried: new Set(), right: 0, done: 0, flip: false };
+
+  // Each person's own order: a shuffle from a seed drawn once and kept in the browser's
+  // storage with how far they have come, so that a person goes on where they left off and two
+  // people (two browsers) meet the puzzles in different orders.
+  const KEY = "awari-puzzles";
+  function restore() {
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(KEY)); } catch (e) { /* storage off */ }
+    const fresh = !kept || !Number.isInteger(kept.seed) || !Number.isInteger(kept.at);
+    state.seed = fresh ? Math.floor(Math.random() * 4294967296) : kept.seed;
+    state.at = fresh ? 0 : kept.at;
+    keep();
+  }
+  function keep() {
+    try { localStorage.setItem(KEY, JSON.stringify({ seed: state.seed, at: state.at })); } catch (e) { /* storage off */ }
+  }
+  // 0 to count-1 shuffled (Fisher-Yates) by mulberry32 from `seed`.
+  function shuffled(seed, count) {
+    let a = seed >>> 0;
+    const random = () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const order = [...Array(count).keys()];
+    for (let i = count - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return order;
+  }
 
   function el(tag, attrs, parent, text) {
     const node = document.createElement(tag);
@@ -39,10 +72,13 @@
     svg.setAttribute("aria-label", "the puzzle's board");
     s.appendChild(svg);
     el("div", { id: "puzzle-verdict", class: "puzzle-verdict", role: "status" }, s);
+    const again = el("div", { id: "puzzle-again", class: "controls", hidden: "" }, s);
+    el("button", { id: "puzzle-retry" }, again, "Try again").addEventListener("click", () => pose(state.puzzle));
+    el("button", { id: "puzzle-show" }, again, "Show the answer").addEventListener("click", () => reveal(state.answered));
     el("div", { id: "puzzle-line", class: "notice" }, s);
     el("ul", { id: "puzzle-moves", class: "puzzle-moves" }, s);
     const controls = el("div", { class: "controls" }, s);
-    el("button", { id: "puzzle-next" }, controls, "Next puzzle").addEventListener("click", () => load(state.n + 1));
+    el("button", { id: "puzzle-next" }, controls, "Next puzzle").addEventListener("click", () => load(state.at + 1));
     el("button", { id: "puzzle-leave" }, controls, "Back to the game").addEventListener("click", leave);
     el("span", { id: "puzzle-score", class: "puzzle-score" }, controls);
     el("div", { id: "puzzle-error", class: "error", hidden: "" }, s);
@@ -78,24 +114,49 @@
     }
   }
 
-  async function load(n) {
+  // The puzzle at place `at` of this person's order (the count is learnt from the first).
+  async function load(at) {
     showError("");
     try {
-      const p = await get(`/api/puzzles/puzzle?n=${state.count ? n % state.count : n}`);
-      state.n = p.n;
-      state.count = p.count;
-      state.puzzle = p;
-      $("puzzle-task").textContent = `Puzzle ${p.n + 1} of ${p.count}: ${p.task}.`;
-      $("puzzle-verdict").textContent = "";
-      $("puzzle-verdict").className = "puzzle-verdict";
-      $("puzzle-line").textContent = "";
-      $("puzzle-moves").textContent = "";
+      if (!state.order) state.order = shuffled(state.seed, (await get("/api/puzzles/puzzle?n=0")).count);
+      const count = state.order.length;
+      const p = await get(`/api/puzzles/puzzle?n=${state.order[at % count]}`);
+      state.at = at % count;
+      keep();
+      $("puzzle-task").textContent = `Puzzle ${state.at + 1} of ${count} (no. ${p.n + 1}): ${p.task}.`;
       $("puzzle-source").textContent = `from ${p.source}`;
-      draw(false);
-      document.body.setAttribute("data-puzzle", p.id);
-      document.body.setAttribute("data-puzzle-verdict", "");
+      pose(p);
     } catch (e) {
       showError(e.message);
+    }
+  }
+
+  // The puzzle on the board, waiting for a move (again, after a wrong one).
+  function pose(p) {
+    state.puzzle = p;
+    state.answered = null;
+    $("puzzle-verdict").textContent = "";
+    $("puzzle-verdict").className = "puzzle-verdict";
+    $("puzzle-again").hidden = true;
+    $("puzzle-line").textContent = "";
+    $("puzzle-moves").textContent = "";
+    draw(false);
+    document.body.setAttribute("data-puzzle", p.id);
+    document.body.setAttribute("data-puzzle-verdict", "");
+  }
+
+  // The answer, its line and every move's value.
+  function reveal(r) {
+    if (!r) return;
+    $("puzzle-again").hidden = true;
+    const svg = $("puzzle-board");
+    svg.querySelector(`[data-house-cell="${"ABCDEFabcdef".indexOf(r.answer)}"]`).classList.add("puzzle-answer");
+    if (!r.right) $("puzzle-verdict").textContent = `${r.verdict} The move was ${r.answer}.`;
+    $("puzzle-line").textContent = r.line;
+    const list = $("puzzle-moves");
+    list.textContent = "";
+    for (const m of r.moves) {
+      el("li", { class: m.answer ? "answer" : "" }, list, `${m.move}: ends with ${m.value} seeds${m.answer ? " (the answer)" : ""}`);
     }
   }
 
@@ -114,18 +175,14 @@
       if (r.right) state.right += 1;
     }
     draw(true);
-    const svg = $("puzzle-board");
-    const mark = (m, cls) => svg.querySelector(`[data-house-cell="${"ABCDEFabcdef".indexOf(m)}"]`).classList.add(cls);
-    mark(r.answer, "puzzle-answer");
-    if (!r.right) mark(r.move, "puzzle-wrong");
+    state.answered = r;
     const v = $("puzzle-verdict");
     v.textContent = r.verdict;
     v.className = `puzzle-verdict ${r.right ? "right" : "wrong"}`;
-    $("puzzle-line").textContent = r.line;
-    const list = $("puzzle-moves");
-    list.textContent = "";
-    for (const m of r.moves) {
-      el("li", { class: m.answer ? "answer" : "" }, list, `${m.move}: ends with ${m.value} seeds${m.answer ? " (the answer)" : ""}`);
+    if (r.right) reveal(r);
+    else {
+      $("puzzle-board").querySelector(`[data-house-cell="${"ABCDEFabcdef".indexOf(r.move)}"]`).classList.add("puzzle-wrong");
+      $("puzzle-again").hidden = false;
     }
     score();
     document.body.setAttribute("data-puzzle-verdict", r.right ? "right" : "wrong");
@@ -137,7 +194,10 @@
     $("setup").hidden = true;
     $("play").hidden = true;
     score();
-    if (!state.puzzle) load(0);
+    if (!state.puzzle) {
+      restore();
+      load(state.at);
+    }
   }
 
   function leave() {

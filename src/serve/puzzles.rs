@@ -87,10 +87,10 @@ fn judged(puzzle: &Puzzle, m: Move) -> serde_json::Value {
     let verdict = if right {
         format!("Right: {m} keeps the {}.", puzzle.goal.name())
     } else {
+        // The answer is not in the verdict: the page offers a retry before it shows it.
         format!(
-            "Wrong: {m} ends with {played} of {total} seeds and loses the {}; the move was {}.",
-            puzzle.goal.name(),
-            puzzle.answer
+            "Wrong: {m} ends with {played} of {total} seeds and loses the {}.",
+            puzzle.goal.name()
         )
     };
     json!({

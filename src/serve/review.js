@@ -10,6 +10,11 @@ window.AwariReview = (function () {
   // The graph: its size (the SVG's viewBox), its left margin for the axis, the seeds shown.
   const W = 600, H = 170, LEFT = 44, MID = 85, RANGE = 20, SCALE = 3.3;
 
+  // What a marked move lost, both ways the mark is decided: the mover's chance of winning (as
+  // lichess marks moves, so a large loss of seeds in a game already decided is no blunder)
+  // and the seeds.
+  const lost = (j) => `${(j.drop || 0).toFixed(1)} points of winning chance lost (${j.loss.toFixed(2)} seeds)`;
+
   // `p`: { page, board, el, step, viewing, render } from serve.js.
   function attach(p) {
     const $ = (id) => document.getElementById(id);
@@ -49,7 +54,7 @@ window.AwariReview = (function () {
         c.addEventListener("click", (e) => { e.stopPropagation(); p.step(j.ply - 1); });
         const side = j.side === "S" ? "South" : "North";
         const li = p.el("li", { class: j.mark, value: j.ply, "data-mark": j.mark }, list,
-          `${j.mv} (${side}) ${SYMBOL[j.mark]} ${j.mark}, ${j.loss.toFixed(2)} seeds lost; better: ${j.best || "?"}`);
+          `${j.mv} (${side}) ${SYMBOL[j.mark]} ${j.mark}: ${lost(j)}; better: ${j.best || "?"}`);
         li.addEventListener("click", () => p.step(j.ply - 1));
       }
       // A click anywhere on the graph steps to the nearest ply scored.
@@ -147,7 +152,7 @@ window.AwariReview = (function () {
         AwariBoard.svg("circle", Object.assign(attrs, { cx: a.x, cy: a.y, r: 40, fill: "none" }), p.board);
       }
       const banner = $("banner");
-      banner.textContent += ` Next: ${j.mv}${SYMBOL[j.mark]} (${j.mark}, ${j.loss.toFixed(2)} seeds lost); better: ${j.best}, the green arrow.`;
+      banner.textContent += ` Next: ${j.mv}${SYMBOL[j.mark]} (${j.mark}: ${lost(j)}); better: ${j.best}, the green arrow.`;
     }
 
     return { draw, onReview, marks, shown };

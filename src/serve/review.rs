@@ -70,6 +70,9 @@ pub struct Judged {
     pub best_to: Option<usize>,
     /// Seeds it lost against the best (its mover's view).
     pub loss: f64,
+    /// The percent points its mover's chance of winning dropped by (0 for a move that lost
+    /// nothing); what, with `loss`, decides the mark, so the page shows both.
+    pub drop: f64,
     /// `inaccuracy`, `mistake`, `blunder` (see [`judge`]), or none.
     pub mark: Option<&'static str>,
     /// Its accuracy, 0 to 100 (`None` for an opening move).
@@ -239,6 +242,7 @@ pub fn judge(
         best,
         best_to: None,
         loss: round(loss, 100.0),
+        drop: round(drop.max(0.0), 10.0),
         mark: match kept {
             Some(false) if !free => Some("blunder"),
             _ => mark(loss, drop),

@@ -9,6 +9,7 @@
 use super::driver;
 use super::engine::{self, Kind};
 use super::http::{self, Request, Response};
+use super::load::Loaded;
 use super::session::{NewGame, Seat, Session};
 use super::{Config, IDLE, MAX_SESSIONS};
 use crate::rules::{Board, Move, Variant};
@@ -445,45 +446,31 @@ fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
         .ok_or_else(|| format!("no player {name:?}"))
 }
 
-/// The game a request asks for, the moves to play from its start, and how many of them are a
-/// loaded record's opening.
-fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>, usize), String> {
-    // A record saved by an editor that marks its files as UTF-8 starts with a byte-order mark.
-    let record = r
-        .record
-        .as_deref()
-        .map(|t| t.trim_start_matches('\u{feff}'));
-    if let Some(text) = record.filter(|t| super::pgn::is_pgn(t)) {
-        let pgn = super::pgn::parse(text).map_err(|e| format!("the PGN: {e}"))?;
+/// The game a request asks for, the moves to play from its start, and the record it was
+/// loaded from, if it was.
+fn new_game(
+    shared: &Shared,
+    r: &GameRequest,
+) -> Result<(NewGame, Vec<Move>, Option<Loaded>), String> {
+    if let Some(text) = r.record.as_deref().filter(|t| super::load::is_record(t)) {
+        let loaded = super::load::read(text)?;
         let from = GameRequest {
             id: None,
-            variant: pgn.variant,
+            variant: loaded.variant.clone(),
             south: r.south.clone(),
             north: r.north.clone(),
-            fen: pgn.start,
-            moves: Some(pgn.moves),
+            fen: loaded.start.clone(),
+            moves: Some(loaded.moves.clone()),
             record: None,
             delay_ms: r.delay_ms,
         };
-        return new_game(shared, &from)
-            .map(|(new, moves, _)| (new, moves, pgn.opening))
-            .map_err(|e| format!("the PGN: {e}"));
-    }
-    if let Some(line) = record.map(str::trim).filter(|l| !l.is_empty()) {
-        let record = crate::record::GameRecord::from_json(line.as_bytes())
-            .map_err(|e| format!("the record: {e}"))?;
-        let from = GameRequest {
-            id: None,
-            variant: record.variant,
-            south: r.south.clone(),
-            north: r.north.clone(),
-            fen: Some(record.start),
-            moves: Some(record.opening.clone() + &record.moves),
-            record: None,
-            delay_ms: r.delay_ms,
+        // The PGN's errors say where they were found; the JSON line's moves are its own.
+        let pgn = super::pgn::is_pgn(text.trim_start_matches('\u{feff}'));
+        return match new_game(shared, &from) {
+            Ok((new, moves, _)) => Ok((new, moves, Some(loaded))),
+            Err(e) if pgn => Err(format!("the PGN: {e}")),
+            Err(e) => Err(e),
         };
-        let opening = crate::rules::parse_move_list(&record.opening).map_or(0, |m| m.len());
-        return new_game(shared, &from).map(|(new, moves, _)| (new, moves, opening));
     }
     let variant: Variant = r
         .variant
@@ -519,7 +506,7 @@ fn new_game(shared: &Shared, r: &GameRequest) -> Result<(NewGame, Vec<Move>, usi
         }
         ms => super::pace::Pace::new(ms.unwrap_or(0)),
     };
-    Ok((NewGame { start, seats, pace }, moves, 0))
+    Ok((NewGame { start, seats, pace }, moves, None))
 }
 
 fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
@@ -529,7 +516,7 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
             Ok(r) => r,
             Err(e) => return bad(e),
         };
-        let (new, moves, opening) = match new_game(shared, &r) {
+        let (new, moves, loaded) = match new_game(shared, &r) {
             Ok(n) => n,
             Err(e) => return error(400, &e),
         };
@@ -563,7 +550,9 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
                 return error(400, &e);
             }
         }
-        st.opening = opening;
+        if let Some(loaded) = loaded {
+            st.take_up(loaded);
+        }
         st.publish_state(&shared.kinds);
         session.changed.notify_all();
         let id = st.id.clone();

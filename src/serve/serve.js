@@ -5,7 +5,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const board = $("board");
-  const page = { id: null, config: null, state: null, flip: false, lines: [], hint: null, anim: null, why: "", view: null, queue: [], sentPly: null };
+  const page = { id: null, config: null, state: null, latest: null, flip: false, lines: [], hint: null, anim: null, why: "", view: null, queue: [], sentPly: null };
 
   function el(tag, attrs, parent, text) {
     const node = document.createElement(tag);
@@ -71,7 +71,8 @@
     banner();
     moves();
     review.shown(s.moves.length);
-    paceControls(s);
+    // The controls say what the server said last, not what the board is still catching up on.
+    paceControls(page.latest || s);
     saveGame(s);
     $("takeback").disabled = !s.can_take_back;
     $("hint").disabled = !mine;
@@ -232,11 +233,25 @@
   // States that came while a move was being sown, when the page watches engines at a pace:
   // shown in turn, so that every position is seen.
   function drain() {
-    while (!page.anim && page.queue.length) onState(page.queue.shift());
+    while (!page.anim && page.queue.length) onState(page.queue.shift(), true);
   }
   const watching = (s) => !s.human[0] && !s.human[1] && s.pace.delay_ms > 0;
 
-  function onState(s) {
+  // The board at once where the game is (the last state the server sent), the moves still to
+  // be sown skipped: on a pause.
+  function catchUp() {
+    if (!page.latest || (!page.anim && !page.queue.length)) return;
+    if (page.anim) { clearTimeout(page.anim); page.anim = null; }
+    page.queue = [];
+    onState(page.latest, true, true);
+  }
+
+  // `s`: a state from the server, or (`queued`) one held back while a move was being sown;
+  // `still`: drawn without sowing its move.
+  function onState(s, queued, still) {
+    if (!queued) page.latest = s;
+    const latest = page.latest;
+    if (latest.pace.paused && (page.anim || page.queue.length)) return catchUp();
     if (page.anim && page.state && watching(s) && page.queue.length < 32) {
       const prev = page.queue.length ? page.queue[page.queue.length - 1] : page.state;
       if (s.generation === prev.generation || (s.moves.length === prev.moves.length + 1 && s.moves.startsWith(prev.moves))) {
@@ -264,18 +279,18 @@
       page.view = null;
       document.body.removeAttribute("data-view");
     }
-    const newMove = s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
+    const newMove = !still && s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
     if (page.anim) { clearTimeout(page.anim); page.anim = null; }
     const atEnd = () => (s.over && s.over.end.gathered.length > 0 ? gather(s, finish) : finish());
     const finish = () => { render(); drain(); };
     if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, atEnd);
     else if (newMove && s.over && $("animate").checked) { render(); atEnd(); }
     else render();
-    if (!s.analyse) page.sentPly = null;
+    if (!latest.analyse) page.sentPly = null;
     else if (page.sentPly !== analysedPly()) follow();
-    $("analyse").checked = s.analyse;
+    $("analyse").checked = latest.analyse;
     analysing();
-    linesChoice(s);
+    linesChoice(latest);
     $("tables").textContent = s.tables.length ? `Endgame tables: ${s.tables.join("; ")}` : "";
     review.draw();
   }
@@ -340,14 +355,17 @@
         : 1 / (1 + Math.exp(-s.cp / 400));
     }
     $("evalfill").style.width = `${(100 * share).toFixed(1)}%`;
+    // With no line to show, no bar: an even bar would say "level" of a position not searched.
+    $("evalbar").hidden = !best;
     $("evaltext").textContent = best ? (best.score.cp === undefined ? scoreText(best.score) : `${scoreText(best.score)} (South's view)`) : "";
     analysing();
   }
 
   // Which position the analysis searches, as the server says.
   function analysing() {
-    const at = page.state && page.state.analysing;
-    $("analysing").textContent = !page.state || !page.state.analyse ? "" :
+    const st = page.latest || page.state;
+    const at = st && st.analysing;
+    $("analysing").textContent = !st || !st.analyse ? "" :
       at ? (at.ply === null ? "Analysing the game's position." : `Analysing the position after ply ${at.ply} (the one viewed).`) : "";
   }
 
@@ -404,6 +422,81 @@
     } catch (e) {
       say(`Not started: ${e.message}`);
     }
+  }
+
+  // ---- records of many games ----
+  // Splits record text into games, a line at a time as it comes: PGN games (a tag line after
+  // a game's moves begins the next) or JSON lines (a game each).
+  function gameSplitter() {
+    const games = [];
+    let lines = [], moved = false, rest = "";
+    const close = () => {
+      if (lines.some((l) => l.trim())) games.push(lines.join("\n").trim() + "\n");
+      lines = []; moved = false;
+    };
+    const line = (l) => {
+      const t = l.trim();
+      if (t.startsWith('{"') && !lines.some((x) => x.trim())) { games.push(t); return; }
+      if (t.startsWith("[") && moved) close();
+      if (t && !t.startsWith("[")) moved = true;
+      lines.push(l);
+    };
+    return {
+      feed(text) {
+        const parts = (rest + text).split(/\r?\n/);
+        rest = parts.pop();
+        parts.forEach(line);
+      },
+      end() { line(rest); rest = ""; close(); return games; },
+    };
+  }
+  function splitGames(text) {
+    const s = gameSplitter();
+    s.feed(text);
+    return s.end();
+  }
+  // A file of any size, read as a stream: its games.
+  async function readGames(file) {
+    const s = gameSplitter();
+    const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      s.feed(value.replace(/^\ufeff/, ""));
+    }
+    return s.end();
+  }
+  // One line for the list of games: the players, the result, the length and the opening.
+  function gameSummary(text, i) {
+    let south = "?", north = "?", result = "*", plies = "?", opening = "";
+    if (text.startsWith("{")) {
+      try {
+        const r = JSON.parse(text);
+        [south, north, result, plies, opening] = [r.south, r.north, r.result, r.plies, r.opening];
+      } catch (e) { return `${i + 1}. (not a record: ${e.message})`; }
+    } else {
+      const tag = (k) => { const m = text.match(new RegExp(`^\\[${k}\\s+"((?:[^"\\\\]|\\\\.)*)"\\]`, "m")); return m ? m[1].replace(/\\(.)/g, "$1") : null; };
+      south = tag("South") || "?"; north = tag("North") || "?"; result = tag("Result") || "*"; plies = tag("PlyCount") || "?";
+      const o = text.match(/^\s*([A-Fa-f]+)\s*\{opening\}/m);
+      opening = o ? o[1] : "";
+    }
+    return `${i + 1}. ${south} - ${north}, ${result}, ${plies} plies${opening ? `, opening ${opening}` : ""}`;
+  }
+  // Games read from a file or the box: one goes into the box; several are listed to choose.
+  function offerGames(games, from) {
+    page.games = games;
+    const pick = $("record-pick"), select = $("record-games");
+    select.textContent = "";
+    pick.hidden = games.length < 2;
+    if (!games.length) { say(`No game in ${from}.`); return; }
+    if (games.length > 1) games.forEach((g, i) => el("option", { value: i }, select, gameSummary(g, i)));
+    chooseGame(0);
+    say(games.length > 1 ? `${games.length} games in ${from}: choose one, then Load.` : `One game in ${from}: press Load.`);
+  }
+  function chooseGame(i) {
+    if (!page.games || !page.games[i]) return;
+    $("record-games").value = String(i);
+    $("record-in").value = page.games[i];
   }
 
   // ---- nothing thrown away ----
@@ -477,6 +570,7 @@
     if (g.delay !== undefined) $("pace").value = String(g.delay);
     const answer = await api("/api/session", { variant: g.variant, south: g.south, north: g.north, fen: g.start, moves: g.moves, delay_ms: +(g.delay || 0) });
     page.state = null;
+    page.latest = null;
     attach(answer.id);
     if (why) say(why);
     document.body.setAttribute("data-replayed", "1");
@@ -551,6 +645,8 @@
     $("load").addEventListener("click", async () => {
       const record = $("record-in").value.trim();
       if (!record) { say("Nothing to load: paste a record (PGN or a JSON line) into the box, or choose a file."); return; }
+      const several = splitGames(record);
+      if (several.length > 1) { offerGames(several, "the box"); return; }
       const before = gameOf(page.state);
       try {
         await api("/api/new", Object.assign({ id: page.id }, settings(), { record, south: "human", north: "human" }));
@@ -565,9 +661,11 @@
     $("record-file").addEventListener("change", async (e) => {
       const file = e.target.files && e.target.files[0];
       if (!file) return;
-      if (file.size > 60000) { say("Not loaded: the file is over 60 KB (one game, please)."); return; }
-      $("record-in").value = await file.text();
+      try {
+        offerGames(await readGames(file), file.name);
+      } catch (err) { say(`Not read: ${err.message}`); }
     });
+    $("record-games").addEventListener("change", () => chooseGame(+$("record-games").value));
     $("ply-first").addEventListener("click", () => step(0));
     $("ply-prev").addEventListener("click", () => step(viewing() - 1));
     $("ply-next").addEventListener("click", () => step(viewing() + 1));
@@ -578,7 +676,11 @@
       if (e.key in moves) { e.preventDefault(); step(viewing() + moves[e.key]); }
     });
     $("pace").addEventListener("change", () => api("/api/pace", { id: page.id, delay_ms: +$("pace").value }).catch((e) => say(e.message)));
-    $("pause").addEventListener("click", () => api("/api/pace", { id: page.id, paused: !(page.state && page.state.pace.paused) }).catch((e) => say(e.message)));
+    $("pause").addEventListener("click", () => {
+      const pausing = !(page.latest && page.latest.pace.paused);
+      if (pausing) catchUp();
+      api("/api/pace", { id: page.id, paused: pausing }).catch((e) => say(e.message));
+    });
     $("step").addEventListener("click", () => api("/api/pace", { id: page.id, step: true }).catch((e) => say(e.message)));
     const saved = new URLSearchParams(location.hash.slice(1));
     if (saved.has("variant") && saved.has("start")) {

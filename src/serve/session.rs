@@ -81,6 +81,9 @@ pub struct State {
     /// What the engine said of each move of the game that an engine played, by ply (`None`
     /// for a person's moves), for the records.
     pub said: Vec<Option<crate::record::Played>>,
+    /// What a loaded record said of its game beside the moves (players, event, date, round,
+    /// time controls), written back in the game's own record; `None` for a game begun here.
+    pub about: Option<super::load::About>,
     /// Set when the session ends: its thread ends its engines and stops.
     pub closed: bool,
     /// The last request or open event stream.
@@ -145,6 +148,7 @@ impl Session {
                 review: None,
                 opening: 0,
                 said: Vec::new(),
+                about: None,
                 closed: false,
                 seen: Instant::now(),
                 streams: 0,
@@ -307,7 +311,11 @@ impl State {
             },
             illegal,
             human,
-            players: [name(&self.seats[0]), name(&self.seats[1])],
+            // A loaded record's players keep their names.
+            players: match &self.about {
+                Some(about) => about.players.clone(),
+                None => [name(&self.seats[0]), name(&self.seats[1])],
+            },
             over,
             last: self.last.as_ref(),
             error: self.error.as_deref(),
@@ -374,6 +382,7 @@ impl State {
         self.seats = new.seats;
         self.opening = 0;
         self.said.clear();
+        self.about = None;
         self.pace = new.pace;
         self.analyse_ply = None;
         self.last = None;
@@ -422,8 +431,16 @@ impl State {
         let (south, south_tc) = name(&self.seats[0]);
         let (north, north_tc) = name(&self.seats[1]);
         let date = today();
-        GameRecord::new(
-            &Meta {
+        let meta = match &self.about {
+            Some(about) => Meta {
+                event: &about.event,
+                date: &about.date,
+                round: about.round,
+                south: &about.players[0],
+                north: &about.players[1],
+                time_control: about.time_control.clone(),
+            },
+            None => Meta {
                 event: "awari serve",
                 date: &date,
                 round: 1,
@@ -431,8 +448,46 @@ impl State {
                 north: &north,
                 time_control: [south_tc, north_tc],
             },
-            &record,
-        )
+        };
+        let mut written = GameRecord::new(&meta, &record);
+        // A loaded record that ended by the referee's word (adjudicated, forfeited) keeps its
+        // end while the game is still its moves.
+        if let Some(about) = self
+            .about
+            .as_ref()
+            .filter(|a| a.plies == self.game.moves().len())
+        {
+            if let (Some((result, termination, stores)), true) = (&about.end, outcome.is_none()) {
+                written.result = *result;
+                written.termination.clone_from(termination);
+                if let Some(stores) = stores {
+                    written.stores = *stores;
+                }
+            }
+        }
+        written
+    }
+
+    /// Takes up what a loaded record says beside its moves, once they are played: its
+    /// opening, its players and event, and what its engines said of each move.
+    pub fn take_up(&mut self, loaded: super::load::Loaded) {
+        use crate::record::Played;
+        self.opening = loaded.opening.min(self.game.moves().len());
+        for (ply, info) in loaded.said.into_iter().enumerate() {
+            let (Some(info), Some(&mv)) = (info, self.game.moves().get(ply)) else {
+                continue;
+            };
+            self.said[ply] = Some(Played {
+                mv,
+                said: crate::said::Said {
+                    score: info.score,
+                    depth: info.depth,
+                    tables: info.tables,
+                },
+                time: Duration::from_millis(info.ms),
+            });
+        }
+        self.about = Some(loaded.about);
     }
 
     /// Asks for a review of the game, `ms` milliseconds a position.
