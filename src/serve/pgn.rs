@@ -23,6 +23,13 @@ pub struct Pgn {
     /// The comments after the moves (the `{opening}` one too): how many moves came before
     /// each, and its text, trimmed.
     pub comments: Vec<(usize, String)>,
+    /// The annotations: the ply of the move each follows, and its NAG (`$4`; a suffix `!`,
+    /// `?`, `!!`, `??`, `!?`, `?!` reads as `$1` to `$6`).
+    pub nags: Vec<(usize, u8)>,
+    /// The variations, in the order written: the ply of the main line's move each is an
+    /// alternative to, and its text (its moves, comments and variations of its own), kept as
+    /// written. The main line is the game.
+    pub variations: Vec<(usize, String)>,
 }
 
 impl Pgn {
@@ -45,6 +52,13 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
     let mut tags = Vec::new();
     let mut comments = Vec::new();
     let mut moves = Vec::new();
+    let mut nags = Vec::new();
+    let mut variations = Vec::new();
+    // How deep in variations the text is, the one being read (at the top level) and the ply
+    // it branches at.
+    let mut depth = 0usize;
+    let mut variation = String::new();
+    let mut branch = 0;
     let mut in_movetext = false;
     let mut ended = false;
     let mut comment = false;
@@ -62,11 +76,15 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
             continue;
         }
         let mut word = String::new();
-        let mut chars = line.chars().peekable();
+        let mut chars = line.chars();
         loop {
             let c = chars.next();
             if comment {
                 match c {
+                    Some('}') if depth > 0 => {
+                        comment = false;
+                        variation.push('}');
+                    }
                     Some('}') => {
                         comment = false;
                         if said.trim() == "opening" && opening.is_none() {
@@ -75,8 +93,13 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
                         comments.push((moves.len(), said.trim().to_string()));
                         said.clear();
                     }
+                    Some(c) if depth > 0 => variation.push(c),
                     Some(c) => said.push(c),
                     // A comment goes on over the line's end, as one space.
+                    None if depth > 0 => {
+                        variation.push(' ');
+                        break;
+                    }
                     None => {
                         said.push(' ');
                         break;
@@ -84,32 +107,59 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
                 }
                 continue;
             }
-            let end_of_word =
-                matches!(c, None | Some('{' | ';')) || c.is_some_and(char::is_whitespace);
+            let end_of_word = matches!(c, None | Some('{' | ';' | '(' | ')'))
+                || c.is_some_and(char::is_whitespace);
             if end_of_word && !word.is_empty() {
                 in_movetext = true;
-                if ended {
-                    return Err(at(format!("{word:?} after the result")));
-                }
-                if ["1-0", "0-1", "1/2-1/2", "*"].contains(&word.as_str()) {
-                    ended = true;
-                } else {
-                    let list = parse_move_list(&word)
-                        .map_err(|e| at(format!("{word:?} is not a move list ({e})")))?;
-                    moves.extend(list);
-                }
+                main_line_word(&word, &mut ended, &mut moves, &mut nags).map_err(at)?;
                 word.clear();
             }
             match c {
-                None | Some(';') => break,
+                None | Some(';') => {
+                    if depth > 0 {
+                        variation.push(' ');
+                    }
+                    break;
+                }
                 Some('{') => {
                     in_movetext = true;
                     comment = true;
+                    if depth > 0 {
+                        variation.push('{');
+                    }
                 }
+                Some('(') => {
+                    in_movetext = true;
+                    if depth == 0 {
+                        // The variation's moves are alternatives to the last move.
+                        branch = moves
+                            .len()
+                            .checked_sub(1)
+                            .ok_or_else(|| at("a variation `(` before any move".to_string()))?;
+                        variation.clear();
+                    } else {
+                        variation.push('(');
+                    }
+                    depth += 1;
+                }
+                Some(')') => {
+                    depth = depth
+                        .checked_sub(1)
+                        .ok_or_else(|| at("a `)` with no variation `(` open".to_string()))?;
+                    if depth == 0 {
+                        variations.push((branch, variation.trim().to_string()));
+                    } else {
+                        variation.push(')');
+                    }
+                }
+                Some(c) if depth > 0 => variation.push(if c.is_whitespace() { ' ' } else { c }),
                 Some(c) if c.is_whitespace() => {}
                 Some(c) => word.push(c),
             }
         }
+    }
+    if depth > 0 {
+        return Err("a variation `(` that is never closed".to_string());
     }
     if comment {
         return Err("a comment `{` that is never closed".to_string());
@@ -124,7 +174,63 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
         opening: opening.unwrap_or(0),
         tags,
         comments,
+        nags,
+        variations,
     })
+}
+
+/// A word of the main line's movetext: a move list (with a suffix annotation, `!` to `?!`,
+/// read as its NAG), a move number (`12.`, `12...`, which the referee does not write and other
+/// programs do), a NAG (`$4`), or the result, after which nothing may follow.
+fn main_line_word(
+    word: &str,
+    ended: &mut bool,
+    moves: &mut Vec<crate::rules::Move>,
+    nags: &mut Vec<(usize, u8)>,
+) -> Result<(), String> {
+    if *ended {
+        return Err(format!("{word:?} after the result"));
+    }
+    if ["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
+        *ended = true;
+        return Ok(());
+    }
+    let number = word.trim_end_matches('.');
+    if number.len() < word.len() && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Ok(());
+    }
+    let nag = |moves: &[crate::rules::Move], n: u8| -> Result<(usize, u8), String> {
+        let ply = moves
+            .len()
+            .checked_sub(1)
+            .ok_or_else(|| format!("{word:?}: an annotation before any move"))?;
+        Ok((ply, n))
+    };
+    if let Some(n) = word.strip_prefix('$') {
+        let n = n
+            .parse()
+            .map_err(|_| format!("{word:?} is not a NAG ($0 to $255)"))?;
+        nags.push(nag(moves, n)?);
+        return Ok(());
+    }
+    let core = word.trim_end_matches(['!', '?']);
+    let list = parse_move_list(core).map_err(|e| format!("{word:?} is not a move list ({e})"))?;
+    moves.extend(list);
+    let suffix = &word[core.len()..];
+    if !suffix.is_empty() {
+        let n = match suffix {
+            "!" => 1,
+            "?" => 2,
+            "!!" => 3,
+            "??" => 4,
+            "!?" => 5,
+            "?!" => 6,
+            _ => return Err(format!("{word:?}: {suffix:?} is not an annotation")),
+        };
+        nags.push(nag(moves, n)?);
+    }
+    Ok(())
 }
 
 /// A tag line, `[Key "value"]`, with `\"` and `\\` in the value.
@@ -187,6 +293,8 @@ mod tests {
                     (3, "+0.35/7 12ms".to_string()),
                     (4, "-/- 0ms".to_string()),
                 ],
+                nags: Vec::new(),
+                variations: Vec::new(),
             }
         );
         // A comment over two lines reads as one, its line break a space.
@@ -194,6 +302,26 @@ mod tests {
         assert_eq!(two.comments, vec![(1, "a long remark".to_string())]);
         assert_eq!(two.tag("Variant"), Some("oware"));
         assert_eq!(two.tag("South"), None);
+    }
+
+    #[test]
+    fn reads_the_variations_annotations_and_move_numbers_other_programs_write() {
+        let text = "[Variant \"oware\"]\n\n1. F f?! $14 (1... e!? {a try\n) here} E (D) e) 2. E\n\
+                    a!! (b (c) B) *";
+        let game = parse(text).unwrap();
+        assert_eq!(game.moves, "FfEa");
+        assert_eq!(game.nags, vec![(1, 6), (1, 14), (3, 3)]);
+        assert_eq!(
+            game.variations,
+            vec![
+                (1, "1... e!? {a try ) here} E (D) e".to_string()),
+                (3, "b (c) B".to_string()),
+            ]
+        );
+        assert!(
+            game.comments.is_empty(),
+            "a variation's comments are its own"
+        );
     }
 
     #[test]
@@ -208,6 +336,12 @@ mod tests {
                 "[Variant \"oware\"]\n\nF\n[Variant \"oware\"]",
                 "after the moves",
             ),
+            ("[Variant \"oware\"]\n\n(f) F *", "before any move"),
+            ("[Variant \"oware\"]\n\nF (f *", "never closed"),
+            ("[Variant \"oware\"]\n\nF f) *", "no variation"),
+            ("[Variant \"oware\"]\n\n$2 F *", "before any move"),
+            ("[Variant \"oware\"]\n\nF $x *", "not a NAG"),
+            ("[Variant \"oware\"]\n\nF?? f!?! *", "not an annotation"),
         ];
         for (text, says) in cases {
             let e = parse(text).unwrap_err();
