@@ -1,8 +1,10 @@
-//! `awari serve` loses nothing and leaves nothing running, in a real browser (headless
-//! Chromium through WebDriver): a load with nothing to load changes nothing, a game replaced
-//! by a load or a new game can be brought back, and a browser that ends without a word (no
-//! `pagehide`) leaves no engine searching, and none at all after the grace period. Without
-//! `chromium` or `chromedriver` each test says `skipped: <test>: <reason>`.
+//! `awari serve` loses nothing and leaves nothing running: a load with nothing to load
+//! changes nothing, a game replaced by a load or a new game can be brought back, a loaded
+//! record (PGN or JSON line, the referee's) is downloaded again unchanged, a file of two games
+//! lists them and loads the one chosen with its players, and a browser that ends without a
+//! word (no `pagehide`) leaves no engine searching, and none at all after the grace period.
+//! The browser tests run headless Chromium through WebDriver; without `chromium` or
+//! `chromedriver` each says `skipped: <test>: <reason>`.
 //!
 //! Whatever a test starts (the server, chromedriver, the browser through it) it stops by pid.
 
@@ -10,29 +12,6 @@ use crate::common;
 use crate::common::serve::*;
 use serde_json::{json, Value};
 use std::time::Duration;
-
-/// The browser and its driver, or the test says why it is skipped.
-macro_rules! browser_or_skip {
-    () => {
-        match tools() {
-            Ok(t) => t,
-            Err(reason) => return common::skipped(common::Need::Browser, reason),
-        }
-    };
-}
-
-/// The session's state from the server, for the page's session.
-fn server_state(server: &Server, b: &Browser) -> Value {
-    let id = b.eval("return document.body.getAttribute('data-session')");
-    let (code, text) = http(
-        &server.addr,
-        "GET",
-        &format!("/api/state?id={}", id.as_str().unwrap()),
-        None,
-    );
-    assert_eq!(code, 200, "{text}");
-    serde_json::from_str(&text).unwrap()
-}
 
 #[test]
 fn a_load_of_nothing_changes_nothing_and_a_replaced_game_comes_back() {

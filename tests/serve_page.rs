@@ -8,21 +8,10 @@
 //!
 //! Whatever a test starts (the server, chromedriver, the browser through it) it stops by pid.
 
-use crate::common;
 use crate::common::serve::*;
 use awari::rules::{format_move_list, Board, Game, Move, Variant};
 use serde_json::Value;
 use std::time::Duration;
-
-/// The browser and its driver, or the test says why it is skipped.
-macro_rules! browser_or_skip {
-    () => {
-        match tools() {
-            Ok(t) => t,
-            Err(reason) => return common::skipped(common::Need::Browser, reason),
-        }
-    };
-}
 
 /// The legal moves of `game`, A to f.
 fn legal(game: &Game) -> Vec<Move> {
@@ -51,19 +40,6 @@ fn a_finished_game(variant: Variant) -> Game {
         any.get_or_insert(game);
     }
     any.unwrap()
-}
-
-/// The session's state from the server, for the page's session.
-fn server_state(server: &Server, b: &Browser) -> Value {
-    let id = b.eval("return document.body.getAttribute('data-session')");
-    let (code, text) = http(
-        &server.addr,
-        "GET",
-        &format!("/api/state?id={}", id.as_str().unwrap()),
-        None,
-    );
-    assert_eq!(code, 200, "{text}");
-    serde_json::from_str(&text).unwrap()
 }
 
 /// The numbers the banner's "Final stores: South S, North N." names.

@@ -206,6 +206,33 @@ pub struct Browser {
     pub _one: std::sync::MutexGuard<'static, ()>,
 }
 
+/// The browser and its driver, or the test says why it is skipped (and returns). (Test
+/// binaries that include `common` without a browser test leave it unused.)
+#[allow(unused_macros)]
+macro_rules! browser_or_skip {
+    () => {
+        match $crate::common::serve::tools() {
+            Ok(t) => t,
+            Err(reason) => return $crate::common::skipped($crate::common::Need::Browser, reason),
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use browser_or_skip;
+
+/// The server's state of the session the page in `b` shows.
+pub fn server_state(server: &Server, b: &Browser) -> Value {
+    let id = b.eval("return document.body.getAttribute('data-session')");
+    let (code, text) = http(
+        &server.addr,
+        "GET",
+        &format!("/api/state?id={}", id.as_str().unwrap()),
+        None,
+    );
+    assert_eq!(code, 200, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
 /// A browser and its driver, or why there are none.
 pub fn tools() -> Result<(PathBuf, PathBuf), String> {
     let browser = ["chromium", "chromium-browser", "google-chrome"]
