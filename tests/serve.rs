@@ -399,6 +399,20 @@ fn analysis_hint_review_and_records() {
         let played = line.chars().next().unwrap();
         let better = line.rsplit("better: ").next().unwrap();
         assert_ne!(better, played.to_string(), "{line}");
+        // Both measures the mark follows: the winning chance lost, and the seeds.
+        let lost = line
+            .split(": ")
+            .nth(1)
+            .and_then(|l| l.split_once(" points of winning chance lost ("))
+            .unwrap_or_else(|| panic!("{line}"));
+        let points: f64 = lost.0.parse().unwrap_or_else(|_| panic!("{line}"));
+        let seeds: f64 = lost
+            .1
+            .split(" seeds)")
+            .next()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(points >= 5.0 && seeds >= 1.0, "marked for less: {line}");
     }
     b.screenshot("review");
 
