@@ -10,6 +10,7 @@ mod common;
 mod cli;
 mod datagen;
 mod docs;
+mod docs_figures;
 mod engine_loop;
 mod engine_pipes;
 mod full_disk;
