@@ -653,7 +653,10 @@ fn the_analysis_status_follows_the_position_really_searched() {
             "/api/analyse",
             json!({ "id": id, "on": true, "ply": first }),
         );
-        let before = json!({ "ply": first, "fen": fen(game, first) });
+        // A past position of the game is said by its ply and the moves that lead to it.
+        let at =
+            |game: &Game, ply: Option<usize>| ply.map(|p| format_move_list(&game.moves()[..p]));
+        let before = json!({ "ply": first, "at": at(game, first), "fen": fen(game, first) });
         wait_until(Duration::from_secs(60), "the first search", || {
             state()["analysing"] == before
         });
@@ -672,7 +675,7 @@ fn the_analysis_status_follows_the_position_really_searched() {
                 if ply.is_none() {
                     after.play(next).unwrap();
                 }
-                let want = json!({ "ply": ply, "fen": fen(&after, ply) });
+                let want = json!({ "ply": ply, "at": at(&after, ply), "fen": fen(&after, ply) });
                 wait_until(Duration::from_secs(60), what, || {
                     state()["analysing"] == want
                 });

@@ -48,6 +48,7 @@ mod serve_puzzles;
 mod serve_review;
 mod serve_start;
 mod serve_tables;
+mod serve_variations;
 mod solve;
 mod table_root;
 mod tables;

@@ -308,6 +308,13 @@ impl GameRecord {
 
     /// The PGN-style text of the game.
     pub fn pgn(&self) -> String {
+        self.pgn_with(&[])
+    }
+
+    /// The PGN-style text of the game with `variations`: each the ply (from the start, the
+    /// opening's moves counted) of the move it is an alternative to, and its words,
+    /// parentheses included, written after that move.
+    pub fn pgn_with(&self, variations: &[(usize, Vec<String>)]) -> String {
         let variant: Variant = self.variant.parse().unwrap_or_default();
         let mut tags = vec![
             ("Event", self.event.clone()),
@@ -345,12 +352,27 @@ impl GameRecord {
             .collect();
         text.push('\n');
         let mut words = Vec::new();
-        if !self.opening.is_empty() {
+        let after = |ply: usize| {
+            variations
+                .iter()
+                .filter(move |v| v.0 == ply)
+                .flat_map(|v| v.1.iter().cloned())
+        };
+        let opening = parse_move_list(&self.opening).unwrap_or_default();
+        if variations.iter().any(|v| v.0 < opening.len()) {
+            // A variation of the opening goes after its move: the opening's moves one by one.
+            for (ply, mv) in opening.iter().enumerate() {
+                words.push(mv.to_string());
+                words.extend(after(ply));
+            }
+            words.push("{opening}".to_string());
+        } else if !self.opening.is_empty() {
             words.push(format!("{} {{opening}}", self.opening));
         }
         let moves = parse_move_list(&self.moves).unwrap_or_default();
-        for (mv, info) in moves.iter().zip(&self.info) {
+        for (ply, (mv, info)) in (opening.len()..).zip(moves.iter().zip(&self.info)) {
             words.push(format!("{mv} {{{}}}", info.comment()));
+            words.extend(after(ply));
         }
         words.push(self.result.tag().to_string());
         // Lines of at most about 80 characters, as PGN readers like.

@@ -10,7 +10,7 @@ use super::review::{judge, Eval, Judged};
 use super::session::{NewGame, Seat, Session};
 use crate::client::thinking;
 use crate::record::Played;
-use crate::rules::{Game, Side, Variant};
+use crate::rules::{format_move_list, Game, Move, Side, Variant};
 use crate::said::Said;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,8 +38,9 @@ enum Job {
     /// The engine of this side, of this kind, moves in this game.
     Move(Side, usize, Game, u64, u64),
     /// The analyst searches this game's position until it changes (or a hint: for a second);
-    /// the last field is the ply viewed that it is (`None`: the game's position).
-    Analyse(Game, u64, u64, bool, Option<usize>),
+    /// the last field is the position viewed that it is (the moves to it; `None`: the game's
+    /// position).
+    Analyse(Game, u64, u64, bool, Option<Vec<Move>>),
     /// The analyst scores every position of this game, this many ms each.
     Review(Game, u64, u64, u64),
     /// The session is over.
@@ -51,9 +52,10 @@ enum Job {
 fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
     let mut seats: [Option<Engine>; 2] = [None, None];
     let mut analyst: Option<Engine> = None;
-    // The generations (and plies viewed) already analysed and hinted, so each is done once.
-    let mut analysed: Option<(u64, Option<usize>)> = None;
-    let mut hinted = None;
+    // The generations (and positions viewed) already analysed and hinted, so each is done
+    // once.
+    let mut analysed: Option<(u64, Option<Vec<Move>>)> = None;
+    let mut hinted: Option<(u64, Option<Vec<Move>>)> = None;
     let mut reviewed = None;
     loop {
         let job = {
@@ -94,9 +96,16 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                     }
                 }
                 let g = st.generation;
-                if st.hint == Some(g) && hinted != Some(g) && st.game.outcome().is_none() {
-                    hinted = Some(g);
-                    break Job::Analyse(st.game.clone(), g, st.game_number, true, None);
+                if let Some((_, at)) = st
+                    .hint
+                    .clone()
+                    .filter(|h| h.0 == g && hinted.as_ref() != Some(h))
+                {
+                    let viewed = super::viewed::game_at(&st.game, at.as_deref());
+                    if viewed.outcome().is_none() {
+                        hinted = Some((g, at.clone()));
+                        break Job::Analyse(viewed, g, st.game_number, true, at);
+                    }
                 }
                 if let Some(r) = st.review.as_ref().filter(|r| r.generation == g && !r.done) {
                     if reviewed != Some(g) {
@@ -104,16 +113,19 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                         break Job::Review(st.game.clone(), g, st.game_number, r.ms);
                     }
                 }
-                let ply = st.analyse_ply;
+                let at = st.analyse_at.clone();
                 // No analysis for a page that has gone (its event stream closed, or
                 // `pagehide`): it starts again when a page comes back.
-                if st.analyse && st.leaving.is_none() && analysed != Some((g, ply)) {
-                    let viewed = super::viewed::game_at(&st.game, ply);
+                if st.analyse
+                    && st.leaving.is_none()
+                    && analysed.as_ref().is_none_or(|a| a.0 != g || a.1 != at)
+                {
+                    let viewed = super::viewed::game_at(&st.game, at.as_deref());
                     // A position that is over has nothing to search (what was searched
                     // before cleared its status when it stopped).
                     if viewed.outcome().is_none() {
-                        analysed = Some((g, ply));
-                        break Job::Analyse(viewed, g, st.game_number, false, ply);
+                        analysed = Some((g, at.clone()));
+                        break Job::Analyse(viewed, g, st.game_number, false, at);
                     }
                 }
                 // Engines of seats given up are ended.
@@ -194,7 +206,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 st.publish_state(kinds);
                 session.changed.notify_all();
             }
-            Job::Analyse(game, generation, number, hint, ply) => {
+            Job::Analyse(game, generation, number, hint, at) => {
                 let wanted = session.lock().lines_wanted;
                 let result =
                     ready(&mut analyst, analyst_kind, number, variant(&game)).and_then(|engine| {
@@ -211,12 +223,12 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                             "go infinite"
                         };
                         if !hint {
-                            searching(session, kinds, generation, ply, Some(&game));
+                            searching(session, kinds, generation, &at, Some(&game));
                         }
                         let side = game.board().side_to_move();
                         let mut lines = |line: &str| {
                             if let Some(l) = info::parse(line, &game) {
-                                publish_line(session, generation, side, l, Some(ply));
+                                publish_line(session, generation, side, l, Some(&at));
                             } else if let Some(t) = line.strip_prefix("info string tables: ") {
                                 publish_tables(session, kinds, generation, t);
                             }
@@ -228,12 +240,13 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                                 || (!hint && !st.analyse)
                                 || (!hint && st.leaving.is_some())
                                 || (!hint && st.lines_wanted != wanted)
-                                || (!hint && st.analyse_ply != ply)
+                                || (!hint && st.analyse_at != at)
                                 || (!hint && engine_may_move(&st))
                                 || (!hint
-                                    && st.hint == Some(generation)
-                                    && hinted != Some(generation))
-                                || (hint && st.hint != Some(generation))
+                                    && st.hint.as_ref().is_some_and(|h| {
+                                        h.0 == generation && hinted.as_ref() != Some(h)
+                                    }))
+                                || (hint && st.hint.as_ref() != Some(&(generation, at.clone())))
                         };
                         let within = if hint {
                             Duration::from_secs(6)
@@ -248,7 +261,7 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                     // The search has ended: the page no longer says it runs. One stopped (for
                     // a hint, other lines, analysis unticked and ticked again) or failed is
                     // started again when asked; one that ended by itself is not.
-                    searching(session, kinds, generation, ply, None);
+                    searching(session, kinds, generation, &at, None);
                     if !matches!(result, Ok(Some(_))) {
                         analysed = None;
                     }
@@ -256,7 +269,9 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                 let mut st = session.lock();
                 match result {
                     Ok(Some(best)) if hint && st.generation == generation => {
-                        let data = serde_json::json!({ "generation": generation, "move": best });
+                        let at = at.as_deref().map(format_move_list);
+                        let data =
+                            serde_json::json!({ "generation": generation, "move": best, "at": at });
                         st.push("hint", data.to_string());
                     }
                     Ok(_) => {}
@@ -319,22 +334,23 @@ fn ready<'a>(
     Ok(slot.as_mut().expect("kept"))
 }
 
-/// Says on the page which position the analysis searches: `game`, the position after `ply`
-/// (`None`: the game's), once its search has started, or nothing once it has ended (`None`).
-/// A search already superseded (another ply viewed, the game changed, the analysis unticked)
+/// Says on the page which position the analysis searches: `game`, the position after the
+/// moves `at` (`None`: the game's), once its search has started, or nothing once it has ended
+/// (`None`). A search already superseded (another position viewed, the game changed, the
+/// analysis unticked)
 /// is not shown: it is being stopped. This thread alone sets and clears it (a new game clears
 /// it too), so that it is never left naming a search that has ended.
 fn searching(
     session: &Session,
     kinds: &[Kind],
     generation: u64,
-    ply: Option<usize>,
+    at: &Option<Vec<Move>>,
     game: Option<&Game>,
 ) {
     let mut st = session.lock();
     let now = match game {
-        Some(game) if st.generation == generation && st.analyse_ply == ply && st.analyse => {
-            Some((ply, game.board().to_string()))
+        Some(game) if st.generation == generation && st.analyse_at == *at && st.analyse => {
+            Some((at.clone(), game.board().to_string()))
         }
         Some(_) => return,
         // This thread runs one search at a time: a status still shown is this search's.
@@ -382,20 +398,24 @@ fn set_thinking(session: &Session, generation: u64, side: Option<Side>) {
     }
 }
 
-/// An analysis line of the position after ply `analysis` (`Some(None)`: the game's
+/// An analysis line of the position after the moves `analysis` (`Some(None)`: the game's
 /// position), or an engine's thinking while it plays (`None`), to the page.
 fn publish_line(
     session: &Session,
     generation: u64,
     side: Side,
     line: Line,
-    analysis: Option<Option<usize>>,
+    analysis: Option<&Option<Vec<Move>>>,
 ) {
     let mut st = session.lock();
-    if st.generation != generation || analysis.is_some_and(|ply| ply != st.analyse_ply) {
+    if st.generation != generation || analysis.is_some_and(|at| *at != st.analyse_at) {
         return;
     }
-    let ply = analysis.flatten();
+    let at = analysis.and_then(|at| at.as_deref());
+    let ply = at
+        .filter(|at| st.game.moves().starts_with(at))
+        .map(<[Move]>::len);
+    let at = at.map(format_move_list);
     let analysis = analysis.is_some();
     if analysis {
         match st.lines.iter_mut().find(|l| l.multipv == line.multipv) {
@@ -411,6 +431,7 @@ fn publish_line(
         "side": side.letter(),
         "analysis": analysis,
         "ply": ply,
+        "at": at,
         "line": line,
     });
     st.push("info", data.to_string());

@@ -44,6 +44,9 @@ pub struct Loaded {
     pub opening: usize,
     /// What the record says beside the moves.
     pub about: About,
+    /// The variations written beside the moves (a PGN's, in parentheses), by the ply of the
+    /// move each is an alternative to; checked by the rules where the game is set up.
+    pub variations: Vec<super::tree::Variation>,
     /// What the engine said of each move, by ply from the start (`None`: nothing said, as for
     /// the opening's moves or a person's).
     pub said: Vec<Option<MoveInfo>>,
@@ -95,6 +98,7 @@ fn from_json(record: GameRecord) -> Loaded {
             end,
             plies: record.plies,
         },
+        variations: Vec::new(),
         said,
     }
 }
@@ -124,6 +128,15 @@ fn from_pgn(game: &pgn::Pgn) -> Result<Loaded, String> {
             }
         }
     }
+    let variations = game
+        .variations
+        .iter()
+        .map(|(ply, text)| {
+            let line = super::tree::parse(text)
+                .map_err(|e| format!("the PGN: the variation of move {}: {e}", ply + 1))?;
+            Ok((*ply, line))
+        })
+        .collect::<Result<_, String>>()?;
     Ok(Loaded {
         variant: game.variant.clone(),
         start: game.start.clone(),
@@ -144,6 +157,7 @@ fn from_pgn(game: &pgn::Pgn) -> Result<Loaded, String> {
             .map(|result| (result, tag("Termination", "?"), None)),
             plies,
         },
+        variations,
         said,
     })
 }
@@ -188,6 +202,7 @@ mod tests {
                     end: None,
                     plies: 4,
                 },
+                variations: Vec::new(),
                 said: vec![
                     None,
                     None,

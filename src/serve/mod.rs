@@ -7,14 +7,19 @@
 //!   own files).
 //! - `routes`: what is answered, and the checks on every request before it (its `Host`, a
 //!   `POST`'s type and origin).
+//! - `actions`: the page's actions on its game (a move, a take-back, the analysis, a hint,
+//!   the tree of variations, the pace, a review), one function each.
 //! - `session`: one page's game, its seats and its event list.
+//! - `tree`: the game with its variations, as PGN movetext: read, written, checked by the
+//!   rules, and joined to and split from the game's own moves.
 //! - `driver`: the thread that runs a session's engines (each ended with its session, or
 //!   when the session has been idle for [`IDLE`]). That thread starts its engines and
 //!   outlives them, so each engine is started to die with it (`PR_SET_PDEATHSIG`): a server
 //!   killed or aborted, which can end nothing itself, leaves no engine running.
 //! - `pace`: the pace of a game between engines (a delay before each move, pause, step),
 //!   so that a person can watch it.
-//! - `viewed`: the position the page views, which the analysis follows.
+//! - `viewed`: the position the page views (a past one of the game or a variation's), which
+//!   the analysis and the hint follow.
 //! - `ending`: the end of a game as drawn: the rows' seeds the result counts moved into the
 //!   stores.
 //! - `review`: a game's review, each move judged by what it lost against the engine's best.
@@ -31,10 +36,12 @@
 //! - `puzzles`: the puzzle mode: the shipped puzzles ([`crate::puzzles`]) posed one at a time,
 //!   and a move judged against the answer, which the page is sent only then.
 //!
-//! The page (`page.html`, `serve.js`, `review.js`, `tables.js`, `puzzles.js`, `serve.css`, and
-//! the board drawing it shares with the referee's report, `board.js`) is compiled in; it decides nothing about the
-//! rules: the server sends the legal moves with every position.
+//! The page (`page.html`, `serve.js`, `review.js`, `tables.js`, `tree.js`, `variations.js`,
+//! `records.js`, `puzzles.js`, `serve.css`, and the board drawing it shares with the
+//! referee's report, `board.js`) is compiled in; it decides nothing about the rules: the
+//! server sends the legal moves with every position.
 
+mod actions;
 mod driver;
 mod ending;
 mod engine;
@@ -49,6 +56,7 @@ mod routes;
 mod session;
 mod tables;
 mod trace;
+mod tree;
 mod view;
 mod viewed;
 

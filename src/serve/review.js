@@ -45,8 +45,9 @@ window.AwariReview = (function () {
       AwariBoard.svg("text", { x: W - 12, y: H - 3, "text-anchor": "end" }, graph, "North ahead");
       const points = r.evals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
       AwariBoard.svg("polyline", { points, class: "line", "data-points": r.evals.length }, graph);
+      // The cursor at the ply viewed; none for a variation's position, which the graph has not.
       const at = p.viewing();
-      AwariBoard.svg("line", { x1: x(at), x2: x(at), y1: 14, y2: H - 14, class: "cursor", "data-cursor": at }, graph);
+      if (at !== null) AwariBoard.svg("line", { x1: x(at), x2: x(at), y1: 14, y2: H - 14, class: "cursor", "data-cursor": at }, graph);
       for (const j of r.moves) {
         if (!j.mark || r.evals[j.ply] === undefined) continue;
         const c = AwariBoard.svg("circle", { cx: x(j.ply), cy: y(r.evals[j.ply]), r: 5, class: j.mark, "data-ply": j.ply }, graph);

@@ -6,6 +6,7 @@
 //! from a request is ever opened: the page's files are compiled in. `HEAD` is answered as
 //! `GET`, without the body.
 
+use super::actions::Refused;
 use super::driver;
 use super::engine::{self, Kind};
 use super::http::{self, Request, Response};
@@ -34,6 +35,9 @@ const SCRIPT: &str = include_str!("serve.js");
 const REVIEW_SCRIPT: &str = include_str!("review.js");
 const STYLE: &str = include_str!("serve.css");
 const TABLES: &str = include_str!("tables.js");
+const TREE: &str = include_str!("tree.js");
+const RECORDS: &str = include_str!("records.js");
+const VARIATIONS: &str = include_str!("variations.js");
 const BOARD: &str = include_str!("../referee/report/board.js");
 const BOARD_STYLE: &str = include_str!("../referee/report/board.css");
 
@@ -268,6 +272,11 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
         ("GET", "/") => answer(200, "text/html; charset=utf-8", PAGE.into()),
         ("GET", "/serve.js") => answer(200, "text/javascript; charset=utf-8", SCRIPT.into()),
         ("GET", "/tables.js") => answer(200, "text/javascript; charset=utf-8", TABLES.into()),
+        ("GET", "/tree.js") => answer(200, "text/javascript; charset=utf-8", TREE.into()),
+        ("GET", "/records.js") => answer(200, "text/javascript; charset=utf-8", RECORDS.into()),
+        ("GET", "/variations.js") => {
+            answer(200, "text/javascript; charset=utf-8", VARIATIONS.into())
+        }
         ("GET", "/review.js") => {
             answer(200, "text/javascript; charset=utf-8", REVIEW_SCRIPT.into())
         }
@@ -293,9 +302,18 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
         }
         ("GET", "/api/record") => match query(url, "id").and_then(|id| find(shared, id)) {
             Some(session) => {
-                let record = session.lock().record(&shared.kinds);
+                let st = session.lock();
+                let record = st.record(&shared.kinds);
                 match query(url, "format") {
-                    Some("pgn") => download(record.pgn(), "application/x-chess-pgn", "awari.pgn"),
+                    Some("pgn") => {
+                        let variations: Vec<(usize, Vec<String>)> = st
+                            .variations
+                            .iter()
+                            .map(|(ply, line)| (*ply, line.variation_words()))
+                            .collect();
+                        let pgn = record.pgn_with(&variations);
+                        download(pgn, "application/x-chess-pgn", "awari.pgn")
+                    }
                     Some("json") => {
                         download(record.json() + "\n", "application/json", "awari.json")
                     }
@@ -304,17 +322,18 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
             }
             None => error(404, "no such session"),
         },
-        ("GET", "/api/ply") => match query(url, "id").and_then(|id| find(shared, id)) {
+        ("GET", "/api/position") => match query(url, "id").and_then(|id| find(shared, id)) {
             Some(session) => {
                 let st = session.lock();
-                let ply = query(url, "ply").and_then(|p| p.parse::<usize>().ok());
-                match ply.and_then(|p| st.game.positions().get(p)) {
-                    Some(board) => json(
-                        200,
-                        serde_json::to_string(&super::view::BoardView::of(board))
-                            .unwrap_or_default(),
-                    ),
-                    None => error(400, "ply: a whole number from 0 to the game's length"),
+                let at = query(url, "at").map(|at| super::viewed::read_at(&st.game, at));
+                match at {
+                    Some(Ok(at)) => {
+                        let game = super::viewed::game_at(&st.game, Some(&at));
+                        let view = super::view::Position::of(&game);
+                        json(200, serde_json::to_string(&view).unwrap_or_default())
+                    }
+                    Some(Err(e)) => error(400, &e),
+                    None => error(400, "at: the moves from the start to the position"),
                 }
             }
             None => error(404, "no such session"),
@@ -403,37 +422,6 @@ struct GameRequest {
     delay_ms: Option<u64>,
 }
 
-/// An action on a session.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Action {
-    id: String,
-    #[serde(default, rename = "move")]
-    mv: Option<String>,
-    #[serde(default)]
-    on: Option<bool>,
-    #[serde(default)]
-    ms: Option<u64>,
-    /// The analysis lines wanted (1 to [`super::engine::MAX_LINES`]).
-    #[serde(default)]
-    lines: Option<u32>,
-    /// The ply the page views, for the analysis (absent: the game's position).
-    #[serde(default)]
-    ply: Option<usize>,
-    /// The pace: the delay before each engine move.
-    #[serde(default)]
-    delay_ms: Option<u64>,
-    /// The pace: paused or not.
-    #[serde(default)]
-    paused: Option<bool>,
-    /// The pace: one more move while paused.
-    #[serde(default)]
-    step: Option<bool>,
-    /// Close: the page is going (it may come back, reloaded), so close after a grace period.
-    #[serde(default)]
-    later: Option<bool>,
-}
-
 fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
     if name == "human" {
         return Ok(Seat::Human);
@@ -467,7 +455,13 @@ fn new_game(
         // The PGN's errors say where they were found; the JSON line's moves are its own.
         let pgn = super::pgn::is_pgn(text.trim_start_matches('\u{feff}'));
         return match new_game(shared, &from) {
-            Ok((new, moves, _)) => Ok((new, moves, Some(loaded))),
+            Ok((new, moves, _)) => {
+                // The variations are checked before the game is replaced.
+                let tree = super::tree::join(&moves, &loaded.variations);
+                tree.check(&new.start)
+                    .map_err(|e| format!("the PGN: a variation: {e}"))?;
+                Ok((new, moves, Some(loaded)))
+            }
             Err(e) if pgn => Err(format!("the PGN: {e}")),
             Err(e) => Err(e),
         };
@@ -559,7 +553,7 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
         drop(st);
         return json(200, serde_json::json!({ "id": id }).to_string());
     }
-    let action: Action = match serde_json::from_slice(body) {
+    let action: super::actions::Action = match serde_json::from_slice(body) {
         Ok(a) => a,
         Err(e) => return bad(e),
     };
@@ -580,95 +574,8 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
         return json(200, "{}".to_string());
     }
     let mut st = session.lock();
-    let result = match path {
-        "/api/move" => {
-            let m = action
-                .mv
-                .as_deref()
-                .and_then(|t| {
-                    let mut chars = t.chars();
-                    match (chars.next(), chars.next()) {
-                        (Some(c), None) => Move::from_char(c),
-                        _ => None,
-                    }
-                })
-                .ok_or_else(|| "a move is one house letter, A-F or a-f".to_string());
-            m.and_then(|m| {
-                if st.error.is_some() {
-                    Err("an engine failed: start a new game or take back".to_string())
-                } else if !st.human_to_move() {
-                    Err("it is not your move".to_string())
-                } else {
-                    st.play(m)
-                }
-            })
-        }
-        "/api/takeback" => {
-            if st.take_back() {
-                Ok(())
-            } else {
-                Err("nothing to take back".to_string())
-            }
-        }
-        "/api/analyse" => match action.lines {
-            Some(n) if !(1..=super::engine::MAX_LINES).contains(&n) => Err(format!(
-                "lines: 1 to {} analysis lines",
-                super::engine::MAX_LINES
-            )),
-            _ if action.ply.is_some_and(|p| p > st.game.moves().len()) => {
-                Err("ply: a whole number from 0 to the game's length".to_string())
-            }
-            lines => {
-                st.analyse = action.on.unwrap_or(false);
-                if let Some(n) = lines {
-                    st.lines_wanted = n;
-                }
-                // The game's own position is asked for as no ply, so that it follows the
-                // game as it grows. What the analysis searches (`analysing`) is the engine
-                // thread's to say: it stops the search asked for no more, and clears it.
-                st.analyse_ply = action.ply.filter(|&p| p < st.game.moves().len());
-                st.lines.clear();
-                Ok(())
-            }
-        },
-        "/api/pace" => match action.delay_ms {
-            Some(ms) if ms > super::pace::MAX_DELAY_MS => Err(format!(
-                "delay_ms: 0 to {} ms a move",
-                super::pace::MAX_DELAY_MS
-            )),
-            delay => {
-                if let Some(ms) = delay {
-                    st.pace.delay_ms = ms;
-                }
-                if let Some(paused) = action.paused {
-                    st.pace.paused = paused;
-                }
-                if action.step == Some(true) {
-                    if st.pace.paused {
-                        st.pace.steps = st.pace.steps.saturating_add(1);
-                    } else {
-                        return error(409, "step: pause first");
-                    }
-                }
-                if !st.pace.paused {
-                    st.pace.steps = 0;
-                    st.pace.held = false;
-                }
-                Ok(())
-            }
-        },
-        "/api/review" => match action.ms {
-            Some(ms @ 20..=10_000) => {
-                st.ask_review(ms);
-                Ok(())
-            }
-            _ => Err("ms: the time per position, 20 to 10000".to_string()),
-        },
-        "/api/hint" => {
-            st.hint = Some(st.generation);
-            Ok(())
-        }
-        _ => return error(404, "no such action"),
+    let Some(result) = super::actions::act(&mut st, path, &action) else {
+        return error(404, "no such action");
     };
     match result {
         Ok(()) => {
@@ -676,7 +583,7 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
             session.changed.notify_all();
             json(200, st.json(&shared.kinds))
         }
-        Err(e) => error(409, &e),
+        Err(Refused(status, why)) => error(status, &why),
     }
 }
 

@@ -5,7 +5,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const board = $("board");
-  const page = { id: null, config: null, state: null, latest: null, flip: false, lines: [], hint: null, anim: null, why: "", view: null, queue: [], sentPly: null };
+  const page = { id: null, config: null, state: null, latest: null, flip: false, lines: [], hint: null, anim: null, why: "", view: null, queue: [], sentAt: null, tree: null, treeText: null, going: 0 };
 
   function el(tag, attrs, parent, text) {
     const node = document.createElement(tag);
@@ -36,7 +36,8 @@
   function render() {
     const s = page.state;
     if (!s) return;
-    if (page.view !== null && page.view.ply < s.moves.length) return renderPly();
+    document.body.setAttribute("data-tree", s.tree);
+    if (page.view && page.view.at !== s.moves) return renderView();
     page.view = null;
     $("ply-at").textContent = `ply ${s.moves.length} (the game)`;
     const last = s.last ? houseIndex(s.last.mv) : null;
@@ -64,7 +65,7 @@
       }
     }
     if (window.AwariTables) AwariTables.draw(board, s, page.flip);
-    if (page.hint && page.hint.generation === s.generation) {
+    if (page.hint && page.hint.generation === s.generation && !page.hint.at) {
       const h = houseIndex(page.hint.move);
       if (h >= 0) cell(h).classList.add("hint");
     }
@@ -73,7 +74,8 @@
     review.shown(s.moves.length);
     // The controls say what the server said last, not what the board is still catching up on.
     paceControls(page.latest || s);
-    saveGame(s);
+    saveAddress();
+    $("variation-controls").hidden = true;
     $("takeback").disabled = !s.can_take_back;
     $("hint").disabled = !mine;
     const err = $("error");
@@ -89,48 +91,98 @@
     }
   }
 
-  // A past position, read-only: the game goes on from the last one.
-  function renderPly() {
-    const s = page.state, v = page.view;
-    const last = v.ply > 0 ? houseIndex(s.moves[v.ply - 1]) : null;
-    AwariBoard.draw(board, s.variant, drawn(v.board, { last }), s.players, null, { flip: page.flip });
-    $("banner").className = "";
-    $("banner").textContent = `Viewing ply ${v.ply} of ${s.moves.length}: \u00bb goes back to the game.`;
-    $("ply-at").textContent = `ply ${v.ply} of ${s.moves.length}`;
+  // A position of the tree that is not the game's: a past one of the game or a variation's.
+  // A person plays on from it: between persons, a move not yet in the tree starts a variation;
+  // against an engine, the page asks first (`ask`).
+  function renderView() {
+    const s = page.state, v = page.view, pos = v.pos;
+    const last = v.at.length ? houseIndex(v.at[v.at.length - 1]) : null;
+    AwariBoard.draw(board, s.variant, drawn(pos.over ? pos.over.end.board : pos.board, { last }), s.players,
+      pos.over ? pos.over.text : null, { flip: page.flip });
+    for (const letter of pos.legal) {
+      const c = cell(houseIndex(letter));
+      c.classList.add("legal");
+      c.setAttribute("data-legal", letter);
+      c.addEventListener("click", () => fromView(letter));
+    }
+    if (window.AwariTables) AwariTables.draw(board, pos, page.flip);
+    if (page.hint && page.hint.generation === s.generation && page.hint.at === v.at) {
+      const h = houseIndex(page.hint.move);
+      if (h >= 0) cell(h).classList.add("hint");
+    }
+    const b = $("banner");
+    b.className = "";
+    b.textContent = v.ply !== null
+      ? `Viewing ply ${v.ply} of ${s.moves.length}: \u00bb goes back to the game.`
+      : `Viewing a variation, ply ${v.at.length} (${v.at}): play on from here, or \u00bb to its end.`;
+    $("ply-at").textContent = v.ply !== null ? `ply ${v.ply} of ${s.moves.length}` : `variation, ply ${v.at.length}`;
     moves();
-    review.shown(v.ply);
-    document.body.setAttribute("data-view", String(v.ply));
+    review.shown(v.ply === null ? -1 : v.ply);
+    $("variation-controls").hidden = v.ply !== null;
+    $("hint").disabled = !pos.legal.length;
+    saveAddress();
+    document.body.setAttribute("data-view", String(v.at.length));
+    document.body.setAttribute("data-view-at", v.at);
     document.body.setAttribute("data-busy", "0");
   }
 
-  async function step(to) {
+  // Views the position after the moves `at` from the start (the game's own: its live board).
+  async function go(at) {
     const s = page.state;
     if (!s) return;
-    const ply = Math.max(0, Math.min(to, s.moves.length));
     skip();
-    if (ply === s.moves.length) { page.view = null; document.body.removeAttribute("data-view"); render(); follow(); return; }
-    const response = await fetch(`/api/ply?id=${encodeURIComponent(page.id)}&ply=${ply}`);
-    if (!response.ok) return;
-    page.view = { ply, board: await response.json() };
+    const mine = ++page.going;
+    if (at === s.moves) {
+      page.view = null;
+      document.body.removeAttribute("data-view");
+      document.body.removeAttribute("data-view-at");
+      render();
+      follow();
+      return;
+    }
+    const response = await fetch(`/api/position?id=${encodeURIComponent(page.id)}&at=${encodeURIComponent(at)}`);
+    if (!response.ok || mine !== page.going || !page.state) return;
+    const pos = await response.json();
+    page.view = { at, ply: page.state.moves.startsWith(at) ? at.length : null, pos };
     render();
     follow();
   }
+  // Views ply `to` of the game (clamped to it).
+  function step(to) {
+    const s = page.state;
+    if (s) go(s.moves.slice(0, Math.max(0, Math.min(to, s.moves.length))));
+  }
+  const viewedAt = () => (page.view ? page.view.at : page.state ? page.state.moves : "");
+  const viewedNode = () => (page.tree ? AwariTree.find(page.tree, viewedAt()) : null);
+  // Back a move (-1) or to the start (-2); on a move (1) or to the line's end (2).
+  function stepBy(d) {
+    const at = viewedAt(), n = viewedNode();
+    if (d < 0) go(d < -1 ? "" : at.slice(0, -1));
+    else if (n && d > 1) go(AwariTree.path(AwariTree.lineEnd(n)));
+    else if (n && n.children.length) go(at + n.children[0].mv);
+  }
+
+  // ---- variations: variations.js makes them ----
+  const variations = AwariVariations.attach({ page, el, api, say, go, viewedAt, viewedNode });
+  const fromView = variations.fromView;
 
   // The analysis searches the position viewed: the server is told of each step.
-  const analysedPly = () => (page.view ? page.view.ply : null);
+  const analysedAt = () => (page.view ? page.view.at : null);
   function follow() {
-    const ply = analysedPly();
-    if (!page.state || !page.state.analyse || page.sentPly === ply) return;
-    page.sentPly = ply;
+    const at = analysedAt();
+    if (!page.state || !page.state.analyse || page.sentAt === at) return;
+    page.sentAt = at;
     page.lines = [];
     drawLines();
     analyse();
   }
   function analyse() {
-    page.sentPly = analysedPly();
-    return api("/api/analyse", { id: page.id, on: $("analyse").checked, lines: +$("lines-n").value || 1, ply: page.sentPly })
-      .catch((x) => say(x.message));
+    page.sentAt = analysedAt();
+    const body = { id: page.id, on: $("analyse").checked, lines: +$("lines-n").value || 1 };
+    if (page.sentAt !== null) body.at = page.sentAt;
+    return api("/api/analyse", body).catch((x) => say(x.message));
   }
+  // The ply viewed, for the review's graph: null for a variation's position.
   const viewing = () => (page.view ? page.view.ply : page.state ? page.state.moves.length : 0);
 
   function cell(i) { return board.querySelector(`[data-house-cell="${i}"]`); }
@@ -160,18 +212,7 @@
   }
 
   function moves() {
-    const s = page.state, box = $("moves");
-    box.textContent = "";
-    let side = s.start.endsWith("N") ? "N" : "S";
-    // The sides of the moves come from the positions the server sent: a move's letter says
-    // whose house it was.
-    const at = viewing();
-    [...s.moves].forEach((m, i) => {
-      el("span", { class: "n" }, box, String(i + 1));
-      side = m === m.toUpperCase() ? "S" : "N";
-      const span = el("span", { class: `m ${side}${i + 1 === at ? " now" : ""}`, "data-ply": i + 1 }, box, m);
-      span.addEventListener("click", () => step(i + 1));
-    });
+    if (page.tree) AwariTree.draw($("moves"), page.tree, viewedNode(), go, el);
   }
 
   // ---- the review: review.js draws it ----
@@ -273,21 +314,29 @@
       (before.start !== s.start || s.moves.length <= before.moves.length || !s.moves.startsWith(before.moves));
     if (fresh || s.over) $("thinking").textContent = "";
     if (fresh) { page.hint = null; page.queue = []; }
-    // A game that is not the one viewed grown by moves (a new or loaded game, a take-back)
-    // ends the viewing of a past position.
-    if (page.view && before && (before.start !== s.start || !s.moves.startsWith(before.moves))) {
+    // The game's tree, read again when it changed (a move, a variation added or deleted).
+    if (s.tree !== page.treeText) {
+      page.tree = AwariTree.parse(s.tree) || AwariTree.parse(s.moves);
+      page.treeText = s.tree;
+    }
+    // The position viewed stays while the tree holds it; another game (a new or loaded one)
+    // or a take-back past it ends the viewing.
+    if (page.view && before && (before.start !== s.start || !AwariTree.find(page.tree, page.view.at))) {
       page.view = null;
       document.body.removeAttribute("data-view");
+      document.body.removeAttribute("data-view-at");
     }
-    const newMove = !still && s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
+    if (page.view) page.view.ply = s.moves.startsWith(page.view.at) ? page.view.at.length : null;
+    const newMove = !page.view && !still && s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
     if (page.anim) { clearTimeout(page.anim); page.anim = null; }
     const atEnd = () => (s.over && s.over.end.gathered.length > 0 ? gather(s, finish) : finish());
     const finish = () => { render(); drain(); };
     if (newMove && $("animate").checked && s.last.shown.steps.length > 0) animate(s, atEnd);
     else if (newMove && s.over && $("animate").checked) { render(); atEnd(); }
     else render();
-    if (!latest.analyse) page.sentPly = null;
-    else if (page.sentPly !== analysedPly()) follow();
+    if (!latest.analyse) page.sentAt = null;
+    else if (page.sentAt !== analysedAt()) follow();
+    if (page.goTo !== undefined) { const at = page.goTo; page.goTo = undefined; go(at); }
     $("analyse").checked = latest.analyse;
     analysing();
     linesChoice(latest);
@@ -386,7 +435,7 @@
   function onInfo(data) {
     if (!page.state || data.generation !== page.state.generation) return;
     const l = data.line;
-    if (data.analysis && data.ply !== analysedPly()) return;
+    if (data.analysis && (data.at === undefined ? null : data.at) !== analysedAt()) return;
     if (data.analysis) {
       const i = page.lines.findIndex((x) => x.multipv === l.multipv);
       if (i >= 0) page.lines[i] = l; else page.lines.push(l);
@@ -424,64 +473,7 @@
     }
   }
 
-  // ---- records of many games ----
-  // Splits record text into games, a line at a time as it comes: PGN games (a tag line after
-  // a game's moves begins the next) or JSON lines (a game each).
-  function gameSplitter() {
-    const games = [];
-    let lines = [], moved = false, rest = "";
-    const close = () => {
-      if (lines.some((l) => l.trim())) games.push(lines.join("\n").trim() + "\n");
-      lines = []; moved = false;
-    };
-    const line = (l) => {
-      const t = l.trim();
-      if (t.startsWith('{"') && !lines.some((x) => x.trim())) { games.push(t); return; }
-      if (t.startsWith("[") && moved) close();
-      if (t && !t.startsWith("[")) moved = true;
-      lines.push(l);
-    };
-    return {
-      feed(text) {
-        const parts = (rest + text).split(/\r?\n/);
-        rest = parts.pop();
-        parts.forEach(line);
-      },
-      end() { line(rest); rest = ""; close(); return games; },
-    };
-  }
-  function splitGames(text) {
-    const s = gameSplitter();
-    s.feed(text);
-    return s.end();
-  }
-  // A file of any size, read as a stream: its games.
-  async function readGames(file) {
-    const s = gameSplitter();
-    const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      s.feed(value.replace(/^\ufeff/, ""));
-    }
-    return s.end();
-  }
-  // One line for the list of games: the players, the result, the length and the opening.
-  function gameSummary(text, i) {
-    let south = "?", north = "?", result = "*", plies = "?", opening = "";
-    if (text.startsWith("{")) {
-      try {
-        const r = JSON.parse(text);
-        [south, north, result, plies, opening] = [r.south, r.north, r.result, r.plies, r.opening];
-      } catch (e) { return `${i + 1}. (not a record: ${e.message})`; }
-    } else {
-      const tag = (k) => { const m = text.match(new RegExp(`^\\[${k}\\s+"((?:[^"\\\\]|\\\\.)*)"\\]`, "m")); return m ? m[1].replace(/\\(.)/g, "$1") : null; };
-      south = tag("South") || "?"; north = tag("North") || "?"; result = tag("Result") || "*"; plies = tag("PlyCount") || "?";
-      const o = text.match(/^\s*([A-Fa-f]+)\s*\{opening\}/m);
-      opening = o ? o[1] : "";
-    }
-    return `${i + 1}. ${south} - ${north}, ${result}, ${plies} plies${opening ? `, opening ${opening}` : ""}`;
-  }
+  // ---- records of many games (records.js reads them) ----
   // Games read from a file or the box: one goes into the box; several are listed to choose.
   function offerGames(games, from) {
     page.games = games;
@@ -489,7 +481,7 @@
     select.textContent = "";
     pick.hidden = games.length < 2;
     if (!games.length) { say(`No game in ${from}.`); return; }
-    if (games.length > 1) games.forEach((g, i) => el("option", { value: i }, select, gameSummary(g, i)));
+    if (games.length > 1) games.forEach((g, i) => el("option", { value: i }, select, AwariRecords.summary(g, i)));
     chooseGame(0);
     say(games.length > 1 ? `${games.length} games in ${from}: choose one, then Load.` : `One game in ${from}: press Load.`);
   }
@@ -503,7 +495,7 @@
   // A game that held moves, as `replay` takes it; null for one with nothing to lose.
   function gameOf(s) {
     if (!s || !s.moves.length) return null;
-    return { variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: s.pace.delay_ms };
+    return { variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: s.pace.delay_ms, tree: s.tree };
   }
 
   // Says `text`, and when the game just replaced held moves, offers it back (once).
@@ -516,6 +508,7 @@
       try {
         $("variant").value = before.variant; $("south").value = before.south; $("north").value = before.north;
         await api("/api/new", { id: page.id, variant: before.variant, south: before.south, north: before.north, fen: before.start, moves: before.moves, delay_ms: +(before.delay || 0) });
+        if (before.tree !== before.moves) await api("/api/tree", { id: page.id, tree: before.tree });
         page.view = null;
         say("The game before is back.");
       } catch (e) { back.disabled = false; say(`Not brought back: ${e.message}`); }
@@ -546,11 +539,15 @@
   }
 
   // ---- a reload, a server restarted ----
-  // The game lives in the address (after `#`: rules, seats, start, moves, pace), the
+  // The game lives in the address (after `#`: rules, seats, start, moves, pace, the tree of
+  // variations when there are any, the position viewed when it is not the game's), the
   // session's id in the tab's storage. A reload reattaches to the session when it is still
   // there with the same game, else replays the game into a new one.
-  function saveGame(s) {
+  function saveAddress() {
+    const s = page.state;
     const h = new URLSearchParams({ variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: String(s.pace.delay_ms) });
+    if (s.tree !== s.moves) h.set("tree", s.tree);
+    if (page.view) h.set("at", page.view.at);
     history.replaceState(null, "", `${location.pathname}${location.search}#${h}`);
     try { sessionStorage.setItem("awari-session", page.id); } catch (e) { /* storage off: a reload replays */ }
   }
@@ -564,11 +561,15 @@
     $("jsonl").setAttribute("href", `/api/record?id=${q}&format=json`);
   }
 
-  // The game `g` ({variant, south, north, start, moves, delay}) into a new session.
+  // The game `g` ({variant, south, north, start, moves, delay, tree?}) into a new session.
   async function replay(g, why) {
     $("variant").value = g.variant; $("south").value = g.south; $("north").value = g.north;
     if (g.delay !== undefined) $("pace").value = String(g.delay);
     const answer = await api("/api/session", { variant: g.variant, south: g.south, north: g.north, fen: g.start, moves: g.moves, delay_ms: +(g.delay || 0) });
+    // The variations, before the page reads the session's first state.
+    if (g.tree && g.tree !== g.moves) {
+      await api("/api/tree", { id: answer.id, tree: g.tree }).catch((e) => { why = `${why || ""} The variations were not kept: ${e.message}`.trim(); });
+    }
     page.state = null;
     page.latest = null;
     attach(answer.id);
@@ -603,7 +604,7 @@
     const s = page.state;
     $("status").textContent = "the server restarted";
     try {
-      await replay({ variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: s.pace.delay_ms },
+      await replay({ variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: s.pace.delay_ms, tree: s.tree },
         "The server restarted and lost this game's session: the game was replayed into a new one (its engines start afresh).");
     } catch (e) { say(`The server restarted and the game could not be replayed: ${e.message}`); }
   }
@@ -633,7 +634,7 @@
     $("flip").addEventListener("click", () => { page.flip = !page.flip; if (!page.anim) render(); });
     $("skip").addEventListener("click", skip);
     board.addEventListener("dblclick", skip);
-    $("hint").addEventListener("click", () => { say("Thinking of a hint..."); api("/api/hint", { id: page.id }).catch((e) => say(e.message)); });
+    $("hint").addEventListener("click", () => { say("Thinking of a hint..."); api("/api/hint", Object.assign({ id: page.id }, page.view ? { at: page.view.at } : {})).catch((e) => say(e.message)); });
     $("analyse").addEventListener("change", analyse);
     $("lines-n").addEventListener("change", analyse);
     window.addEventListener("pagehide", () => {
@@ -645,7 +646,7 @@
     $("load").addEventListener("click", async () => {
       const record = $("record-in").value.trim();
       if (!record) { say("Nothing to load: paste a record (PGN or a JSON line) into the box, or choose a file."); return; }
-      const several = splitGames(record);
+      const several = AwariRecords.split(record);
       if (several.length > 1) { offerGames(several, "the box"); return; }
       const before = gameOf(page.state);
       try {
@@ -662,18 +663,20 @@
       const file = e.target.files && e.target.files[0];
       if (!file) return;
       try {
-        offerGames(await readGames(file), file.name);
+        offerGames(await AwariRecords.read(file), file.name);
       } catch (err) { say(`Not read: ${err.message}`); }
     });
     $("record-games").addEventListener("change", () => chooseGame(+$("record-games").value));
     $("ply-first").addEventListener("click", () => step(0));
-    $("ply-prev").addEventListener("click", () => step(viewing() - 1));
-    $("ply-next").addEventListener("click", () => step(viewing() + 1));
-    $("ply-last").addEventListener("click", () => step(1e9));
+    $("ply-prev").addEventListener("click", () => stepBy(-1));
+    $("ply-next").addEventListener("click", () => stepBy(1));
+    $("ply-last").addEventListener("click", () => stepBy(2));
+    $("promote").addEventListener("click", variations.promote);
+    $("delete-from-here").addEventListener("click", variations.deleteFromHere);
     document.addEventListener("keydown", (e) => {
       if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
-      const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -1e9, End: 1e9 };
-      if (e.key in moves) { e.preventDefault(); step(viewing() + moves[e.key]); }
+      const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -2, End: 2 };
+      if (e.key in moves) { e.preventDefault(); stepBy(moves[e.key]); }
     });
     $("pace").addEventListener("change", () => api("/api/pace", { id: page.id, delay_ms: +$("pace").value }).catch((e) => say(e.message)));
     $("pause").addEventListener("click", () => {
@@ -685,7 +688,9 @@
     const saved = new URLSearchParams(location.hash.slice(1));
     if (saved.has("variant") && saved.has("start")) {
       const g = {};
-      for (const k of ["variant", "south", "north", "start", "moves", "delay"]) g[k] = saved.get(k) || "";
+      for (const k of ["variant", "south", "north", "start", "moves", "delay", "tree"]) g[k] = saved.get(k) || "";
+      // The position viewed before the reload, once the game's first state is in.
+      if (saved.has("at")) page.goTo = saved.get("at");
       await restore(g).catch((e) => { say(`The game could not be restored: ${e.message}`); return newGame(); });
     } else await newGame();
   }

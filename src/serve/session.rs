@@ -3,14 +3,14 @@
 //! generation: an engine's search of an older position is stopped and its move discarded
 //! ([`super::driver`] runs the engines; [`super::review`] judges the moves).
 
-use super::ending::{self, Ending};
 use super::engine::Kind;
 use super::info::Line;
 use super::pace::Pace;
 use super::review::Review;
 use super::trace::{self, Shown};
+use super::tree::{self, Variation};
 use super::view::{self, BoardView, Illegal};
-use crate::rules::{Board, Game, Move, Side};
+use crate::rules::{format_move_list, Board, Game, Move, Side};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -61,8 +61,9 @@ pub struct State {
     pub thinking: Option<Side>,
     /// Whether the analysis runs.
     pub analyse: bool,
-    /// The generation a hint was asked for.
-    pub hint: Option<u64>,
+    /// The generation a hint was asked for, and the position viewed it is for (`None`: the
+    /// game's).
+    pub hint: Option<(u64, Option<Vec<Move>>)>,
     /// The analysis lines of this generation, by `multipv`.
     pub lines: Vec<Line>,
     /// What the endgame tables say of this generation's position (the analysis engine's
@@ -96,10 +97,15 @@ pub struct State {
     pub pace: Pace,
     /// When the game last changed (the pace counts its delay from it).
     pub changed_at: Instant,
-    /// The ply the page views, which the analysis searches (`None`: the game's position).
-    pub analyse_ply: Option<usize>,
-    /// The position the analysis searches now: its ply (`None`: the game's) and notation.
-    pub analysing: Option<(Option<usize>, String)>,
+    /// The position the page views, which the analysis searches: the moves from the start
+    /// that lead to it, a past position of the game or a variation's (`None`: the game's
+    /// position, followed as the game goes on).
+    pub analyse_at: Option<Vec<Move>>,
+    /// The position the analysis searches now: the moves that lead to it (`None`: the
+    /// game's) and its notation.
+    pub analysing: Option<(Option<Vec<Move>>, String)>,
+    /// The variations tried beside the game's moves (see [`tree`]).
+    pub variations: Vec<Variation>,
     /// Set when the page has gone (`pagehide`): ended after a grace period unless a page
     /// reattaches (a reload opens its event stream again).
     pub leaving: Option<Instant>,
@@ -155,8 +161,9 @@ impl Session {
                 id: String::new(),
                 pace: new.pace,
                 changed_at: Instant::now(),
-                analyse_ply: None,
+                analyse_at: None,
                 analysing: None,
+                variations: Vec::new(),
                 leaving: None,
                 events: VecDeque::new(),
                 next_event: 1,
@@ -191,7 +198,7 @@ struct StateView<'a> {
     illegal: Vec<Illegal>,
     human: [bool; 2],
     players: [String; 2],
-    over: Option<Over>,
+    over: Option<view::Over>,
     last: Option<&'a LastMove>,
     error: Option<&'a str>,
     thinking: Option<char>,
@@ -204,26 +211,26 @@ struct StateView<'a> {
     review: Option<&'a Review>,
     seats: [&'a str; 2],
     pace: Pace,
+    /// The ply viewed, when the page views a past position of the game.
     analyse_ply: Option<usize>,
-    analysing: Option<Analysing<'a>>,
+    /// The position viewed (the moves that lead to it), when the page views another than
+    /// the game's.
+    analyse_at: Option<String>,
+    analysing: Option<Analysing>,
+    /// The game's moves with the variations tried beside them, as [`tree::Line::text`]
+    /// writes them.
+    tree: String,
 }
 
 /// The position the analysis searches.
 #[derive(Serialize)]
-struct Analysing<'a> {
+struct Analysing {
+    /// Its ply, when it is a position of the game (`None` for the game's own, or a
+    /// variation's).
     ply: Option<usize>,
-    fen: &'a str,
-}
-
-/// How the game ended.
-#[derive(Serialize)]
-struct Over {
-    text: String,
-    reason: &'static str,
-    winner: Option<char>,
-    stores: [u8; 2],
-    /// The rows' seeds counted into the stores, as the page draws them.
-    end: Ending,
+    /// The moves that lead to it (`None`: the game's own position).
+    at: Option<String>,
+    fen: String,
 }
 
 impl State {
@@ -286,13 +293,7 @@ impl State {
                 .get(*k)
                 .map_or("engine".to_string(), |k| k.label.clone()),
         };
-        let over = self.game.outcome().map(|o| Over {
-            text: o.to_string(),
-            reason: o.reason.name(),
-            winner: o.winner.map(Side::letter),
-            stores: o.stores,
-            end: ending::ending(board, &o),
-        });
+        let over = view::over(&self.game);
         let seat_id = |seat: &Seat| match seat {
             Seat::Human => "human",
             Seat::Engine(k) => kinds.get(*k).map_or("", |k| k.id.as_str()),
@@ -329,11 +330,14 @@ impl State {
             review: self.review.as_ref(),
             seats: [seat_id(&self.seats[0]), seat_id(&self.seats[1])],
             pace: self.pace,
-            analyse_ply: self.analyse_ply,
-            analysing: self.analysing.as_ref().map(|(ply, fen)| Analysing {
-                ply: *ply,
-                fen: fen.as_str(),
+            analyse_ply: self.analyse_at.as_deref().and_then(|at| self.ply_of(at)),
+            analyse_at: self.analyse_at.as_deref().map(format_move_list),
+            analysing: self.analysing.as_ref().map(|(at, fen)| Analysing {
+                ply: at.as_deref().and_then(|at| self.ply_of(at)),
+                at: at.as_deref().map(format_move_list),
+                fen: fen.clone(),
             }),
+            tree: self.tree().text(),
         };
         serde_json::to_string(&view).unwrap_or_else(|_| "{}".to_string())
     }
@@ -371,9 +375,103 @@ impl State {
         }
         self.last = None;
         self.error = None;
-        self.analyse_ply = None;
+        self.analyse_at = None;
+        tree::cut(&mut self.variations, self.game.moves().len());
         self.changed_game();
         true
+    }
+
+    /// Plays `m` in the position after the game's first `ply` moves, the moves after them
+    /// taken back: those become a variation (nothing played is lost). For a person's move
+    /// from a position viewed: it must be a person's move there.
+    pub fn play_at(&mut self, ply: usize, m: Move) -> Result<(), String> {
+        let main = self.game.moves().to_vec();
+        if ply >= main.len() {
+            return self.play(m);
+        }
+        let mut there = super::viewed::game_at(&self.game, Some(&main[..ply]));
+        if self.seats[there.board().side_to_move().index()] != Seat::Human {
+            return Err("it is not your move there".to_string());
+        }
+        there.play(m).map_err(|e| e.to_string())?;
+        let variations = tree::branch(&main, &self.variations, ply, m);
+        self.replace_moves(there.moves())?;
+        self.variations = variations;
+        Ok(())
+    }
+
+    /// The game's moves with the variations tried beside them.
+    pub fn tree(&self) -> tree::Line {
+        tree::join(self.game.moves(), &self.variations)
+    }
+
+    /// Takes the page's tree (checked by the rules from the game's start): its variations,
+    /// and its main line as the game's moves, which only a game between persons lets change
+    /// so (`analysis`: the game becomes one, its engines leave).
+    pub fn set_tree(&mut self, tree: tree::Line, analysis: bool) -> Result<(), String> {
+        tree.check(self.game.start())
+            .map_err(|e| format!("tree: {e}"))?;
+        let (main, variations) = tree::split(tree);
+        let moved = main != self.game.moves();
+        if moved && !analysis && self.seats.iter().any(|s| *s != Seat::Human) {
+            return Err(
+                "an engine plays in this game: its moves change by a take-back, or \
+                        make the game an analysis first"
+                    .to_string(),
+            );
+        }
+        if analysis && self.seats.iter().any(|s| *s != Seat::Human) {
+            self.seats = [Seat::Human, Seat::Human];
+            self.error = None;
+            if !moved {
+                self.changed_game();
+            }
+        }
+        if moved {
+            self.replace_moves(&main)?;
+        }
+        self.variations = variations;
+        Ok(())
+    }
+
+    /// The game's moves made `moves` (checked): those in common stay with what was said of
+    /// them, the last one is shown as played.
+    fn replace_moves(&mut self, moves: &[Move]) -> Result<(), String> {
+        let kept = self
+            .game
+            .moves()
+            .iter()
+            .zip(moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let mut game = super::viewed::game_at(&self.game, Some(&self.game.moves()[..kept]));
+        let mut whole = game.clone();
+        for &m in &moves[kept..] {
+            whole.play(m).map_err(|e| e.to_string())?;
+        }
+        self.said.truncate(kept);
+        self.last = None;
+        self.error = None;
+        match moves[kept..].split_last() {
+            // The last move is played as any is, so that the page shows it played.
+            Some((&last, before)) => {
+                for &m in before {
+                    game.play(m).map_err(|e| e.to_string())?;
+                }
+                self.game = game;
+                self.play(last)
+            }
+            None => {
+                self.game = game;
+                self.changed_game();
+                Ok(())
+            }
+        }
+    }
+
+    /// The ply of the position after `at`, when it is one of the game's.
+    fn ply_of(&self, at: &[Move]) -> Option<usize> {
+        self.game.moves().starts_with(at).then_some(at.len())
     }
 
     /// Starts a new game.
@@ -384,7 +482,8 @@ impl State {
         self.said.clear();
         self.about = None;
         self.pace = new.pace;
-        self.analyse_ply = None;
+        self.analyse_at = None;
+        self.variations.clear();
         self.last = None;
         self.error = None;
         self.game_number += 1;
@@ -488,6 +587,7 @@ impl State {
             });
         }
         self.about = Some(loaded.about);
+        self.variations = loaded.variations;
     }
 
     /// Asks for a review of the game, `ms` milliseconds a position.

@@ -1,16 +1,16 @@
-//! The position the page views: the game as it stood after some ply, for the analysis to
-//! search that position (with the history that leads to it, which oware's repetition rule
-//! reads) rather than the game's last one.
+//! The position the page views: the game as it stood after some ply, or a variation's
+//! position, for the analysis to search that position (with the history that leads to it,
+//! which oware's repetition rule reads) rather than the game's last one.
 
-use crate::rules::Game;
+use crate::rules::{parse_move_list, Game, Move};
 
-/// `game` as it stood after `ply` moves (the whole game for `None`, or a ply past its end).
-pub fn game_at(game: &Game, ply: Option<usize>) -> Game {
-    match ply {
-        Some(p) if p < game.moves().len() => {
+/// `game` as it stood, or would stand, after the moves `at` from its start (the whole game
+/// for `None`). The moves were checked when they were asked for ([`read_at`]).
+pub fn game_at(game: &Game, at: Option<&[Move]>) -> Game {
+    match at {
+        Some(moves) if moves != game.moves() => {
             let mut past = Game::new(*game.start());
-            for &m in &game.moves()[..p] {
-                // The moves were played by the rules already: they are legal again.
+            for &m in moves {
                 if past.play(m).is_err() {
                     break;
                 }
@@ -19,6 +19,20 @@ pub fn game_at(game: &Game, ply: Option<usize>) -> Game {
         }
         _ => game.clone(),
     }
+}
+
+/// The moves of a position asked for as text (`EaBb`: from the game's start), checked by the
+/// rules: a past position of the game or one of a variation.
+pub fn read_at(game: &Game, text: &str) -> Result<Vec<Move>, String> {
+    let moves = parse_move_list(text).map_err(|e| format!("at: {e}"))?;
+    let mut there = Game::new(*game.start());
+    for &m in &moves {
+        there.play(m).map_err(|e| {
+            let before = crate::rules::format_move_list(there.moves());
+            format!("at: after {before:?}: {e}")
+        })?;
+    }
+    Ok(moves)
 }
 
 #[cfg(test)]
@@ -31,17 +45,21 @@ mod tests {
         let mut game = Game::new(Board::start(Variant::Oware));
         game.play_text("FfEa").unwrap();
         // (ply, the position's moves)
-        let cases = [
-            (None, 4),
-            (Some(0), 0),
-            (Some(2), 2),
-            (Some(4), 4),
-            (Some(9), 4),
-        ];
+        let cases = [(None, 4), (Some(0), 0), (Some(2), 2), (Some(4), 4)];
         for (ply, n) in cases {
-            let past = game_at(&game, ply);
+            let at = ply.map(|p| &game.moves()[..p]);
+            let past = game_at(&game, at);
             assert_eq!(past.moves(), &game.moves()[..n], "{ply:?}");
             assert_eq!(past.board(), &game.positions()[n], "{ply:?}");
+        }
+        // A variation's position.
+        let at = read_at(&game, "FfD").unwrap();
+        assert_eq!(game_at(&game, Some(&at)).moves(), &at[..]);
+        // (what is asked for, what the error says)
+        let cases = [("Fx", "at: "), ("FF", "at: after \"F\": ")];
+        for (text, says) in cases {
+            let e = read_at(&game, text).unwrap_err();
+            assert!(e.starts_with(says), "{text}: {e}");
         }
     }
 }
