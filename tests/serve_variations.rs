@@ -34,6 +34,16 @@ fn click_house(b: &Browser, letter: char) {
     b.click(&format!("[data-house-cell=\"{house}\"]"));
 }
 
+/// A game of `plies` moves from oware's start, each a legal move picked in turn.
+fn some_game(plies: usize) -> String {
+    let mut game = oware("");
+    for k in 0..plies {
+        let legal: Vec<Move> = game.legal_moves().into_iter().collect();
+        game.play(legal[(k * 5 + 3) % legal.len()]).unwrap();
+    }
+    game.moves().iter().map(|m| m.to_char()).collect()
+}
+
 /// A legal move of the position after `moves` other than `not`.
 fn another_move(moves: &str, not: Option<char>) -> char {
     let game = oware(moves);
@@ -49,18 +59,19 @@ fn a_variation_is_analysed_kept_across_a_reload_and_round_trips_through_pgn() {
     let (browser, driver) = browser_or_skip!();
     let server = Server::start(&[]);
     let b = Browser::start(&browser, &driver, "variations");
-    let played = "FfEaDb";
+    let played = some_game(24);
+    let (two, three) = (&played[..2], &played[..3]);
     b.go(&format!(
         "{}?variant=oware&south=human&north=human&moves={played}",
         server.url()
     ));
     settled(&b);
     // From ply 2, a move the game did not play there.
-    b.click("#moves [data-at=\"Ff\"]");
-    wait_until(WAIT, "ply 2 viewed", || b.eval(VIEW)["at"] == "Ff");
-    let first = another_move("Ff", Some('E'));
+    b.click(&format!("#moves [data-at=\"{two}\"]"));
+    wait_until(WAIT, "ply 2 viewed", || b.eval(VIEW)["at"] == two);
+    let first = another_move(two, played.chars().nth(2));
     click_house(&b, first);
-    let at = format!("Ff{first}");
+    let at = format!("{two}{first}");
     wait_until(WAIT, "the variation's first move viewed", || {
         b.eval(VIEW)["at"] == at.as_str()
     });
@@ -68,7 +79,7 @@ fn a_variation_is_analysed_kept_across_a_reload_and_round_trips_through_pgn() {
     let second = another_move(&at, None);
     click_house(&b, second);
     let at = format!("{at}{second}");
-    let tree = format!("FfE({first}{second})aDb");
+    let tree = format!("{three}({first}{second}){}", &played[3..]);
     wait_until(WAIT, "the variation continued", || {
         let v = b.eval(VIEW);
         v["at"] == at.as_str() && v["tree"] == tree.as_str()
@@ -79,7 +90,7 @@ fn a_variation_is_analysed_kept_across_a_reload_and_round_trips_through_pgn() {
     // The moves list draws it inline, each move a link to its position.
     assert_eq!(
         b.eval(VIEW)["spans"],
-        json!([format!("Ff{first}"), at.clone()])
+        json!([format!("{two}{first}"), at.clone()])
     );
     // The board is the variation's position, its clickable houses its legal moves.
     let page = b.eval(READ);
@@ -99,6 +110,10 @@ fn a_variation_is_analysed_kept_across_a_reload_and_round_trips_through_pgn() {
             && st["analysing"]["ply"].is_null()
             && st["analysing"]["fen"] == game.board().to_string()
     });
+    wait_until(WAIT, "the panel naming the variation's position", || {
+        b.eval("return document.getElementById('analysing').textContent")
+            == format!("Analysing the variation's position after {at} (the one viewed).").as_str()
+    });
     wait_until(Duration::from_secs(60), "an analysis line", || {
         b.eval("return document.querySelectorAll('#lines tbody tr').length") != 0
     });
@@ -111,6 +126,22 @@ fn a_variation_is_analysed_kept_across_a_reload_and_round_trips_through_pgn() {
     wait_until(Duration::from_secs(60), "the variation's hint", || {
         b.eval("return document.querySelectorAll('#board .house.hint').length") == 1
     });
+    // A review asked for while the analysis runs is done first, and the analysis goes on
+    // after it. The picture in doc/serve.md: the game reviewed, the variation analysed.
+    b.eval(r#"document.getElementById("review-ms").value = "100"; return 0;"#);
+    b.click("#review");
+    wait_until(Duration::from_secs(120), "the review", || {
+        server_state(&server, &b)["review"]["done"] == true
+    });
+    wait_until(
+        Duration::from_secs(60),
+        "the variation analysed again",
+        || {
+            server_state(&server, &b)["analysing"]["at"] == at.as_str()
+                && b.eval("return document.querySelectorAll('#lines tbody tr').length") != 0
+        },
+    );
+    b.screenshot("page-variations");
     b.click("#analyse");
     // A reload restores the tree and the position viewed.
     b.eval("location.reload(); return 0;");
@@ -135,7 +166,7 @@ fn a_variation_is_analysed_kept_across_a_reload_and_round_trips_through_pgn() {
     );
     assert_eq!(code, 200, "{pgn}");
     assert!(
-        pgn.contains(&format!("E {{-/- 0ms}} ({first} {second})")),
+        pgn.contains(&format!("{} {{-/- 0ms}} ({first} {second})", &played[2..3])),
         "{pgn}"
     );
     b.type_into("#record-in", &pgn);
@@ -153,20 +184,20 @@ fn a_variation_is_analysed_kept_across_a_reload_and_round_trips_through_pgn() {
         b.eval(VIEW)["at"] == at.as_str()
     });
     b.click("#promote");
-    let promoted = format!("Ff{first}(EaDb){second}");
+    let promoted = format!("{two}{first}({}){second}", &played[2..]);
     wait_until(WAIT, "the variation promoted", || {
         server_state(&server, &b)["tree"] == promoted.as_str()
     });
     assert_eq!(server_state(&server, &b)["moves"], at.as_str());
     // Deleted from a move on: that move and what follows it are gone.
-    b.click("#moves [data-at=\"FfE\"]");
-    wait_until(WAIT, "the old line viewed", || b.eval(VIEW)["at"] == "FfE");
+    b.click(&format!("#moves [data-at=\"{three}\"]"));
+    wait_until(WAIT, "the old line viewed", || b.eval(VIEW)["at"] == three);
     b.click("#delete-from-here");
     wait_until(WAIT, "the old line deleted", || {
         server_state(&server, &b)["tree"] == at.as_str()
     });
     wait_until(WAIT, "ply 2 viewed after the delete", || {
-        b.eval(VIEW)["at"] == "Ff"
+        b.eval(VIEW)["at"] == two
     });
 }
 

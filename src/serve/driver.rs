@@ -247,6 +247,12 @@ fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
                                         h.0 == generation && hinted.as_ref() != Some(h)
                                     }))
                                 || (hint && st.hint.as_ref() != Some(&(generation, at.clone())))
+                                // A review asked for runs first; the analysis goes on after.
+                                || (!hint
+                                    && reviewed != Some(generation)
+                                    && st.review.as_ref().is_some_and(|r| {
+                                        r.generation == generation && !r.done
+                                    }))
                         };
                         let within = if hint {
                             Duration::from_secs(6)

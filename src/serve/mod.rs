@@ -37,7 +37,7 @@
 //!   and a move judged against the answer, which the page is sent only then.
 //!
 //! The page (`page.html`, `serve.js`, `review.js`, `tables.js`, `tree.js`, `variations.js`,
-//! `records.js`, `puzzles.js`, `serve.css`, and the board drawing it shares with the
+//! `records.js`, `lines.js`, `puzzles.js`, `serve.css`, and the board drawing it shares with the
 //! referee's report, `board.js`) is compiled in; it decides nothing about the rules: the
 //! server sends the legal moves with every position.
 

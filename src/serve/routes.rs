@@ -37,6 +37,7 @@ const STYLE: &str = include_str!("serve.css");
 const TABLES: &str = include_str!("tables.js");
 const TREE: &str = include_str!("tree.js");
 const RECORDS: &str = include_str!("records.js");
+const LINES: &str = include_str!("lines.js");
 const VARIATIONS: &str = include_str!("variations.js");
 const BOARD: &str = include_str!("../referee/report/board.js");
 const BOARD_STYLE: &str = include_str!("../referee/report/board.css");
@@ -274,6 +275,7 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
         ("GET", "/tables.js") => answer(200, "text/javascript; charset=utf-8", TABLES.into()),
         ("GET", "/tree.js") => answer(200, "text/javascript; charset=utf-8", TREE.into()),
         ("GET", "/records.js") => answer(200, "text/javascript; charset=utf-8", RECORDS.into()),
+        ("GET", "/lines.js") => answer(200, "text/javascript; charset=utf-8", LINES.into()),
         ("GET", "/variations.js") => {
             answer(200, "text/javascript; charset=utf-8", VARIATIONS.into())
         }

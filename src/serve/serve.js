@@ -355,17 +355,6 @@
   }
 
   // ---- analysis ----
-  function scoreText(score) {
-    if (!score) return "";
-    if (score.mate !== undefined) return score.mate > 0 ? `South wins in ${score.mate}` : `North wins in ${-score.mate}`;
-    if (score.tables !== undefined) {
-      const t = score.tables;
-      return t > 0 ? `South wins by ${t} (tables)` : t < 0 ? `North wins by ${-t} (tables)` : "a draw (tables)";
-    }
-    const v = score.cp / 100;
-    return (v > 0 ? "+" : "") + v.toFixed(2);
-  }
-
   // The number of lines, offered once the analysis engine has said how many it gives.
   function linesChoice(s) {
     const select = $("lines-n"), max = s.lines_max || 1;
@@ -385,9 +374,9 @@
       const tr = el("tr", { "data-multipv": l.multipv }, body);
       el("td", {}, tr, String(l.multipv));
       el("td", {}, tr, String(l.depth));
-      el("td", {}, tr, scoreText(l.score));
+      el("td", {}, tr, AwariLines.score(l.score));
       const pv = el("td", { class: "pv", title: "+ : the same side moves again" }, tr);
-      pvInto(pv, l.pv);
+      AwariLines.into(pv, l.pv, el);
       pv.addEventListener("mouseenter", () => {
         if (page.anim || !page.state) return;
         AwariBoard.draw(board, page.state.variant, drawn(l.end), page.state.players,
@@ -396,17 +385,10 @@
       pv.addEventListener("mouseleave", () => { if (!page.anim) render(); });
     }
     const best = page.lines[0];
-    let share = 0.5;
-    if (best) {
-      const s = best.score;
-      share = s.mate !== undefined ? (s.mate > 0 ? 1 : 0)
-        : s.tables !== undefined ? (s.tables > 0 ? 1 : s.tables < 0 ? 0 : 0.5)
-        : 1 / (1 + Math.exp(-s.cp / 400));
-    }
-    $("evalfill").style.width = `${(100 * share).toFixed(1)}%`;
+    $("evalfill").style.width = `${(100 * (best ? AwariLines.share(best.score) : 0.5)).toFixed(1)}%`;
     // With no line to show, no bar: an even bar would say "level" of a position not searched.
     $("evalbar").hidden = !best;
-    $("evaltext").textContent = best ? (best.score.cp === undefined ? scoreText(best.score) : `${scoreText(best.score)} (South's view)`) : "";
+    $("evaltext").textContent = best ? (best.score.cp === undefined ? AwariLines.score(best.score) : `${AwariLines.score(best.score)} (South's view)`) : "";
     analysing();
   }
 
@@ -415,21 +397,9 @@
     const st = page.latest || page.state;
     const at = st && st.analysing;
     $("analysing").textContent = !st || !st.analyse ? "" :
-      at ? (at.ply === null ? "Analysing the game's position." : `Analysing the position after ply ${at.ply} (the one viewed).`) : "";
-  }
-
-  // A line's moves, one span each; a move after which the same side moves again (ahl's bonus,
-  // kalah's extra move) is marked "+" by the style sheet, so that the text stays the moves.
-  function pvInto(td, pv) {
-    const side = (m) => (m === m.toUpperCase() ? "S" : "N");
-    [...pv].forEach((m, i) => {
-      const again = i + 1 < pv.length && side(pv[i + 1]) === side(m);
-      el("span", again ? { class: "again" } : {}, td, m);
-    });
-  }
-  function pvText(pv) {
-    const side = (m) => (m === m.toUpperCase() ? "S" : "N");
-    return [...pv].map((m, i) => (i + 1 < pv.length && side(pv[i + 1]) === side(m) ? `${m}+` : m)).join("");
+      !at ? "" : at.at === null ? "Analysing the game's position."
+        : at.ply !== null ? `Analysing the position after ply ${at.ply} (the one viewed).`
+          : `Analysing the variation's position after ${at.at} (the one viewed).`;
   }
 
   function onInfo(data) {
@@ -442,7 +412,7 @@
       page.lines.sort((a, b) => a.multipv - b.multipv);
       drawLines();
     } else {
-      $("thinking").textContent = `${data.side === "S" ? "South" : "North"}: depth ${l.depth}, ${scoreText(l.score)} (South's view), ${pvText(l.pv)}`;
+      $("thinking").textContent = `${data.side === "S" ? "South" : "North"}: depth ${l.depth}, ${AwariLines.score(l.score)} (South's view), ${AwariLines.text(l.pv)}`;
     }
   }
 
