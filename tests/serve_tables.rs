@@ -29,7 +29,7 @@ return {
   on_houses: labels.every(on),
   displayed: labels.filter((g) => getComputedStyle(g).display !== "none").length,
   toggle: !document.getElementById("tables-choice").hidden,
-  fen: document.body.getAttribute("data-fen"),
+  fen: document.body.getAttribute("data-view-fen") || document.body.getAttribute("data-fen"),
 };"#;
 
 /// `awari tables probe`'s lines for `fen` after `moves`, as the page should show them: each
@@ -125,6 +125,28 @@ fn the_tables_values_are_written_on_the_houses_as_tables_probe_says() {
     b.click("#flip");
     shows(&b, &after, &want, "North's values, the board flipped");
     b.click("#flip");
+
+    // The position viewed has its values: a past one of the game, and a variation's.
+    b.click("#ply-first");
+    shows(
+        &b,
+        fen,
+        &probed(&dir, Variant::Oware, fen, ""),
+        "ply 0 viewed",
+    );
+    b.click("[data-house-cell=\"3\"]");
+    let mut variation = Game::new(Board::from_notation(Variant::Oware, fen).unwrap());
+    variation.play_text("D").unwrap();
+    let d = probed(&dir, Variant::Oware, fen, "D");
+    shows(
+        &b,
+        &variation.board().to_string(),
+        &d,
+        "a variation's values",
+    );
+    b.click("#ply-first");
+    b.click("#ply-last");
+    shows(&b, &after, &want, "the game's values again");
 
     // The toggle hides them and shows them again.
     b.click("#tables-on");

@@ -38,7 +38,7 @@
     if (!s) return;
     document.body.setAttribute("data-tree", s.tree);
     if (page.view && page.view.at !== s.moves) return renderView();
-    page.view = null;
+    if (page.view) unview();
     $("ply-at").textContent = `ply ${s.moves.length} (the game)`;
     const last = s.last ? houseIndex(s.last.mv) : null;
     // At the end, the rows' seeds that the result counts are drawn in their stores.
@@ -123,6 +123,7 @@
     saveAddress();
     document.body.setAttribute("data-view", String(v.at.length));
     document.body.setAttribute("data-view-at", v.at);
+    document.body.setAttribute("data-view-fen", pos.board.fen);
     document.body.setAttribute("data-busy", "0");
   }
 
@@ -133,9 +134,7 @@
     skip();
     const mine = ++page.going;
     if (at === s.moves) {
-      page.view = null;
-      document.body.removeAttribute("data-view");
-      document.body.removeAttribute("data-view-at");
+      unview();
       render();
       follow();
       return;
@@ -146,6 +145,11 @@
     page.view = { at, ply: page.state.moves.startsWith(at) ? at.length : null, pos };
     render();
     follow();
+  }
+  // Back to the game's own position.
+  function unview() {
+    page.view = null;
+    for (const a of ["data-view", "data-view-at", "data-view-fen"]) document.body.removeAttribute(a);
   }
   // Views ply `to` of the game (clamped to it).
   function step(to) {
@@ -321,11 +325,7 @@
     }
     // The position viewed stays while the tree holds it; another game (a new or loaded one)
     // or a take-back past it ends the viewing.
-    if (page.view && before && (before.start !== s.start || !AwariTree.find(page.tree, page.view.at))) {
-      page.view = null;
-      document.body.removeAttribute("data-view");
-      document.body.removeAttribute("data-view-at");
-    }
+    if (page.view && before && (before.start !== s.start || !AwariTree.find(page.tree, page.view.at))) unview();
     if (page.view) page.view.ply = s.moves.startsWith(page.view.at) ? page.view.at.length : null;
     const newMove = !page.view && !still && s.last && (!before || before.moves.length + 1 === s.moves.length) && s.moves !== (before && before.moves);
     if (page.anim) { clearTimeout(page.anim); page.anim = null; }
@@ -436,7 +436,7 @@
       const before = gameOf(page.state);
       const answer = await api(page.id ? "/api/new" : "/api/session", Object.assign(page.id ? { id: page.id } : {}, settings()));
       if (!page.id) attach(answer.id);
-      page.view = null;
+      unview();
       replaced(before, "");
     } catch (e) {
       say(`Not started: ${e.message}`);
@@ -479,7 +479,7 @@
         $("variant").value = before.variant; $("south").value = before.south; $("north").value = before.north;
         await api("/api/new", { id: page.id, variant: before.variant, south: before.south, north: before.north, fen: before.start, moves: before.moves, delay_ms: +(before.delay || 0) });
         if (before.tree !== before.moves) await api("/api/tree", { id: page.id, tree: before.tree });
-        page.view = null;
+        unview();
         say("The game before is back.");
       } catch (e) { back.disabled = false; say(`Not brought back: ${e.message}`); }
     });
@@ -622,8 +622,7 @@
       try {
         await api("/api/new", Object.assign({ id: page.id }, settings(), { record, south: "human", north: "human" }));
         // The loaded game is shown from its end, whichever past position was viewed.
-        page.view = null;
-        document.body.removeAttribute("data-view");
+        unview();
         $("south").value = "human"; $("north").value = "human";
         render();
         replaced(before, "Loaded: step through it with the arrows, or review it. ");
