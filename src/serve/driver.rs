@@ -7,7 +7,7 @@ use super::engine::{self, Engine, Kind};
 use super::info::{self, Line};
 use super::pace::Gate;
 use super::review::{judge, Eval, Judged};
-use super::session::{NewGame, Seat, Session};
+use super::session::{NewGame, Seat, Session, State};
 use crate::client::thinking;
 use crate::record::Played;
 use crate::rules::{format_move_list, Game, Move, Side, Variant};
@@ -50,267 +50,383 @@ enum Job {
 /// The session's engine thread: it moves for the engines' sides, analyses and gives hints,
 /// and ends every engine it started when the session closes.
 fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
-    let mut seats: [Option<Engine>; 2] = [None, None];
-    let mut analyst: Option<Engine> = None;
-    // The generations (and positions viewed) already analysed and hinted, so each is done
-    // once.
-    let mut analysed: Option<(u64, Option<Vec<Move>>)> = None;
-    let mut hinted: Option<(u64, Option<Vec<Move>>)> = None;
-    let mut reviewed = None;
+    let mut driver = Driver {
+        session,
+        kinds,
+        analyst_kind,
+        seats: [None, None],
+        analyst: None,
+        analysed: None,
+        hinted: None,
+        reviewed: None,
+    };
     loop {
-        let job = {
-            let mut st = session.lock();
-            loop {
-                if st.closed {
-                    break Job::Quit;
-                }
-                let side = st.game.board().side_to_move();
-                let playing = st.error.is_none() && st.game.outcome().is_none();
-                if let (true, Seat::Engine(k)) = (playing, &st.seats[side.index()]) {
-                    // The pace, when engines play both sides: the page watches.
-                    let k = *k;
-                    let watching = !st.seats.contains(&Seat::Human);
-                    let was_held = st.pace.held;
-                    let since = st.changed_at;
-                    let wait = match st.pace.take(watching, since, Instant::now()) {
-                        Gate::Go => None,
-                        Gate::Wait(left) => Some(left),
-                        Gate::Hold => Some(Duration::from_secs(1)),
-                    };
-                    if st.pace.held != was_held {
-                        st.publish_state(kinds);
-                        session.changed.notify_all();
-                    }
-                    let Some(wait) = wait else {
-                        break Job::Move(side, k, st.game.clone(), st.generation, st.game_number);
-                    };
-                    // Held by a pause, the engines leave the analysis and a review to run
-                    // (below); the analysis stops when they may move again.
-                    if !st.pace.held {
-                        st = session
-                            .changed
-                            .wait_timeout(st, wait)
-                            .unwrap_or_else(|e| e.into_inner())
-                            .0;
-                        continue;
-                    }
-                }
-                let g = st.generation;
-                if let Some((_, at)) = st
-                    .hint
-                    .clone()
-                    .filter(|h| h.0 == g && hinted.as_ref() != Some(h))
-                {
-                    let viewed = super::viewed::game_at(&st.game, at.as_deref());
-                    if viewed.outcome().is_none() {
-                        hinted = Some((g, at.clone()));
-                        break Job::Analyse(viewed, g, st.game_number, true, at);
-                    }
-                }
-                if let Some(r) = st.review.as_ref().filter(|r| r.generation == g && !r.done) {
-                    if reviewed != Some(g) {
-                        reviewed = Some(g);
-                        break Job::Review(st.game.clone(), g, st.game_number, r.ms);
-                    }
-                }
-                let at = st.analyse_at.clone();
-                // No analysis for a page that has gone (its event stream closed, or
-                // `pagehide`): it starts again when a page comes back.
-                if st.analyse
-                    && st.leaving.is_none()
-                    && analysed.as_ref().is_none_or(|a| a.0 != g || a.1 != at)
-                {
-                    let viewed = super::viewed::game_at(&st.game, at.as_deref());
-                    // A position that is over has nothing to search (what was searched
-                    // before cleared its status when it stopped).
-                    if viewed.outcome().is_none() {
-                        analysed = Some((g, at.clone()));
-                        break Job::Analyse(viewed, g, st.game_number, false, at);
-                    }
-                }
-                // Engines of seats given up are ended.
-                for side in Side::BOTH {
-                    let wanted = match &st.seats[side.index()] {
-                        Seat::Engine(k) => kinds.get(*k).map(|k| k.id.as_str()),
-                        Seat::Human => None,
-                    };
-                    if seats[side.index()].as_ref().map(|e| e.kind.as_str()) != wanted {
-                        seats[side.index()] = None;
-                    }
-                }
-                st = session
-                    .changed
-                    .wait_timeout(st, Duration::from_secs(1))
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
-            }
-        };
-        match job {
+        match driver.next_job() {
             Job::Quit => break,
             Job::Move(side, k, game, generation, number) => {
-                let kind = &kinds[k];
-                let slot = &mut seats[side.index()];
-                if slot.as_ref().is_some_and(|e| e.kind != kind.id) {
-                    *slot = None;
-                }
-                // What the engine says, kept as the referee keeps it: its last score (its own
-                // view, the mover's) and depth, and the time from `go` to `bestmove`.
-                let mut said = Said::default();
-                let mut took = Duration::ZERO;
-                let result = ready(slot, kind, number, variant(&game)).and_then(|engine| {
-                    set_thinking(session, generation, Some(side));
-                    let (go, within) = engine::go(&kind.limit);
-                    let mut lines = |line: &str| {
-                        thinking::hear(&mut said, line);
-                        if let Some(l) = info::parse(line, &game) {
-                            publish_line(session, generation, side, l, None);
-                        }
-                    };
-                    let stop = || {
-                        let st = session.lock();
-                        st.closed || st.generation != generation
-                    };
-                    let started = Instant::now();
-                    let answer = engine
-                        .search(&game, &go, within, &mut lines, &stop)
-                        .map_err(|f| format!("{} {f}", kind.label));
-                    took = started.elapsed();
-                    answer
-                });
-                let mut st = session.lock();
-                if st.generation != generation {
-                    continue;
-                }
-                let played = match result {
-                    Ok(Some(text)) => match crate::rules::parse_move_list(&text) {
-                        Ok(moves) if moves.len() == 1 => st
-                            .play(moves[0])
-                            .map(|()| {
-                                st.note_said(Played {
-                                    mv: moves[0],
-                                    said,
-                                    time: took,
-                                })
-                            })
-                            .map_err(|e| format!("{} played {e}", kind.label)),
-                        _ => Err(format!("{} answered with `bestmove {text}`", kind.label)),
-                    },
-                    Ok(None) => Ok(()),
-                    Err(e) => Err(e),
-                };
-                if let Err(e) = played {
-                    st.error = Some(format!("{}'s engine: {e}", side.name()));
-                    seats[side.index()] = None;
-                }
-                st.thinking = None;
-                st.publish_state(kinds);
-                session.changed.notify_all();
+                driver.play(side, k, &game, generation, number);
             }
             Job::Analyse(game, generation, number, hint, at) => {
-                let wanted = session.lock().lines_wanted;
-                let result =
-                    ready(&mut analyst, analyst_kind, number, variant(&game)).and_then(|engine| {
-                        note_lines_max(session, kinds, engine.multipv);
-                        let count = if hint { 1 } else { wanted.min(engine.multipv) };
-                        if engine.multipv > 0 {
-                            engine
-                                .set_option("MultiPV", &count.to_string())
-                                .map_err(|f| format!("the analysis engine {f}"))?;
-                        }
-                        let go = if hint {
-                            "go movetime 1000"
-                        } else {
-                            "go infinite"
-                        };
-                        if !hint {
-                            searching(session, kinds, generation, &at, Some(&game));
-                        }
-                        let side = game.board().side_to_move();
-                        let mut lines = |line: &str| {
-                            if let Some(l) = info::parse(line, &game) {
-                                publish_line(session, generation, side, l, Some(&at));
-                            } else if let Some(t) = line.strip_prefix("info string tables: ") {
-                                publish_tables(session, kinds, generation, t);
-                            }
-                        };
-                        let stop = || {
-                            let st = session.lock();
-                            st.closed
-                                || st.generation != generation
-                                || (!hint && !st.analyse)
-                                || (!hint && st.leaving.is_some())
-                                || (!hint && st.lines_wanted != wanted)
-                                || (!hint && st.analyse_at != at)
-                                || (!hint && engine_may_move(&st))
-                                || (!hint
-                                    && st.hint.as_ref().is_some_and(|h| {
-                                        h.0 == generation && hinted.as_ref() != Some(h)
-                                    }))
-                                || (hint && st.hint.as_ref() != Some(&(generation, at.clone())))
-                                // A review asked for runs first; the analysis goes on after.
-                                || (!hint
-                                    && reviewed != Some(generation)
-                                    && st.review.as_ref().is_some_and(|r| {
-                                        r.generation == generation && !r.done
-                                    }))
-                        };
-                        let within = if hint {
-                            Duration::from_secs(6)
-                        } else {
-                            Duration::from_secs(86_400)
-                        };
-                        engine
-                            .search(&game, go, within, &mut lines, &stop)
-                            .map_err(|f| format!("the analysis engine {f}"))
-                    });
-                if !hint {
-                    // The search has ended: the page no longer says it runs. One stopped (for
-                    // a hint, other lines, analysis unticked and ticked again) or failed is
-                    // started again when asked; one that ended by itself is not.
-                    searching(session, kinds, generation, &at, None);
-                    if !matches!(result, Ok(Some(_))) {
-                        analysed = None;
-                    }
-                }
-                let mut st = session.lock();
-                match result {
-                    Ok(Some(best)) if hint && st.generation == generation => {
-                        let at = at.as_deref().map(format_move_list);
-                        let data =
-                            serde_json::json!({ "generation": generation, "move": best, "at": at });
-                        st.push("hint", data.to_string());
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        analyst = None;
-                        st.analyse = false;
-                        st.push("notice", serde_json::json!({ "text": e }).to_string());
-                        st.publish_state(kinds);
-                    }
-                }
-                session.changed.notify_all();
+                driver.analyse(&game, generation, number, hint, at);
             }
             Job::Review(game, generation, number, ms) => {
-                if let Err(e) = review(
-                    session,
-                    &mut analyst,
-                    analyst_kind,
-                    &game,
-                    generation,
-                    number,
-                    ms,
-                ) {
-                    analyst = None;
-                    let mut st = session.lock();
-                    st.push("notice", serde_json::json!({ "text": e }).to_string());
-                    session.changed.notify_all();
-                }
+                driver.review(&game, generation, number, ms);
             }
         }
     }
-    // Dropping them ends them.
-    drop(seats);
-    drop(analyst);
+    // Dropping it ends its engines.
+    drop(driver);
+}
+
+/// The engine thread's own state: its engines, and which jobs it has done.
+struct Driver<'a> {
+    session: &'a Session,
+    kinds: &'a [Kind],
+    analyst_kind: &'a Kind,
+    /// The engines playing South and North, started when first needed.
+    seats: [Option<Engine>; 2],
+    /// The engine that analyses, hints and reviews.
+    analyst: Option<Engine>,
+    /// The generation and position viewed already analysed, so that each is searched once.
+    analysed: Option<(u64, Option<Vec<Move>>)>,
+    /// The same for the hint.
+    hinted: Option<(u64, Option<Vec<Move>>)>,
+    /// The generation already reviewed.
+    reviewed: Option<u64>,
+}
+
+/// What an engine's turn to move asks of the thread.
+enum Turn {
+    /// Its move, now.
+    Go(Job),
+    /// Wait so long (the pace), then look again.
+    Wait(Duration),
+    /// Held by a pause: the other jobs may run meanwhile.
+    Held,
+    /// No engine is to move.
+    None,
+}
+
+impl Driver<'_> {
+    /// The next job, waiting (without the lock) until there is one.
+    fn next_job(&mut self) -> Job {
+        let session = self.session;
+        let mut st = session.lock();
+        loop {
+            if st.closed {
+                return Job::Quit;
+            }
+            match self.engine_turn(&mut st) {
+                Turn::Go(job) => return job,
+                Turn::Wait(wait) => {
+                    st = session
+                        .changed
+                        .wait_timeout(st, wait)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                    continue;
+                }
+                // Held by a pause, the engines leave the analysis and a review to run; the
+                // analysis stops when they may move again.
+                Turn::Held | Turn::None => {}
+            }
+            if let Some(job) = self.analyst_job(&st) {
+                return job;
+            }
+            self.end_seats_given_up(&st);
+            st = session
+                .changed
+                .wait_timeout(st, Duration::from_secs(1))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Whether an engine is to move, and when (the pace, when engines play both sides: the
+    /// page watches).
+    fn engine_turn(&self, st: &mut State) -> Turn {
+        let side = st.game.board().side_to_move();
+        let playing = st.error.is_none() && st.game.outcome().is_none();
+        let (true, Seat::Engine(k)) = (playing, &st.seats[side.index()]) else {
+            return Turn::None;
+        };
+        let k = *k;
+        let watching = !st.seats.contains(&Seat::Human);
+        let was_held = st.pace.held;
+        let since = st.changed_at;
+        let turn = match st.pace.take(watching, since, Instant::now()) {
+            Gate::Go => Turn::Go(Job::Move(
+                side,
+                k,
+                st.game.clone(),
+                st.generation,
+                st.game_number,
+            )),
+            Gate::Wait(left) => Turn::Wait(left),
+            Gate::Hold => Turn::Held,
+        };
+        if st.pace.held != was_held {
+            st.publish_state(self.kinds);
+            self.session.changed.notify_all();
+        }
+        turn
+    }
+
+    /// The analyst's next job: a hint asked for, a review asked for, or the analysis of the
+    /// position viewed, each once a generation (and position).
+    fn analyst_job(&mut self, st: &State) -> Option<Job> {
+        let g = st.generation;
+        if let Some((_, at)) = st
+            .hint
+            .clone()
+            .filter(|h| h.0 == g && self.hinted.as_ref() != Some(h))
+        {
+            let viewed = super::viewed::game_at(&st.game, at.as_deref());
+            if viewed.outcome().is_none() {
+                self.hinted = Some((g, at.clone()));
+                return Some(Job::Analyse(viewed, g, st.game_number, true, at));
+            }
+        }
+        if let Some(r) = st.review.as_ref().filter(|r| r.generation == g && !r.done) {
+            if self.reviewed != Some(g) {
+                self.reviewed = Some(g);
+                return Some(Job::Review(st.game.clone(), g, st.game_number, r.ms));
+            }
+        }
+        let at = st.analyse_at.clone();
+        // No analysis for a page that has gone (its event stream closed, or `pagehide`): it
+        // starts again when a page comes back.
+        let done = self
+            .analysed
+            .as_ref()
+            .is_some_and(|a| a.0 == g && a.1 == at);
+        if !st.analyse || st.leaving.is_some() || done {
+            return None;
+        }
+        let viewed = super::viewed::game_at(&st.game, at.as_deref());
+        // A position that is over has nothing to search (what was searched before cleared its
+        // status when it stopped).
+        if viewed.outcome().is_some() {
+            return None;
+        }
+        self.analysed = Some((g, at.clone()));
+        Some(Job::Analyse(viewed, g, st.game_number, false, at))
+    }
+
+    /// Ends the engines of seats given up.
+    fn end_seats_given_up(&mut self, st: &State) {
+        for side in Side::BOTH {
+            let wanted = match &st.seats[side.index()] {
+                Seat::Engine(k) => self.kinds.get(*k).map(|k| k.id.as_str()),
+                Seat::Human => None,
+            };
+            if self.seats[side.index()].as_ref().map(|e| e.kind.as_str()) != wanted {
+                self.seats[side.index()] = None;
+            }
+        }
+    }
+
+    /// The engine of kind `k` moves for `side` in `game`.
+    fn play(&mut self, side: Side, k: usize, game: &Game, generation: u64, number: u64) {
+        let (session, kinds) = (self.session, self.kinds);
+        let kind = &kinds[k];
+        let slot = &mut self.seats[side.index()];
+        if slot.as_ref().is_some_and(|e| e.kind != kind.id) {
+            *slot = None;
+        }
+        // What the engine says, kept as the referee keeps it: its last score (its own view,
+        // the mover's) and depth, and the time from `go` to `bestmove`.
+        let mut said = Said::default();
+        let mut took = Duration::ZERO;
+        let result = ready(slot, kind, number, variant(game)).and_then(|engine| {
+            set_thinking(session, generation, Some(side));
+            let (go, within) = engine::go(&kind.limit);
+            let mut lines = |line: &str| {
+                thinking::hear(&mut said, line);
+                if let Some(l) = info::parse(line, game) {
+                    publish_line(session, generation, side, l, None);
+                }
+            };
+            let stop = || {
+                let st = session.lock();
+                st.closed || st.generation != generation
+            };
+            let started = Instant::now();
+            let answer = engine
+                .search(game, &go, within, &mut lines, &stop)
+                .map_err(|f| format!("{} {f}", kind.label));
+            took = started.elapsed();
+            answer
+        });
+        let mut st = session.lock();
+        if st.generation != generation {
+            return;
+        }
+        let played = match result {
+            Ok(Some(text)) => match crate::rules::parse_move_list(&text) {
+                Ok(moves) if moves.len() == 1 => st
+                    .play(moves[0])
+                    .map(|()| {
+                        st.note_said(Played {
+                            mv: moves[0],
+                            said,
+                            time: took,
+                        })
+                    })
+                    .map_err(|e| format!("{} played {e}", kind.label)),
+                _ => Err(format!("{} answered with `bestmove {text}`", kind.label)),
+            },
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = played {
+            st.error = Some(format!("{}'s engine: {e}", side.name()));
+            self.seats[side.index()] = None;
+        }
+        st.thinking = None;
+        st.publish_state(kinds);
+        session.changed.notify_all();
+    }
+
+    /// The analyst searches `game`'s position (the one viewed, after the moves `at`): without
+    /// end for the analysis, until something else is asked for; for a second for a hint.
+    fn analyse(
+        &mut self,
+        game: &Game,
+        generation: u64,
+        number: u64,
+        hint: bool,
+        at: Option<Vec<Move>>,
+    ) {
+        let (session, kinds) = (self.session, self.kinds);
+        let wanted = session.lock().lines_wanted;
+        let (hinted, reviewed) = (self.hinted.clone(), self.reviewed);
+        let result =
+            ready(&mut self.analyst, self.analyst_kind, number, variant(game)).and_then(|engine| {
+                note_lines_max(session, kinds, engine.multipv);
+                let count = if hint { 1 } else { wanted.min(engine.multipv) };
+                if engine.multipv > 0 {
+                    engine
+                        .set_option("MultiPV", &count.to_string())
+                        .map_err(|f| format!("the analysis engine {f}"))?;
+                }
+                let (go, within) = match hint {
+                    true => ("go movetime 1000", Duration::from_secs(6)),
+                    false => ("go infinite", Duration::from_secs(86_400)),
+                };
+                if !hint {
+                    searching(session, kinds, generation, &at, Some(game));
+                }
+                let side = game.board().side_to_move();
+                let mut lines = |line: &str| {
+                    if let Some(l) = info::parse(line, game) {
+                        publish_line(session, generation, side, l, Some(&at));
+                    } else if let Some(t) = line.strip_prefix("info string tables: ") {
+                        publish_tables(session, kinds, generation, t);
+                    }
+                };
+                let asked = Asked {
+                    generation,
+                    hint,
+                    at: &at,
+                    wanted,
+                    hinted: &hinted,
+                    reviewed,
+                };
+                let stop = || asked.stopped(&session.lock());
+                engine
+                    .search(game, go, within, &mut lines, &stop)
+                    .map_err(|f| format!("the analysis engine {f}"))
+            });
+        if !hint {
+            // The search has ended: the page no longer says it runs. One stopped (for a hint,
+            // other lines, analysis unticked and ticked again) or failed is started again when
+            // asked; one that ended by itself is not.
+            searching(session, kinds, generation, &at, None);
+            if !matches!(result, Ok(Some(_))) {
+                self.analysed = None;
+            }
+        }
+        let mut st = session.lock();
+        match result {
+            Ok(Some(best)) if hint && st.generation == generation => {
+                let at = at.as_deref().map(format_move_list);
+                let data = serde_json::json!({ "generation": generation, "move": best, "at": at });
+                st.push("hint", data.to_string());
+            }
+            Ok(_) => {}
+            Err(e) => {
+                self.analyst = None;
+                st.analyse = false;
+                st.push("notice", serde_json::json!({ "text": e }).to_string());
+                st.publish_state(kinds);
+            }
+        }
+        session.changed.notify_all();
+    }
+
+    /// The analyst reviews `game`, `ms` a position.
+    fn review(&mut self, game: &Game, generation: u64, number: u64, ms: u64) {
+        let (session, kind) = (self.session, self.analyst_kind);
+        if let Err(e) = review(
+            session,
+            &mut self.analyst,
+            kind,
+            game,
+            generation,
+            number,
+            ms,
+        ) {
+            self.analyst = None;
+            let mut st = session.lock();
+            st.push("notice", serde_json::json!({ "text": e }).to_string());
+            session.changed.notify_all();
+        }
+    }
+}
+
+/// What an analysis search was asked for, to tell when it is asked for no more.
+struct Asked<'a> {
+    generation: u64,
+    /// A hint's search rather than the analysis.
+    hint: bool,
+    /// The position viewed (the moves to it).
+    at: &'a Option<Vec<Move>>,
+    /// The lines wanted.
+    wanted: u32,
+    /// The hint already given, and the review already done, when it started.
+    hinted: &'a Option<(u64, Option<Vec<Move>>)>,
+    reviewed: Option<u64>,
+}
+
+impl Asked<'_> {
+    /// Whether the search should stop: the session closed or the game changed; for a hint,
+    /// another hint asked for; for the analysis, unticked, the page gone, other lines or
+    /// another position asked for, an engine to move, or a hint or a review asked for (they
+    /// run first; the analysis goes on after).
+    fn stopped(&self, st: &State) -> bool {
+        let g = self.generation;
+        if st.closed || st.generation != g {
+            return true;
+        }
+        if self.hint {
+            return st.hint.as_ref() != Some(&(g, self.at.clone()));
+        }
+        !st.analyse
+            || st.leaving.is_some()
+            || st.lines_wanted != self.wanted
+            || st.analyse_at != *self.at
+            || engine_may_move(st)
+            || st
+                .hint
+                .as_ref()
+                .is_some_and(|h| h.0 == g && self.hinted.as_ref() != Some(h))
+            || (self.reviewed != Some(g)
+                && st
+                    .review
+                    .as_ref()
+                    .is_some_and(|r| r.generation == g && !r.done))
+    }
 }
 
 /// Whether an engine is to move and its pace lets it (the analysis makes way for it).

@@ -6,7 +6,8 @@
 //!   and the headers on every answer (a Content-Security-Policy that allows only the page's
 //!   own files).
 //! - `routes`: what is answered, and the checks on every request before it (its `Host`, a
-//!   `POST`'s type and origin).
+//!   `POST`'s type and origin); `assets`, the page's files, compiled in; `stream`, a
+//!   session's event stream.
 //! - `actions`: the page's actions on its game (a move, a take-back, the analysis, a hint,
 //!   the tree of variations, the pace, a review), one function each.
 //! - `session`: one page's game, its seats and its event list.
@@ -42,6 +43,7 @@
 //! server sends the legal moves with every position.
 
 mod actions;
+mod assets;
 mod driver;
 mod ending;
 mod engine;
@@ -54,6 +56,7 @@ mod puzzles;
 mod review;
 mod routes;
 mod session;
+mod stream;
 mod tables;
 mod trace;
 mod tree;

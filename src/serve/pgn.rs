@@ -50,118 +50,23 @@ pub fn is_pgn(text: &str) -> bool {
 /// Reads one game's PGN; the error says what is wrong and on which line.
 pub fn parse(text: &str) -> Result<Pgn, String> {
     let mut tags = Vec::new();
-    let mut comments = Vec::new();
-    let mut moves = Vec::new();
-    let mut nags = Vec::new();
-    let mut variations = Vec::new();
-    // How deep in variations the text is, the one being read (at the top level) and the ply
-    // it branches at.
-    let mut depth = 0usize;
-    let mut variation = String::new();
-    let mut branch = 0;
-    let mut in_movetext = false;
-    let mut ended = false;
-    let mut comment = false;
-    // The text of the comment being read, and the opening's length once one is read.
-    let mut said = String::new();
-    let mut opening = None;
+    let mut movetext = Movetext::default();
     for (n, line) in text.lines().enumerate() {
         let at = |what: String| format!("line {}: {what}", n + 1);
         let trimmed = line.trim();
-        if !comment && trimmed.starts_with('[') {
-            if in_movetext {
+        if !movetext.comment && trimmed.starts_with('[') {
+            if movetext.started {
                 return Err(at("a tag after the moves (one game at a time)".to_string()));
             }
             tags.push(tag(trimmed).map_err(at)?);
             continue;
         }
-        let mut word = String::new();
-        let mut chars = line.chars();
-        loop {
-            let c = chars.next();
-            if comment {
-                match c {
-                    Some('}') if depth > 0 => {
-                        comment = false;
-                        variation.push('}');
-                    }
-                    Some('}') => {
-                        comment = false;
-                        if said.trim() == "opening" && opening.is_none() {
-                            opening = Some(moves.len());
-                        }
-                        comments.push((moves.len(), said.trim().to_string()));
-                        said.clear();
-                    }
-                    Some(c) if depth > 0 => variation.push(c),
-                    Some(c) => said.push(c),
-                    // A comment goes on over the line's end, as one space.
-                    None if depth > 0 => {
-                        variation.push(' ');
-                        break;
-                    }
-                    None => {
-                        said.push(' ');
-                        break;
-                    }
-                }
-                continue;
-            }
-            let end_of_word = matches!(c, None | Some('{' | ';' | '(' | ')'))
-                || c.is_some_and(char::is_whitespace);
-            if end_of_word && !word.is_empty() {
-                in_movetext = true;
-                main_line_word(&word, &mut ended, &mut moves, &mut nags).map_err(at)?;
-                word.clear();
-            }
-            match c {
-                None | Some(';') => {
-                    if depth > 0 {
-                        variation.push(' ');
-                    }
-                    break;
-                }
-                Some('{') => {
-                    in_movetext = true;
-                    comment = true;
-                    if depth > 0 {
-                        variation.push('{');
-                    }
-                }
-                Some('(') => {
-                    in_movetext = true;
-                    if depth == 0 {
-                        // The variation's moves are alternatives to the last move.
-                        branch = moves
-                            .len()
-                            .checked_sub(1)
-                            .ok_or_else(|| at("a variation `(` before any move".to_string()))?;
-                        variation.clear();
-                    } else {
-                        variation.push('(');
-                    }
-                    depth += 1;
-                }
-                Some(')') => {
-                    depth = depth
-                        .checked_sub(1)
-                        .ok_or_else(|| at("a `)` with no variation `(` open".to_string()))?;
-                    if depth == 0 {
-                        variations.push((branch, variation.trim().to_string()));
-                    } else {
-                        variation.push(')');
-                    }
-                }
-                Some(c) if depth > 0 => variation.push(if c.is_whitespace() { ' ' } else { c }),
-                Some(c) if c.is_whitespace() => {}
-                Some(c) => word.push(c),
-            }
-        }
+        movetext.line(line).map_err(at)?;
     }
-    if depth > 0 {
+    if movetext.depth > 0 {
         return Err("a variation `(` that is never closed".to_string());
     }
-    if comment {
+    if movetext.comment {
         return Err("a comment `{` that is never closed".to_string());
     }
     let find = |key: &str| tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
@@ -170,13 +75,147 @@ pub fn parse(text: &str) -> Result<Pgn, String> {
     Ok(Pgn {
         variant,
         start,
-        moves: format_move_list(&moves),
-        opening: opening.unwrap_or(0),
+        moves: format_move_list(&movetext.moves),
+        opening: movetext.opening.unwrap_or(0),
         tags,
-        comments,
-        nags,
-        variations,
+        comments: movetext.comments,
+        nags: movetext.nags,
+        variations: movetext.variations,
     })
+}
+
+/// The movetext as it is read, a line at a time: the main line's moves, comments and
+/// annotations, and each variation's text, kept whole for [`super::tree`] to read.
+#[derive(Default)]
+struct Movetext {
+    moves: Vec<crate::rules::Move>,
+    comments: Vec<(usize, String)>,
+    nags: Vec<(usize, u8)>,
+    variations: Vec<(usize, String)>,
+    /// How deep in variations the text is, the one being read (at the top level) and the
+    /// ply it branches at.
+    depth: usize,
+    variation: String,
+    branch: usize,
+    /// A word of the movetext has been read (a tag may no longer follow).
+    started: bool,
+    /// The result has been read: nothing may follow.
+    ended: bool,
+    /// Inside a comment, and its text so far (at the top level).
+    comment: bool,
+    said: String,
+    /// The opening's length, once its `{opening}` comment is read.
+    opening: Option<usize>,
+}
+
+impl Movetext {
+    /// Reads one line of movetext.
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        let mut word = String::new();
+        let mut chars = line.chars();
+        loop {
+            let c = chars.next();
+            if self.comment {
+                if self.in_comment(c) {
+                    continue;
+                }
+                break;
+            }
+            let end_of_word = matches!(c, None | Some('{' | ';' | '(' | ')'))
+                || c.is_some_and(char::is_whitespace);
+            if end_of_word && !word.is_empty() {
+                self.started = true;
+                main_line_word(&word, &mut self.ended, &mut self.moves, &mut self.nags)?;
+                word.clear();
+            }
+            match c {
+                None | Some(';') => {
+                    if self.depth > 0 {
+                        self.variation.push(' ');
+                    }
+                    return Ok(());
+                }
+                Some('{') => {
+                    self.started = true;
+                    self.comment = true;
+                    if self.depth > 0 {
+                        self.variation.push('{');
+                    }
+                }
+                Some('(') => self.open()?,
+                Some(')') => self.close()?,
+                Some(c) if self.depth > 0 => {
+                    self.variation.push(if c.is_whitespace() { ' ' } else { c })
+                }
+                Some(c) if c.is_whitespace() => {}
+                Some(c) => word.push(c),
+            }
+        }
+        Ok(())
+    }
+
+    /// A character of a comment (`None`: the line's end); whether the line goes on.
+    fn in_comment(&mut self, c: Option<char>) -> bool {
+        match c {
+            Some('}') if self.depth > 0 => {
+                self.comment = false;
+                self.variation.push('}');
+            }
+            Some('}') => {
+                self.comment = false;
+                if self.said.trim() == "opening" && self.opening.is_none() {
+                    self.opening = Some(self.moves.len());
+                }
+                let said = std::mem::take(&mut self.said);
+                self.comments
+                    .push((self.moves.len(), said.trim().to_string()));
+            }
+            Some(c) if self.depth > 0 => self.variation.push(c),
+            Some(c) => self.said.push(c),
+            // A comment goes on over the line's end, as one space.
+            None if self.depth > 0 => {
+                self.variation.push(' ');
+                return false;
+            }
+            None => {
+                self.said.push(' ');
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A `(`: a variation begins (at the top level, an alternative to the last move).
+    fn open(&mut self) -> Result<(), String> {
+        self.started = true;
+        if self.depth == 0 {
+            self.branch = self
+                .moves
+                .len()
+                .checked_sub(1)
+                .ok_or_else(|| "a variation `(` before any move".to_string())?;
+            self.variation.clear();
+        } else {
+            self.variation.push('(');
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// A `)`: a variation ends.
+    fn close(&mut self) -> Result<(), String> {
+        self.depth = self
+            .depth
+            .checked_sub(1)
+            .ok_or_else(|| "a `)` with no variation `(` open".to_string())?;
+        if self.depth == 0 {
+            let text = self.variation.trim().to_string();
+            self.variations.push((self.branch, text));
+        } else {
+            self.variation.push(')');
+        }
+        Ok(())
+    }
 }
 
 /// A word of the main line's movetext: a move list (with a suffix annotation, `!` to `?!`,

@@ -27,21 +27,6 @@ use std::time::Duration;
 /// waits for a page to reattach (a reload) before it is ended with its engines.
 const LEAVING: Duration = Duration::from_secs(15);
 
-/// Event streams per session, at most (a page holds one).
-const MAX_STREAMS: usize = 4;
-
-const PAGE: &str = include_str!("page.html");
-const SCRIPT: &str = include_str!("serve.js");
-const REVIEW_SCRIPT: &str = include_str!("review.js");
-const STYLE: &str = include_str!("serve.css");
-const TABLES: &str = include_str!("tables.js");
-const TREE: &str = include_str!("tree.js");
-const RECORDS: &str = include_str!("records.js");
-const LINES: &str = include_str!("lines.js");
-const VARIATIONS: &str = include_str!("variations.js");
-const BOARD: &str = include_str!("../referee/report/board.js");
-const BOARD_STYLE: &str = include_str!("../referee/report/board.css");
-
 /// What every request handler shares.
 struct Shared {
     kinds: Arc<Vec<Kind>>,
@@ -250,7 +235,9 @@ fn handle(shared: &Shared, request: Request, connection: TcpStream) {
     let response = route(shared, &request, head_only);
     match response {
         Routed::Answer(response) => response.send(connection, head_only),
-        Routed::Stream(session, after) => stream(session, connection, after, head_only),
+        Routed::Stream(session, after) => {
+            super::stream::stream(session, connection, after, head_only)
+        }
     }
 }
 
@@ -269,28 +256,11 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
     }
     let url = request.target.as_str();
     let method = if head_only { "GET" } else { &request.method };
+    if let ("GET", Some((kind, file))) = (method, super::assets::file(request.path())) {
+        return Routed::Answer(answer(200, kind, file.into()));
+    }
     let response = match (method, request.path()) {
-        ("GET", "/") => answer(200, "text/html; charset=utf-8", PAGE.into()),
-        ("GET", "/serve.js") => answer(200, "text/javascript; charset=utf-8", SCRIPT.into()),
-        ("GET", "/tables.js") => answer(200, "text/javascript; charset=utf-8", TABLES.into()),
-        ("GET", "/tree.js") => answer(200, "text/javascript; charset=utf-8", TREE.into()),
-        ("GET", "/records.js") => answer(200, "text/javascript; charset=utf-8", RECORDS.into()),
-        ("GET", "/lines.js") => answer(200, "text/javascript; charset=utf-8", LINES.into()),
-        ("GET", "/variations.js") => {
-            answer(200, "text/javascript; charset=utf-8", VARIATIONS.into())
-        }
-        ("GET", "/review.js") => {
-            answer(200, "text/javascript; charset=utf-8", REVIEW_SCRIPT.into())
-        }
-        ("GET", "/board.js") => answer(200, "text/javascript; charset=utf-8", BOARD.into()),
-        ("GET", "/serve.css") => answer(200, "text/css; charset=utf-8", STYLE.into()),
-        ("GET", "/board.css") => answer(200, "text/css; charset=utf-8", BOARD_STYLE.into()),
         ("GET", "/api/config") => json(200, config_json(shared)),
-        ("GET", "/puzzles.js") => answer(
-            200,
-            "text/javascript; charset=utf-8",
-            super::puzzles::SCRIPT.into(),
-        ),
         ("GET", path) if path.starts_with("/api/puzzles/") => {
             let (status, body) = super::puzzles::answer(path, |key| query(url, key));
             json(status, body)
@@ -602,115 +572,6 @@ fn token() -> String {
         bytes = (t ^ (COUNTER.fetch_add(1, Ordering::Relaxed) as u128) << 64).to_le_bytes();
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// One of a session's event streams, counted while it lives, on every path out of
-/// [`stream`].
-struct StreamSlot<'a>(&'a Session);
-
-impl<'a> StreamSlot<'a> {
-    /// A slot, unless [`MAX_STREAMS`] are open.
-    fn take(session: &'a Session) -> Option<StreamSlot<'a>> {
-        let mut st = session.lock();
-        if st.streams >= MAX_STREAMS {
-            return None;
-        }
-        st.streams += 1;
-        // A page that went and came back (a reload) keeps its session.
-        st.leaving = None;
-        drop(st);
-        // The engine thread may analyse again: a page listens.
-        session.changed.notify_all();
-        Some(StreamSlot(session))
-    }
-}
-
-impl Drop for StreamSlot<'_> {
-    fn drop(&mut self) {
-        let mut st = self.0.lock();
-        st.streams = st.streams.saturating_sub(1);
-        st.seen = std::time::Instant::now();
-        if st.streams == 0 {
-            // No page listens: the browser may have ended without a word (no `pagehide`), so
-            // the session is leaving as if it had said so, and its analysis stops at once (an
-            // HTTP client that never opened a stream is not leaving).
-            st.leaving.get_or_insert_with(std::time::Instant::now);
-            drop(st);
-            self.0.changed.notify_all();
-        }
-    }
-}
-
-/// A session's events, as server-sent events, for as long as the page listens: from the
-/// event after `after` (a reconnecting page's `Last-Event-ID`), else from the current state.
-fn stream(session: Arc<Session>, mut connection: TcpStream, after: Option<u64>, head_only: bool) {
-    let head = http::head(200, "text/event-stream", None);
-    if head_only {
-        let _ = connection.write_all(head.as_bytes());
-        http::close(connection);
-        return;
-    }
-    let Some(_slot) = StreamSlot::take(&session) else {
-        error(429, "too many event streams for this session").send(connection, false);
-        return;
-    };
-    let mut ok = connection
-        .write_all((head + "retry: 1000\n\n").as_bytes())
-        .and_then(|()| connection.flush())
-        .is_ok();
-    let mut last = after.unwrap_or_else(|| session.lock().state_event().saturating_sub(1));
-    let mut quiet = std::time::Instant::now();
-    while ok {
-        let mut st = session.lock();
-        if st.closed {
-            break;
-        }
-        let (text, n) = st.events_after(last);
-        let chunk = if text.is_empty() {
-            // Woken each second to see whether the page has gone, so that its stream's slot
-            // comes back at once rather than at the next failed write.
-            let (guard, timeout) = session
-                .changed
-                .wait_timeout(st, Duration::from_secs(1))
-                .unwrap_or_else(|e| e.into_inner());
-            st = guard;
-            st.seen = std::time::Instant::now();
-            if !timeout.timed_out() {
-                continue;
-            }
-            drop(st);
-            if hung_up(&connection) {
-                break;
-            }
-            if quiet.elapsed() < Duration::from_secs(15) {
-                continue;
-            }
-            ": keep-alive\n\n".to_string()
-        } else {
-            last = n;
-            drop(st);
-            text
-        };
-        quiet = std::time::Instant::now();
-        ok = connection
-            .write_all(chunk.as_bytes())
-            .and_then(|()| connection.flush())
-            .is_ok();
-    }
-}
-
-/// Whether the client of an event stream has closed its side (it sends nothing else).
-fn hung_up(connection: &TcpStream) -> bool {
-    let mut byte = [0u8; 1];
-    if connection.set_nonblocking(true).is_err() {
-        return true;
-    }
-    let gone = match connection.peek(&mut byte) {
-        Ok(0) => true,
-        Ok(_) => false,
-        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
-    };
-    gone || connection.set_nonblocking(false).is_err()
 }
 
 #[cfg(test)]
