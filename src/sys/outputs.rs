@@ -54,8 +54,8 @@ impl Held {
 ///
 /// The folder is tried, not its permission bits read: root writes past them, and neither they
 /// nor `access(2)` tell everything (a full table of inodes, a network file system's own
-/// rules). An empty temporary file is created where the output's own will be
-/// ([`try_beside`](crate::sys::write::try_beside)), and removed.
+/// rules). An empty temporary file, named as [`write`](crate::sys::write)'s are, is created
+/// where the output's own will be, and removed.
 ///
 /// A character device is not opened: `/dev/stdout` and `/dev/null` are outputs a user names
 /// on purpose, opening some devices does something of its own (a tape rewinds when closed, a
