@@ -4,40 +4,9 @@
 //! without it).
 
 use crate::common;
-use crate::common::{awari, referee, scratch, skipped, text, Need};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// A tmpfs mounted on a directory, unmounted when it goes out of scope, also when the test
-/// fails.
-struct Mount(PathBuf);
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
-    }
-}
-
-/// A tmpfs of `kib` KiB on `dir`, or `None` (said as a skip) where the test cannot mount one.
-fn small_disk(dir: &Path, kib: u64) -> Option<Mount> {
-    if !nix::unistd::geteuid().is_root() {
-        skipped(Need::Root, "mounting a small tmpfs needs root");
-        return None;
-    }
-    std::fs::create_dir_all(dir).unwrap();
-    let mounted = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
-        .arg(dir)
-        .status();
-    if !mounted.is_ok_and(|s| s.success()) {
-        skipped(
-            Need::Root,
-            format!("mount -t tmpfs on {} failed", dir.display()),
-        );
-        return None;
-    }
-    Some(Mount(dir.to_path_buf()))
-}
+use crate::common::disk::small_disk;
+use crate::common::{awari, referee, scratch, text};
+use std::path::Path;
 
 /// Fills the disk of `dir` to the last byte.
 fn fill(dir: &Path) {

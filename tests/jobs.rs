@@ -337,7 +337,12 @@ fn worker_threads_the_system_refuses_are_an_error_not_a_panic() {
         return;
     }
     let dir = scratch("jobs", "refused-threads");
-    let book = path(&dir, "book.txt");
+    // A folder `nobody` can write in: the threads, not the book's output, are refused.
+    let open = dir.join("open");
+    std::fs::create_dir(&open).unwrap();
+    let anyone = std::os::unix::fs::PermissionsExt::from_mode(0o777);
+    std::fs::set_permissions(&open, anyone).unwrap();
+    let book = path(&open, "book.txt");
     let runs: [&[&str]; 2] = [
         &["tune", "--games", "4", "--depth", "2", "--threads", "64"],
         &[

@@ -4,51 +4,13 @@
 //! an output that is a device or a FIFO is written in place and stays one.
 
 use crate::common;
-use crate::common::{hermetic, output_within, printed, scratch, skipped, Need, AWARI, REFEREE};
+use crate::common::disk::snapshot;
+use crate::common::{printed, run_in, scratch, skipped, Need, AWARI, REFEREE};
 use awari::rules::Variant;
 use std::os::unix::fs::FileTypeExt;
-use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 use std::time::Duration;
-
-/// Long enough for any of these small runs on a loaded machine: a guard against a hang, not a
-/// measure.
-const LIMIT: Duration = Duration::from_secs(300);
-
-/// `program ARGS` run in `dir` to its end (killed past [`LIMIT`]).
-fn run_in(dir: &Path, program: &str, args: &[&str]) -> Output {
-    let child = hermetic(program)
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    output_within(child, LIMIT).unwrap_or_else(|| panic!("{program} {args:?} still running"))
-}
-
-/// Every entry under `dir`: its path, and a symbolic link's target or a file's bytes.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
-    entries.sort_by_key(|e| e.path());
-    for e in entries {
-        let path = e.path();
-        let kind = e.file_type().unwrap();
-        if kind.is_symlink() {
-            let target = std::fs::read_link(&path).unwrap();
-            out.push((path, format!("-> {}", target.display()), vec![]));
-        } else if kind.is_dir() {
-            out.push((path.clone(), "dir".into(), vec![]));
-            out.extend(snapshot(&path));
-        } else {
-            let bytes = std::fs::read(&path).unwrap();
-            out.push((path, "file".into(), bytes));
-        }
-    }
-    out
-}
 
 fn symlink(target: &str, link: &Path) {
     std::os::unix::fs::symlink(target, link).unwrap();

@@ -21,6 +21,7 @@ mod multipv;
 mod network;
 mod notation;
 mod outputs;
+mod outputs_checked;
 mod perft;
 mod play;
 mod protocol;

@@ -1,7 +1,8 @@
 //! `awari tables build --mpi` as the ranks of a real MPI job (`mpirun`, oversubscribed on this
 //! machine's cores): the files are byte for byte those of the single-process build, for oware
 //! and kalah, with 2 and 4 ranks; a rank killed in the middle of a layer ends the job with an
-//! error, the layers written before it stay whole, and a new run resumes after them.
+//! error, the layers written before it stay whole, and a new run resumes after them; a
+//! directory that takes no new file is refused on every rank before any layer is solved.
 //!
 //! The binary is the one `AWARI_MPI_BIN` names, built with the `mpi` feature (`.ci/run` builds
 //! it: `cargo build --profile ci --features mpi`); without it, or without `mpirun`, the tests
@@ -200,4 +201,37 @@ fn a_rank_killed_mid_layer_ends_the_job_and_a_rerun_resumes() {
     let single = scratch("mpi-killed-single", "oware");
     common::build_tables(&single, variant, seeds);
     same_files(&single, &dir, variant, seeds, "after the rerun");
+}
+
+#[test]
+fn a_build_into_a_directory_that_takes_no_file_is_refused_on_every_rank() {
+    let Some((mpirun, bin)) = mpi() else { return };
+    let tmp = scratch("mpi-refused", "oware");
+    // Layers to 3 seeds, where no file can be added: a build to 5 resumed there.
+    let Some(ro) = common::disk::ReadOnly::new(&tmp.join("ro"), |ro| {
+        common::build_tables(&ro.join("tables"), Variant::Oware, 3);
+    }) else {
+        return;
+    };
+    let dir = tmp.join("ro/tables");
+    let before = common::disk::snapshot(&tmp);
+    let out = job(
+        &mpirun,
+        &bin,
+        2,
+        &["--seeds", "5", "--dir", &dir.to_string_lossy()],
+    )
+    .output()
+    .unwrap();
+    let text = common::printed(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    let refusal = format!("error: --dir {}: cannot create a file in", dir.display());
+    assert_eq!(
+        text.matches(&refusal).count(),
+        2,
+        "each rank refuses: {text}"
+    );
+    assert!(text.contains(ro.says), "{text}");
+    assert!(!text.contains("layer"), "no layer solved: {text}");
+    assert!(before == common::disk::snapshot(&tmp), "{text}");
 }

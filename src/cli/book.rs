@@ -93,7 +93,8 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
         usize::from,
     );
     let shard = shard_of(args.shard.as_deref(), args.out_dir.as_deref())?;
-    super::check_files(|files| {
+    // Held to the end: it keeps a FIFO output's reader waiting for the write.
+    let _outputs = super::check_files(|files| {
         if let Some(dir) = &args.from {
             files.reads_dir("--from", dir, is_part, 1);
         }

@@ -79,7 +79,8 @@ fn is_run_file(name: &str) -> bool {
 }
 
 pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
-    super::check_files(|files| {
+    // Held to the end: it keeps a FIFO output's reader waiting for the write.
+    let _outputs = super::check_files(|files| {
         if let Some(path) = &args.openings {
             files.reads("--openings", path);
         }

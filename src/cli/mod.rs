@@ -278,9 +278,13 @@ fn is_table_file(name: &str) -> bool {
     name.ends_with(".awtb") || name.ends_with(".awpv")
 }
 
-/// Checks the files and directories a command reads and writes against each other, before
-/// it reads or writes any ([`crate::sys::outputs::Files::check`]).
-fn check_files(build: impl FnOnce(&mut crate::sys::outputs::Files)) -> Result<(), String> {
+/// Checks the files and directories a command reads and writes against each other, and that
+/// it can create its outputs, before it reads or writes any
+/// ([`crate::sys::outputs::Files::check`]); what it returns is held until the outputs are
+/// written.
+fn check_files(
+    build: impl FnOnce(&mut crate::sys::outputs::Files),
+) -> Result<crate::sys::outputs::Held, String> {
     let mut files = crate::sys::outputs::Files::default();
     build(&mut files);
     files.check()

@@ -23,7 +23,8 @@ pub(super) struct PuzzlesArgs {
 }
 
 pub(super) fn run(args: &PuzzlesArgs) -> Result<(), String> {
-    super::check_files(|files| {
+    // Held to the end: it keeps a FIFO output's reader waiting for the write.
+    let _outputs = super::check_files(|files| {
         for path in &args.records {
             files.reads("RECORDS", path);
         }

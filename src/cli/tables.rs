@@ -155,11 +155,17 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             dir,
             mpi,
         } => {
+            let dir = tables_dir(dir)?;
+            // Before any layer, on every rank of an MPI job: a directory that cannot take the
+            // layers' files would otherwise be found out after a layer's solve (hours).
+            let _outputs = super::check_files(|files| {
+                files.writes_dir("--dir", &dir, super::is_table_file, 1);
+            })?;
             let options = BuildOptions {
                 variant,
                 seeds,
                 threads: threads_or_cores(threads),
-                dir: tables_dir(dir)?,
+                dir,
                 bars: std::io::stderr().is_terminal() && !mpi,
             };
             if mpi {
@@ -177,6 +183,12 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             dry_run,
         } => {
             let dir = existing_tables_dir(dir)?;
+            // Before the first proof: the paths files are written into the directory.
+            let _outputs = super::check_files(|files| {
+                if !dry_run {
+                    files.writes_dir("--dir", &dir, super::is_table_file, 1);
+                }
+            })?;
             let tables = Tables::open(&dir, Variant::Oware);
             for problem in tables.problems() {
                 stderr::line(format_args!("warning: {problem}"));

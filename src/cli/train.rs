@@ -96,7 +96,8 @@ fn is_data_file(name: &str) -> bool {
 
 pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
     // Before anything is read: a network written over its positions would lose them.
-    super::check_files(|files| {
+    // Held to the end: it keeps a FIFO output's reader waiting for the write.
+    let _outputs = super::check_files(|files| {
         for path in &args.data {
             if path.is_dir() {
                 files.reads_dir("--data", path, is_data_file, 1);

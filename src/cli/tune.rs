@@ -63,7 +63,8 @@ pub(super) struct TuneArgs {
 pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), String> {
     use crate::search::eval::Weights;
     use crate::tools::tune::TuneOptions;
-    super::check_files(|files| {
+    // Held to the end: it keeps a FIFO output's reader waiting for the write.
+    let _outputs = super::check_files(|files| {
         if let Some(dir) = &args.tables {
             files.reads_dir("--tables", dir, super::is_table_file, 1);
         }

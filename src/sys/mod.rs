@@ -3,7 +3,8 @@
 //! shell completions), [`files`] (opening the files a user names without blocking on them),
 //! [`lines`] (reading
 //! lines from a pipe without trusting it: the engine's input, the referee's engines),
-//! [`outputs`] (a command's outputs checked against its inputs before it starts),
+//! [`outputs`] (a command's outputs checked against its inputs, and tried where they will be
+//! made, before it starts),
 //! [`prefetch`] (a cache-line hint for the searches and table probes), [`procfs`] (the
 //! processes `/proc` shows), [`registry`] (the engines started and not yet reaped),
 //! [`signals`] (Ctrl-C ends them all), [`subreaper`] (what they leave behind is ours to end

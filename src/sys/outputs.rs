@@ -4,13 +4,127 @@
 //! writes (a `--data` directory's positions, an `--out-dir`'s records, a `--log-dir`'s logs)
 //! would destroy what the command reads, or interleave two formats in one file, so it is
 //! refused by its flag and name. So is an output directory that is also one of the command's
-//! input directories, and an output that is a directory.
+//! input directories, and an output the command could not create where it will (a directory
+//! named as a file, a FIFO with no reader, a folder missing or read-only): found at the start,
+//! such a mistake costs nothing, where found at the end it costs the whole run.
 //!
 //! Paths are compared resolved ([`resolve`]): `od/../od/x`, `./x`, a symbolic link (one whose
 //! file does not exist yet included) and a hard link to a file are that file.
 
 use crate::sys::files::{resolve, same_file};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
+
+/// What a command's output is, for [`writable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// A file, written at the end by [`replace_with`](crate::sys::write::replace_with) (or
+    /// appended to as the work goes).
+    File,
+    /// A directory the command writes files into, created with its missing parents if it is
+    /// not there yet (a tables directory, a shard's `--out-dir`).
+    Dir,
+}
+
+/// What [`writable`] opened and must stay open until the output is written: a FIFO's write
+/// end. A FIFO's reader sees the end of its data when the last writer closes, so a check that
+/// opened the FIFO to find its reader and closed it again would end that reader (`cat` exits)
+/// and leave the real write, hours later, to find none. Held, it keeps the reader waiting; the
+/// write opens the FIFO again beside it, and the reader sees the end once both are closed.
+#[must_use = "hold it until the output is written: dropping it ends a FIFO's reader"]
+#[derive(Debug, Default)]
+pub struct Held(Vec<fs::File>);
+
+impl Held {
+    /// Holds what `other` holds too.
+    pub fn keep(&mut self, other: Held) {
+        self.0.extend(other.0);
+    }
+}
+
+/// Whether the command can create its output at `path` where it will, tried before its work
+/// starts so that a mistake costs nothing (not a training run, not a layer of tables). A file
+/// is refused if it is a directory, a block device or a socket (what
+/// [`replace_with`](crate::sys::write::replace_with) refuses), a FIFO with no reader (one
+/// with a reader is held for the write: [`Held`]), or in a folder that is missing, is a file,
+/// or cannot take a new file (read-only, or not the user's). A directory is refused if it is
+/// something else, or if it, or the nearest folder above it that exists (where the command
+/// will create it), cannot take a new file.
+///
+/// The folder is tried, not its permission bits read: root writes past them, and neither they
+/// nor `access(2)` tell everything (a full table of inodes, a network file system's own
+/// rules). An empty temporary file, named as [`write`](crate::sys::write)'s are, is created
+/// where the output's own will be, and removed.
+///
+/// A character device is not opened: `/dev/stdout` and `/dev/null` are outputs a user names
+/// on purpose, opening some devices does something of its own (a tape rewinds when closed, a
+/// watchdog starts), and whether one takes the bytes (`/dev/full` does not) is known only by
+/// writing them. It is written in place at the end, as
+/// [`replace_with`](crate::sys::write::replace_with) says.
+pub fn writable(path: &Path, output: Output) -> io::Result<Held> {
+    let beside = match (output, fs::metadata(path)) {
+        (Output::File, Ok(meta)) if !meta.is_file() => {
+            crate::sys::write::writable_kind(&meta)?;
+            return fifo_reader(path, &meta);
+        }
+        // Where `replace_with` puts its temporary file: beside a link's file.
+        (Output::File, _) => resolve(path),
+        (Output::Dir, Ok(meta)) if meta.is_dir() => path.join("writable"),
+        (Output::Dir, Ok(_)) => {
+            return Err(io::Error::from_raw_os_error(
+                nix::errno::Errno::ENOTDIR as i32,
+            ))
+        }
+        (Output::Dir, Err(_)) => first_missing(path).to_path_buf(),
+    };
+    can_create(&beside)?;
+    Ok(Held::default())
+}
+
+/// The first part of `path` that does not exist (`path` itself, or a folder above it): the
+/// directory a command creating `path` makes first, in the folder above it.
+fn first_missing(path: &Path) -> &Path {
+    let mut missing = path;
+    while let Some(parent) = missing.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if fs::symlink_metadata(parent).is_ok() {
+            break;
+        }
+        missing = parent;
+    }
+    missing
+}
+
+/// Whether a new file can be created beside `target`, said with the folder if not.
+fn can_create(target: &Path) -> io::Result<()> {
+    crate::sys::write::try_beside(target).map_err(|e| {
+        let folder = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        io::Error::new(
+            e.kind(),
+            format!("cannot create a file in {}: {e}", folder.display()),
+        )
+    })
+}
+
+/// The write end of the FIFO at `path`, held, if it is one (opened without waiting: an error if
+/// it has no reader); nothing for another kind of file.
+#[cfg(unix)]
+fn fifo_reader(path: &Path, meta: &fs::Metadata) -> io::Result<Held> {
+    use std::os::unix::fs::FileTypeExt;
+    if !meta.file_type().is_fifo() {
+        return Ok(Held::default());
+    }
+    let end = crate::sys::files::open_for_writing(fs::OpenOptions::new().write(true), path)?;
+    Ok(Held(vec![end]))
+}
+
+#[cfg(not(unix))]
+fn fifo_reader(_: &Path, _: &fs::Metadata) -> io::Result<Held> {
+    Ok(Held::default())
+}
 
 /// A file named on the command line.
 struct File {
@@ -103,14 +217,28 @@ impl Files {
     }
 
     /// Refuses, naming both, an output that is another file of the command or one of a
-    /// directory's files, an output directory that is an input directory, and an output
-    /// that is a directory.
-    pub fn check(&self) -> Result<(), String> {
+    /// directory's files, and an output directory that is an input directory; then, by its
+    /// flag, an output the command could not create where it will ([`writable`]: a
+    /// directory, a FIFO with no reader, a missing or read-only folder, ...). What it returns
+    /// holds a FIFO output's reader: keep it until the outputs are written.
+    pub fn check(&self) -> Result<Held, String> {
+        self.clashes()?;
+        let mut held = Held::default();
+        let files = self.files.iter().filter(|f| f.writes);
+        let files = files.map(|f| (&f.what, &f.path, Output::File));
+        let dirs = self.dirs.iter().filter(|d| d.writes);
+        let dirs = dirs.map(|d| (&d.what, &d.path, Output::Dir));
+        for (what, path, output) in files.chain(dirs) {
+            let checked =
+                writable(path, output).map_err(|e| format!("{what} {}: {e}", path.display()))?;
+            held.keep(checked);
+        }
+        Ok(held)
+    }
+
+    /// The first output that is another file or directory of the command, named with it.
+    fn clashes(&self) -> Result<(), String> {
         for (i, file) in self.files.iter().enumerate() {
-            if file.writes {
-                crate::sys::write::writable(&file.path)
-                    .map_err(|e| format!("{} {}: {e}", file.what, file.path.display()))?;
-            }
             for other in &self.files[i + 1..] {
                 if (file.writes || other.writes) && same_file(&file.path, &other.path) {
                     let (w, o) = if file.writes {
@@ -255,7 +383,7 @@ mod tests {
             files.reads_dir("--data", &data, bin, 1);
             files.writes("--out", &out);
             match (files.check(), refused) {
-                (Ok(()), None) => {}
+                (Ok(_), None) => {}
                 (Err(e), Some(says)) => assert!(e.contains(says), "{out:?}: {e}"),
                 (got, _) => panic!("{out:?}: {got:?}"),
             }
@@ -267,5 +395,106 @@ mod tests {
         let e = files.check().unwrap_err();
         assert!(e.contains("is the same directory as --tables"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_that_cannot_be_made_where_it_will_is_refused() {
+        use nix::sys::stat::Mode;
+        let dir = std::env::temp_dir().join(format!("awari-writable-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        fs::write(dir.join("file"), b"kept").unwrap();
+        nix::unistd::mkfifo(&dir.join("fifo"), Mode::from_bits_truncate(0o600)).unwrap();
+        std::os::unix::fs::symlink("sub/later", dir.join("dangling")).unwrap();
+        std::os::unix::fs::symlink("missing/later", dir.join("nowhere")).unwrap();
+        let before = names(&dir);
+        // (output, what it is, refused with)
+        let rows: Vec<(&str, Output, Option<&str>)> = vec![
+            ("new", Output::File, None),
+            ("file", Output::File, None),
+            ("sub/new", Output::File, None),
+            ("dangling", Output::File, None),
+            ("missing/new", Output::File, Some("cannot create a file in")),
+            ("missing/deeper/new", Output::File, Some("No such file")),
+            ("file/new", Output::File, Some("Not a directory")),
+            ("nowhere", Output::File, Some("missing: No such file")),
+            ("sub", Output::File, Some("Is a directory")),
+            ("fifo", Output::File, Some("a FIFO with no reader")),
+            ("sub", Output::Dir, None),
+            ("new", Output::Dir, None),
+            ("missing/deeper", Output::Dir, None),
+            ("sub/new/deeper", Output::Dir, None),
+            ("file", Output::Dir, Some("Not a directory")),
+            ("fifo", Output::Dir, Some("Not a directory")),
+            ("file/new", Output::Dir, Some("Not a directory")),
+            ("file/new/deeper", Output::Dir, Some("Not a directory")),
+        ];
+        for (out, output, refused) in rows {
+            match (writable(&dir.join(out), output), refused) {
+                (Ok(_), None) => {}
+                (Err(e), Some(says)) => assert!(e.to_string().contains(says), "{out}: {e}"),
+                (got, _) => panic!("{out} as {output:?}: {got:?}"),
+            }
+            // Tried, and nothing left: no temporary file, no folder made.
+            assert_eq!(names(&dir), before, "{out} as {output:?}");
+            assert_eq!(names(&dir.join("sub")), Vec::<String>::new(), "{out}");
+        }
+        // A folder that takes no new file: permission bits stop all but root (a read-only
+        // mount, which stops root too, is tried by tests/outputs_checked.rs).
+        if !nix::unistd::geteuid().is_root() {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(dir.join("sub"), fs::Permissions::from_mode(0o555)).unwrap();
+            for output in [Output::File, Output::Dir] {
+                let e = writable(&dir.join("sub/new"), output).unwrap_err();
+                assert_eq!(e.kind(), io::ErrorKind::PermissionDenied, "{e}");
+            }
+            fs::set_permissions(dir.join("sub"), fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A FIFO's reader found by the check is held for the write: closing the write end the
+    /// check opened would end it (its read would find the end of the data), and the write at
+    /// the end would find no reader.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifos_reader_is_held_from_the_check_to_the_write() {
+        use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = std::env::temp_dir().join(format!("awari-held-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        // The reader, here, without waiting: its reads say at once whether a writer is there.
+        let mut reader = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+            .open(&fifo)
+            .unwrap();
+        let mut files = Files::default();
+        files.writes("--out", &fifo);
+        let held = files.check().unwrap();
+        // No data yet, and no end: a writer is there, the one held.
+        let e = reader.read(&mut [0; 16]).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::WouldBlock, "{e}");
+        crate::sys::write::replace(&fifo, b"the network\n").unwrap();
+        drop(held);
+        // The data, then the end: no writer is left.
+        let mut got = Vec::new();
+        reader.read_to_end(&mut got).unwrap();
+        assert_eq!(got, b"the network\n");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

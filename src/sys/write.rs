@@ -100,18 +100,17 @@ fn rename_into(target: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -
     Ok(())
 }
 
-/// Whether what is at `path` can be written by [`replace_with`]: an error for a directory, a
-/// block device or a socket (what it would refuse), so a command can refuse such an output
-/// before it starts its work, not after.
-pub fn writable(path: &Path) -> io::Result<()> {
-    match std::fs::metadata(path) {
-        Ok(meta) => writable_kind(&meta),
-        Err(_) => Ok(()),
-    }
+/// Creates an empty temporary file beside `target`, as a write of it would, and removes it:
+/// whether the folder takes a new file, tried before a command's work
+/// ([`crate::sys::outputs::writable`]). Named as every temporary file is ([`temporary_of`]),
+/// so that a program removing a killed run's temporaries recognizes it too.
+pub(crate) fn try_beside(target: &Path) -> io::Result<()> {
+    Temporary::write(target, |_| Ok(())).map(drop)
 }
 
-/// [`writable`] for a file of the kind `meta` tells.
-fn writable_kind(meta: &std::fs::Metadata) -> io::Result<()> {
+/// An error for a file of a kind [`replace_with`] refuses (a directory, a block device or a
+/// socket), as `meta` tells.
+pub(crate) fn writable_kind(meta: &std::fs::Metadata) -> io::Result<()> {
     if meta.is_dir() {
         // The system's own error, as a rename over a directory gives.
         return Err(io::Error::from_raw_os_error(

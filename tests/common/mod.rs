@@ -3,6 +3,7 @@
 // Each test crate that includes this module uses only some of it.
 #![allow(dead_code)]
 
+pub mod disk;
 pub mod kalah;
 pub mod serve;
 
@@ -215,6 +216,24 @@ pub fn output_within(mut child: Child, limit: Duration) -> Option<Output> {
         std::thread::sleep(Duration::from_millis(5));
     }
     Some(child.wait_with_output().unwrap())
+}
+
+/// Long enough for a test's small run of a command on a loaded machine: a guard against a
+/// hang, not a measure.
+pub const GUARD: Duration = Duration::from_secs(300);
+
+/// `program ARGS` run in `dir` with [`home`] as its home, stdin empty, to its end (killed past
+/// [`GUARD`], and the test failed).
+pub fn run_in(dir: &Path, program: &str, args: &[&str]) -> Output {
+    let child = hermetic(program)
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    output_within(child, GUARD).unwrap_or_else(|| panic!("{program} {args:?} still running"))
 }
 
 /// Builds `variant`'s endgame tables up to `seeds` seeds into `dir`, on two threads.

@@ -42,10 +42,14 @@ pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
     if let Some(dir) = &args.out_dir {
         files.writes_dir("--out-dir", dir, is_evolve_part, 2);
     }
-    if let Err(e) = files.check() {
-        crate::sys::stderr::line(format_args!("error: {e}"));
-        return ExitCode::from(2);
-    }
+    // Held to the end: it keeps a FIFO output's reader waiting for the write.
+    let _outputs = match files.check() {
+        Ok(held) => held,
+        Err(e) => {
+            crate::sys::stderr::line(format_args!("error: {e}"));
+            return ExitCode::from(2);
+        }
+    };
     let mut log = match &args.log {
         Some(path) => match crate::client::process::open_log(path) {
             Ok(f) => Some(f),

@@ -12,12 +12,16 @@ use std::process::ExitCode;
 /// standings, played into `dir` in any number of shards.
 pub(super) fn merge(dir: &Path, html: Option<&Path>) -> ExitCode {
     let result = (|| -> Result<bool, String> {
-        if let Some(path) = html {
-            let mut files = crate::sys::outputs::Files::default();
-            files.writes_dir("the merged directory", dir, outdir::is_own, 2);
-            files.writes("--html", path);
-            files.check()?;
-        }
+        // Held to the end: it keeps a FIFO output's reader waiting for the write.
+        let _outputs = match html {
+            Some(path) => {
+                let mut files = crate::sys::outputs::Files::default();
+                files.writes_dir("the merged directory", dir, outdir::is_own, 2);
+                files.writes("--html", path);
+                Some(files.check()?)
+            }
+            None => None,
+        };
         let mut pages = Vec::new();
         let matches = match outdir::read_manifest(dir)? {
             Some(_) => vec![dir.to_path_buf()],

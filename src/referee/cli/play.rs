@@ -117,7 +117,8 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
     let pairings = tournament::pairings(engines.len(), cli.tournament);
     let named_dirs = pairings.len() > 1 && (cli.out_dir.is_some() || cli.log_dir.is_some());
     distinct_names(&engines, named_dirs)?;
-    outputs(&cli, &engines).check()?;
+    // Held to the end: it keeps a FIFO output's reader waiting for the write.
+    let _outputs = outputs(&cli, &engines).check()?;
     if pairings.len() > 1 && cli.resume {
         return Err(
             "--resume works for a match of two engines, not a tournament"

@@ -27,7 +27,8 @@ pub(super) fn report(records: &[PathBuf], html: &Path, sprt: Option<&[String]>) 
             }
         }
         files.writes("--html", html);
-        files.check()?;
+        // Held to the end: it keeps a FIFO output's reader waiting for the write.
+        let _outputs = files.check()?;
         let read = crate::referee::report::read(records, sprt)?;
         for w in &read.warnings {
             crate::sys::stderr::line(format_args!("warning: report: {w}"));
