@@ -301,7 +301,7 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
                 match at {
                     Some(Ok(at)) => {
                         let game = super::viewed::game_at(&st.game, Some(&at));
-                        let view = super::view::Position::of(&game);
+                        let view = super::viewed::Position::of(&game);
                         json(200, serde_json::to_string(&view).unwrap_or_default())
                     }
                     Some(Err(e)) => error(400, &e),

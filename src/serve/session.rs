@@ -198,7 +198,7 @@ struct StateView<'a> {
     illegal: Vec<Illegal>,
     human: [bool; 2],
     players: [String; 2],
-    over: Option<view::Over>,
+    over: Option<super::viewed::Over>,
     last: Option<&'a LastMove>,
     error: Option<&'a str>,
     thinking: Option<char>,
@@ -293,7 +293,7 @@ impl State {
                 .get(*k)
                 .map_or("engine".to_string(), |k| k.label.clone()),
         };
-        let over = view::over(&self.game);
+        let over = super::viewed::over(&self.game);
         let seat_id = |seat: &Seat| match seat {
             Seat::Human => "human",
             Seat::Engine(k) => kinds.get(*k).map_or("", |k| k.id.as_str()),

@@ -63,62 +63,6 @@ impl Score {
     }
 }
 
-/// How a game ended, as the page draws it.
-#[derive(Serialize)]
-pub struct Over {
-    text: String,
-    reason: &'static str,
-    winner: Option<char>,
-    stores: [u8; 2],
-    /// The rows' seeds counted into the stores, as the page draws them.
-    end: super::ending::Ending,
-}
-
-/// How `game` ended, if it has.
-pub fn over(game: &Game) -> Option<Over> {
-    game.outcome().map(|o| Over {
-        text: o.to_string(),
-        reason: o.reason.name(),
-        winner: o.winner.map(Side::letter),
-        stores: o.stores,
-        end: super::ending::ending(game.board(), &o),
-    })
-}
-
-/// A position of the game's tree that the page views (a past one of the game, or one of a
-/// variation): what it needs to draw it and to let a person play on from it.
-#[derive(Serialize)]
-pub struct Position {
-    /// The moves from the start that lead to it.
-    pub at: String,
-    /// The board.
-    pub board: BoardView,
-    /// The side to move's legal moves (whoever plays it: the page decides whether a click
-    /// plays one).
-    pub legal: String,
-    /// Its other houses, and why.
-    pub illegal: Vec<Illegal>,
-    /// How the game ended there, if it did.
-    pub over: Option<Over>,
-    /// What the endgame tables say of its moves, within their reach.
-    pub table_values: Option<super::tables::Values>,
-}
-
-impl Position {
-    /// The position of `game` (a game played to the position viewed).
-    pub fn of(game: &Game) -> Position {
-        let (legal, illegal) = moves(game);
-        Position {
-            at: crate::rules::format_move_list(game.moves()),
-            board: BoardView::of(game.board()),
-            legal,
-            illegal,
-            over: over(game),
-            table_values: super::tables::of(game),
-        }
-    }
-}
-
 /// A house of the side to move that cannot be sown, and why, in words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Illegal {

@@ -2,7 +2,8 @@
 //! position, for the analysis to search that position (with the history that leads to it,
 //! which oware's repetition rule reads) rather than the game's last one.
 
-use crate::rules::{parse_move_list, Game, Move};
+use crate::rules::{parse_move_list, Game, Move, Side};
+use serde::Serialize;
 
 /// `game` as it stood, or would stand, after the moves `at` from its start (the whole game
 /// for `None`). The moves were checked when they were asked for ([`read_at`]).
@@ -33,6 +34,62 @@ pub fn read_at(game: &Game, text: &str) -> Result<Vec<Move>, String> {
         })?;
     }
     Ok(moves)
+}
+
+/// How a game ended, as the page draws it.
+#[derive(Serialize)]
+pub struct Over {
+    text: String,
+    reason: &'static str,
+    winner: Option<char>,
+    stores: [u8; 2],
+    /// The rows' seeds counted into the stores, as the page draws them.
+    end: super::ending::Ending,
+}
+
+/// How `game` ended, if it has.
+pub fn over(game: &Game) -> Option<Over> {
+    game.outcome().map(|o| Over {
+        text: o.to_string(),
+        reason: o.reason.name(),
+        winner: o.winner.map(Side::letter),
+        stores: o.stores,
+        end: super::ending::ending(game.board(), &o),
+    })
+}
+
+/// A position of the game's tree that the page views (a past one of the game, or one of a
+/// variation): what it needs to draw it and to let a person play on from it.
+#[derive(Serialize)]
+pub struct Position {
+    /// The moves from the start that lead to it.
+    pub at: String,
+    /// The board.
+    pub board: super::view::BoardView,
+    /// The side to move's legal moves (whoever plays it: the page decides whether a click
+    /// plays one).
+    pub legal: String,
+    /// Its other houses, and why.
+    pub illegal: Vec<super::view::Illegal>,
+    /// How the game ended there, if it did.
+    pub over: Option<Over>,
+    /// What the endgame tables say of its moves, within their reach.
+    pub table_values: Option<super::tables::Values>,
+}
+
+impl Position {
+    /// The position of `game` (a game played to the position viewed).
+    pub fn of(game: &Game) -> Position {
+        let (legal, illegal) = super::view::moves(game);
+        Position {
+            at: crate::rules::format_move_list(game.moves()),
+            board: super::view::BoardView::of(game.board()),
+            legal,
+            illegal,
+            over: over(game),
+            table_values: super::tables::of(game),
+        }
+    }
 }
 
 #[cfg(test)]
