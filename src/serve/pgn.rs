@@ -258,15 +258,8 @@ fn main_line_word(
     moves.extend(list);
     let suffix = &word[core.len()..];
     if !suffix.is_empty() {
-        let n = match suffix {
-            "!" => 1,
-            "?" => 2,
-            "!!" => 3,
-            "??" => 4,
-            "!?" => 5,
-            "?!" => 6,
-            _ => return Err(format!("{word:?}: {suffix:?} is not an annotation")),
-        };
+        let n = super::tree::suffix_nag(suffix)
+            .ok_or_else(|| format!("{word:?}: {suffix:?} is not an annotation"))?;
         nags.push(nag(moves, n)?);
     }
     Ok(())

@@ -169,15 +169,7 @@ impl<I: Iterator<Item = (usize, char)>> Reader<I> {
                 }
                 '!' | '?' => {
                     let word = self.take(|c| c == '!' || c == '?');
-                    let nag = match word.as_str() {
-                        "!" => 1,
-                        "?" => 2,
-                        "!!" => 3,
-                        "??" => 4,
-                        "!?" => 5,
-                        "?!" => 6,
-                        _ => return Err(TreeError::Annotation(word)),
-                    };
+                    let nag = suffix_nag(&word).ok_or(TreeError::Annotation(word))?;
                     self.annotate(&mut line, nag, at)?;
                 }
                 // A move number (`12.`, `12...`), which other programs write.
@@ -229,6 +221,15 @@ impl<I: Iterator<Item = (usize, char)>> Reader<I> {
             .push(nag);
         Ok(())
     }
+}
+
+/// The NAG a suffix annotation stands for: `!` `$1`, `?` `$2`, `!!` `$3`, `??` `$4`, `!?`
+/// `$5`, `?!` `$6` (PGN's own numbering).
+pub fn suffix_nag(suffix: &str) -> Option<u8> {
+    ["!", "?", "!!", "??", "!?", "?!"]
+        .iter()
+        .position(|&s| s == suffix)
+        .map(|i| i as u8 + 1)
 }
 
 fn join_comment(to: &mut Option<String>, said: String) {
