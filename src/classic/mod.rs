@@ -11,4 +11,5 @@ pub mod evolve_shared;
 pub mod evolved;
 mod files;
 pub mod greedy;
+pub mod opponent;
 pub mod player;

@@ -1,8 +1,8 @@
 //! `awari play`: the terminal game's flags, turned into [`crate::play::terminal::Options`]; the game is
 //! [`crate::play::terminal::play`].
 
+use crate::classic::opponent::Opponent;
 use crate::rules::{Board, Variant};
-use crate::uci::options::Opponent;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

@@ -4,13 +4,13 @@
 //! a bonus, `ILLEGAL MOVE`, `MY MOVE IS 3,5`, and at the end `I WIN BY n POINTS`,
 //! `YOU WIN BY n POINTS` or `DRAWN GAME`; then a new game, until the end of input or `quit`.
 
+use crate::classic::opponent::Opponent;
 use crate::classic::player::{Limit, Player};
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
 use crate::search::eval::Weights;
 use crate::search::tt::HashTable;
 use crate::tools::fixed::search_to_depth;
-use crate::uci::options::Opponent;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 

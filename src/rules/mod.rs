@@ -26,6 +26,7 @@
 //! ```
 
 mod board;
+pub mod diagram;
 pub mod exposed;
 mod game;
 mod mv;

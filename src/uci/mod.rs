@@ -25,7 +25,6 @@
 //! search's or a classic opponent's answer, `tables` the endgame tables as `TablesPath` names
 //! them, and `text` the longer lines written (`info`, `eval`, `help`).
 
-pub mod diagram;
 mod flight;
 mod go;
 pub mod options;
@@ -39,9 +38,10 @@ mod worker;
 pub use tables::tables_dir;
 pub use text::info_line;
 
-use self::diagram::diagram;
-use self::options::{Effect, Opponent, Settings, OPTIONS};
+use self::options::{Effect, Settings, OPTIONS};
 use self::protocol::{parse, Command, Go, Start};
+use crate::classic::opponent::Opponent;
+use crate::rules::diagram::diagram;
 use crate::rules::{parse_move_list, Board, Game, MoveList};
 use crate::search::Analysis;
 use crate::sys::lines::{read_line, Line};

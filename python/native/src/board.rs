@@ -351,7 +351,7 @@ impl Board {
 
     /// The board drawn as the engine's `d` draws it.
     fn __str__(&self) -> String {
-        awari::uci::diagram::diagram(&self.game).join("\n")
+        awari::rules::diagram::diagram(&self.game).join("\n")
     }
 
     /// `Board('FEN', rules='oware')`, which builds the same board, while no move has been

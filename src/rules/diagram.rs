@@ -1,8 +1,9 @@
-//! `d`: the position drawn for a person, with its notation, legal moves and result.
+//! A position drawn for a person, with its notation, legal moves and result: what the
+//! engine's `d` prints, and the Python bindings' board too.
 
-use crate::rules::{format_move_list, Game, Side, Status};
+use super::{format_move_list, Game, Side, Status};
 
-/// The lines `d` prints for `game`.
+/// The lines that draw `game` (the engine's `d` prints them).
 ///
 /// North's row is drawn from its `f` (on South's left) to `a`, so that sowing runs
 /// counter-clockwise as on a real board:
