@@ -28,6 +28,6 @@ pub(super) fn shard_of(text: Option<&str>, out_dir: Option<&Path>) -> Result<Sha
         (Some(text), None) => Err(format!(
             "--shard {text} needs --out-dir DIR, the directory every shard writes its part to"
         )),
-        (Some(text), Some(_)) => Shard::parse(text, &|k| std::env::var(k).ok()),
+        (Some(text), Some(_)) => Ok(Shard::parse(text, &|k| std::env::var(k).ok())?),
     }
 }

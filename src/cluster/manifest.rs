@@ -10,6 +10,7 @@
 //! would let a later writer replace a manifest a shard had already accepted: two shards of
 //! different settings would then both go on.)
 
+use super::error::Error;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -34,22 +35,31 @@ impl<M: Serialize + DeserializeOwned> ManifestFile<'_, M> {
     }
 
     /// Reads the manifest of `dir`, if it has one.
-    pub fn read(&self, dir: &Path) -> Result<Option<M>, String> {
+    pub fn read(&self, dir: &Path) -> Result<Option<M>, Error> {
         let path = self.path(dir);
         match crate::sys::files::read_regular(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map(Some)
-                .map_err(|e| format!("{}: not {}: {e}", path.display(), self.kind)),
+            Ok(bytes) => {
+                serde_json::from_slice(&bytes)
+                    .map(Some)
+                    .map_err(|e| Error::NotAManifest {
+                        path,
+                        kind: self.kind.to_string(),
+                        error: e.to_string(),
+                    })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(error) => Err(Error::Io { path, error }),
         }
     }
 
     /// Makes `dir` the directory of the job `here` describes: creates it and writes the
     /// manifest, or checks the one there (another shard's, the one that came first) and says
     /// what differs.
-    pub fn settle(&self, dir: &Path, here: &M) -> Result<(), String> {
-        let at = |e: String| format!("--out-dir {}: {e}", dir.display());
+    pub fn settle(&self, dir: &Path, here: &M) -> Result<(), Error> {
+        let at = |why: String| Error::OutDir {
+            dir: dir.to_path_buf(),
+            why,
+        };
         std::fs::create_dir_all(dir).map_err(|e| at(e.to_string()))?;
         if self.read(dir)?.is_none() {
             let text = serde_json::to_string_pretty(here).expect("a manifest serializes") + "\n";
@@ -64,12 +74,12 @@ impl<M: Serialize + DeserializeOwned> ManifestFile<'_, M> {
             .ok_or_else(|| at(format!("{} vanished while starting", self.name)))?;
         match (self.differs)(&there, here) {
             None => Ok(()),
-            Some(what) => Err(format!(
-                "--out-dir {} holds another {} ({}): {what}; use another directory",
-                dir.display(),
-                self.job,
-                self.path(dir).display()
-            )),
+            Some(differs) => Err(Error::AnotherJob {
+                dir: dir.to_path_buf(),
+                job: self.job.to_string(),
+                manifest: self.path(dir),
+                differs,
+            }),
         }
     }
 }
@@ -110,8 +120,9 @@ mod tests {
         );
         FILE.settle(&dir, &Settings { seed: 1 }).unwrap();
         let e = FILE.settle(&dir, &Settings { seed: 2 }).unwrap_err();
+        assert!(matches!(e, Error::AnotherJob { .. }), "{e:?}");
         assert_eq!(
-            e,
+            e.to_string(),
             format!(
                 "--out-dir {} holds another job ({}): seed: 1 there, 2 here; use another \
                  directory",
@@ -123,7 +134,11 @@ mod tests {
         // A damaged manifest is named, not taken for none.
         std::fs::write(dir.join("job.json"), "{\"seed\": ").unwrap();
         let e = FILE.settle(&dir, &Settings { seed: 1 }).unwrap_err();
-        assert!(e.contains("job.json: not a job's manifest"), "{e}");
+        assert!(matches!(e, Error::NotAManifest { .. }), "{e:?}");
+        assert!(
+            e.to_string().contains("job.json: not a job's manifest"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

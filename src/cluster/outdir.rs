@@ -14,6 +14,7 @@
 //! (The referee's matches have a directory of their own kind, `referee::outdir`: records
 //! appended a game at a time, an SPRT read by every shard.)
 
+use super::error::Error;
 use super::manifest::ManifestFile;
 use super::shard::Shard;
 use serde::de::DeserializeOwned;
@@ -39,7 +40,7 @@ fn manifest_file<M: Serialize>(name: &str) -> ManifestFile<'_, M> {
 pub fn read_manifest<M: Serialize + DeserializeOwned>(
     dir: &Path,
     name: &str,
-) -> Result<Option<M>, String> {
+) -> Result<Option<M>, Error> {
     manifest_file(name).read(dir)
 }
 
@@ -49,7 +50,7 @@ pub fn settle<M: Serialize + DeserializeOwned>(
     dir: &Path,
     name: &str,
     manifest: &M,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     manifest_file(name).settle(dir, manifest)
 }
 
@@ -109,18 +110,18 @@ pub fn check_given<M: Serialize>(
     path: &Path,
     manifest: &M,
     given: &[(&str, String)],
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let there = to_value(manifest);
     for (field, value) in given {
         let theirs = there.get(*field).map(show).unwrap_or_default();
         if &theirs != value {
-            return Err(format!(
+            return Err(Error::NotTheRuns(format!(
                 "--{} {value}: the run in {} has {field} {theirs} ({}); leave the flag out to \
                  take the run's",
                 field.replace('_', "-"),
                 path.parent().unwrap_or(path).display(),
                 path.display()
-            ));
+            )));
         }
     }
     Ok(())
@@ -153,7 +154,7 @@ pub fn write_part<M: Serialize, T: Serialize>(
     shard: Shard,
     settings: &M,
     data: &T,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, Error> {
     let path = part_path(dir, prefix, shard);
     let part = Part {
         job: job.to_string(),
@@ -163,7 +164,10 @@ pub fn write_part<M: Serialize, T: Serialize>(
     };
     let mut bytes = serde_json::to_vec(&part).expect("a part serializes");
     bytes.push(b'\n');
-    crate::sys::write::replace(&path, &bytes).map_err(|e| e.to_string())?;
+    crate::sys::write::replace(&path, &bytes).map_err(|e| Error::Io {
+        path: e.path,
+        error: e.error,
+    })?;
     Ok(path)
 }
 
@@ -174,7 +178,7 @@ pub fn read_part<M, T>(
     job: &str,
     shard: Shard,
     settings: &M,
-) -> Result<Option<T>, String>
+) -> Result<Option<T>, Error>
 where
     M: Serialize + DeserializeOwned,
     T: DeserializeOwned,
@@ -182,9 +186,17 @@ where
     let bytes = match crate::sys::files::read_regular(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(error) => {
+            return Err(Error::Io {
+                path: path.to_path_buf(),
+                error,
+            })
+        }
     };
-    let at = |why: String| format!("{}: {why}", path.display());
+    let at = |why: String| Error::Part {
+        path: path.to_path_buf(),
+        why,
+    };
     let part: Part<M, T> = match serde_json::from_slice(&bytes) {
         Ok(part) => part,
         Err(e) => {
@@ -226,9 +238,12 @@ where
 
 /// The shards whose part `prefix` is in `dir`, with their files, by shard number. Files of
 /// another shard count than `count` are refused: they are another run's.
-pub fn parts(dir: &Path, prefix: &str, count: u64) -> Result<Vec<(Shard, PathBuf)>, String> {
+pub fn parts(dir: &Path, prefix: &str, count: u64) -> Result<Vec<(Shard, PathBuf)>, Error> {
     let mut found = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let entries = std::fs::read_dir(dir).map_err(|error| Error::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
     for entry in entries.flatten() {
         let path = entry.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
@@ -244,19 +259,19 @@ pub fn parts(dir: &Path, prefix: &str, count: u64) -> Result<Vec<(Shard, PathBuf
         let Some((k, n)) = middle.split_once("-of-") else {
             continue;
         };
-        let shard = Shard::parse(&format!("{k}/{n}"), &|_| None).map_err(|_| {
-            format!(
-                "{}: named like a shard's file, but {k}-of-{n} is no shard: remove it",
-                path.display()
-            )
+        let shard = Shard::parse(&format!("{k}/{n}"), &|_| None).map_err(|_| Error::Part {
+            path: path.clone(),
+            why: format!("named like a shard's file, but {k}-of-{n} is no shard: remove it"),
         })?;
         if shard.count != count {
-            return Err(format!(
-                "{}: a shard of {}, but the run in {} has {count} shards: another run's; remove it",
-                path.display(),
-                shard.count,
-                dir.display()
-            ));
+            return Err(Error::Part {
+                why: format!(
+                    "a shard of {}, but the run in {} has {count} shards: another run's; remove it",
+                    shard.count,
+                    dir.display()
+                ),
+                path,
+            });
         }
         found.push((shard, path));
     }

@@ -8,6 +8,7 @@
 //! colours and seeds; a pair is never split (the pentanomial statistics count whole pairs); and
 //! shard sizes differ by at most one pair.
 
+use super::error::Error;
 use std::fmt;
 
 /// Shard `index` of `count`.
@@ -55,9 +56,12 @@ impl Shard {
     /// (`SLURM_ARRAY_TASK_ID` minus `SLURM_ARRAY_TASK_MIN`, of `SLURM_ARRAY_TASK_COUNT`); where
     /// they are absent, `JOB_COMPLETION_INDEX` (a Kubernetes Indexed Job), of the `N` given as
     /// `auto/N`. `env` looks a variable up (the process environment, or a test's).
-    pub fn parse(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, String> {
-        let bad = |why: String| format!("--shard {text}: {why}");
-        let number = |what: &str, value: &str| -> Result<u64, String> {
+    pub fn parse(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, Error> {
+        let bad = |why: String| Error::Shard {
+            text: text.to_string(),
+            why,
+        };
+        let number = |what: &str, value: &str| -> Result<u64, Error> {
             value
                 .trim()
                 .parse::<u64>()
@@ -230,8 +234,8 @@ mod tests {
         ];
         for &(text, env, (index, count)) in ok {
             assert_eq!(
-                Shard::parse(text, env),
-                Ok(Shard { index, count }),
+                Shard::parse(text, env).ok(),
+                Some(Shard { index, count }),
                 "{text}"
             );
         }
@@ -248,7 +252,8 @@ mod tests {
         ];
         for &(text, env, message) in bad {
             let e = Shard::parse(text, env).unwrap_err();
-            assert!(e.contains(message), "{text}: {e}");
+            assert!(matches!(e, super::Error::Shard { .. }), "{text}: {e:?}");
+            assert!(e.to_string().contains(message), "{text}: {e}");
         }
     }
 }

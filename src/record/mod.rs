@@ -9,8 +9,10 @@
 //! It builds on the rules and on what an engine said as checked values ([`crate::said`]),
 //! never on the engine client, and knows nothing of matches: the referee reads an SPRT out of [`SprtSettings`].
 
+mod error;
 mod played;
 
+pub use error::{Error, Sprt as SprtError};
 pub use played::{Played, Record, Termination};
 
 use crate::rules::{format_move_list, parse_move_list, Board, Variant};
@@ -201,20 +203,20 @@ impl SprtSettings {
     /// `alpha` and `beta` in 0..1 with a sum below 1 (from 1 on the bounds cross and the test
     /// decides on its first pair, whatever the games say). The error says what is wrong. The
     /// referee's SPRT is checked by the same code, so a record holds only a test it can run.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SprtError> {
         let elo = |v: f64| v.is_finite() && v.abs() <= 1000.0;
         let rate = |v: f64| v > 0.0 && v < 1.0;
         if !(elo(self.elo0) && elo(self.elo1)) {
-            return Err("elo0 and elo1 must lie within -1000 to 1000".to_string());
+            return Err(SprtError::EloRange);
         }
         if !(rate(self.alpha) && rate(self.beta)) {
-            return Err("alpha and beta must lie within 0..1".to_string());
+            return Err(SprtError::Rates);
         }
         if self.elo1 <= self.elo0 {
-            return Err("elo1 must be above elo0".to_string());
+            return Err(SprtError::Order);
         }
         if self.alpha + self.beta >= 1.0 {
-            return Err("alpha + beta must be below 1".to_string());
+            return Err(SprtError::Sum);
         }
         Ok(())
     }
@@ -279,29 +281,30 @@ impl GameRecord {
         Ok(record)
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), Error> {
+        let field = |field, text: &str, why: String| Error::Field {
+            field,
+            text: text.to_string(),
+            why,
+        };
         let variant: Variant = self
             .variant
             .parse()
-            .map_err(|_| format!("unknown variant {:?}", self.variant))?;
+            .map_err(|_| Error::Variant(self.variant.clone()))?;
         Board::from_notation(variant, &self.start)
-            .map_err(|e| format!("start {:?}: {e}", self.start))?;
+            .map_err(|e| field("start", &self.start, e.to_string()))?;
         let opening = parse_move_list(&self.opening)
-            .map_err(|e| format!("opening {:?}: {e}", self.opening))?;
+            .map_err(|e| field("opening", &self.opening, e.to_string()))?;
         let moves =
-            parse_move_list(&self.moves).map_err(|e| format!("moves {:?}: {e}", self.moves))?;
+            parse_move_list(&self.moves).map_err(|e| field("moves", &self.moves, e.to_string()))?;
         if moves.len() != self.info.len() {
-            return Err(format!(
-                "{} moves but {} info entries",
-                moves.len(),
-                self.info.len()
-            ));
+            return Err(Error::Info(moves.len(), self.info.len()));
         }
         if self.plies != opening.len() + moves.len() {
-            return Err(format!("plies {} does not count the moves", self.plies));
+            return Err(Error::Plies(self.plies));
         }
         if let Some(sprt) = self.sprt {
-            sprt.check().map_err(|e| format!("sprt: {e}"))?;
+            sprt.check().map_err(Error::Sprt)?;
         }
         Ok(())
     }

@@ -145,13 +145,13 @@ pub fn manifest_path(dir: &Path) -> PathBuf {
 
 /// Reads the manifest of `dir`, if it has one.
 pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
-    MANIFEST.read(dir)
+    Ok(MANIFEST.read(dir)?)
 }
 
 /// Makes `dir` the directory of `manifest`'s match: creates it and writes the manifest, or
 /// checks the one there (another shard's) and says what differs.
 pub fn settle(dir: &Path, manifest: &Manifest) -> Result<(), String> {
-    MANIFEST.settle(dir, manifest)
+    Ok(MANIFEST.settle(dir, manifest)?)
 }
 
 /// Shard `shard`'s record file with extension `ext` (`jsonl`, `pgn`) in `dir`.

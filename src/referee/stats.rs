@@ -377,7 +377,7 @@ impl Sprt {
     /// Whether the parameters make a test: Elo values within ±1000 with `elo1` above `elo0`,
     /// `alpha` and `beta` in 0..1 with a sum below 1 (from 1 on the bounds cross and the test
     /// decides on its first pair, whatever the games say). The error says what is wrong.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), crate::record::SprtError> {
         // One check for the command line's SPRT and a record's ([`SprtSettings::check`]).
         SprtSettings::from(*self).check()
     }

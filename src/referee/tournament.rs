@@ -59,7 +59,7 @@ pub fn settle(
             "--out-dir: two matches of the tournament have the same directory name".to_string(),
         );
     }
-    MANIFEST.settle(dir, &here)
+    Ok(MANIFEST.settle(dir, &here)?)
 }
 
 /// `tournament.json`.
@@ -81,7 +81,7 @@ const MANIFEST: ManifestFile<'static, Settled> = ManifestFile {
 };
 
 fn read(dir: &Path) -> Result<Option<Settled>, String> {
-    MANIFEST.read(dir)
+    Ok(MANIFEST.read(dir)?)
 }
 
 /// The engines and kind of the tournament in `dir`, if it holds one.

@@ -518,22 +518,57 @@ pub fn after_move(tables: &Tables, board: &Board, m: crate::rules::Move) -> Opti
     }
 }
 
+/// A position no layer present holds: its seeds, and what the tables reach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutOfReach {
+    /// The seeds on the board.
+    pub seeds: usize,
+    /// The tables' rule set.
+    pub variant: crate::rules::Variant,
+    /// Their directory.
+    pub dir: std::path::PathBuf,
+    /// The most seeds of their layers present, if any is.
+    pub reach: Option<usize>,
+}
+
+impl std::fmt::Display for OutOfReach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let reach = self
+            .reach
+            .map_or_else(|| "none".to_string(), |r| r.to_string());
+        write!(
+            f,
+            "{} seeds on the board: no {} table for that in {} (layers up to {reach})",
+            self.seeds,
+            self.variant,
+            self.dir.display()
+        )
+    }
+}
+
+impl std::error::Error for OutOfReach {}
+
+/// The command line speaks in words: the error is its sentence.
+impl From<OutOfReach> for String {
+    fn from(e: OutOfReach) -> String {
+        e.to_string()
+    }
+}
+
 /// What `awari tables probe` prints for the current position of `game`: `value N` (or
 /// `value LO..HI`), then one line per legal move with the value it leads to. Stores and the
 /// history since the last capture are not part of a table value; a line says so when the game
 /// has such a history.
-pub fn probe_lines(tables: &Tables, game: &crate::rules::Game) -> Result<Vec<String>, String> {
+pub fn probe_lines(tables: &Tables, game: &crate::rules::Game) -> Result<Vec<String>, OutOfReach> {
     let board = game.board();
     let seeds: usize = board.houses().iter().map(|&h| usize::from(h)).sum();
     let Some(value) = tables.probe(board) else {
-        return Err(format!(
-            "{seeds} seeds on the board: no {} table for that in {} (layers up to {})",
-            tables.variant(),
-            tables.dir().display(),
-            tables
-                .reach()
-                .map_or_else(|| "none".to_string(), |r| r.to_string())
-        ));
+        return Err(OutOfReach {
+            seeds,
+            variant: tables.variant(),
+            dir: tables.dir().to_path_buf(),
+            reach: tables.reach(),
+        });
     };
     let mut lines = vec![format!("value {}", show(value))];
     for m in game.legal_moves() {

@@ -371,7 +371,7 @@ fn manifest_file() -> crate::cluster::manifest::ManifestFile<'static, DatagenMan
 
 /// The settings of the run whose files are in `dir` (its `datagen.json`), if it has them.
 pub fn read_manifest(dir: &Path) -> Result<Option<DatagenManifest>, String> {
-    manifest_file().read(dir)
+    Ok(manifest_file().read(dir)?)
 }
 
 /// The data file of `shard` in `dir`: `datagen-K-of-N.bin`.

@@ -330,3 +330,10 @@ impl From<String> for Error {
         Error::Usage(e)
     }
 }
+
+/// A shard named wrong, a directory of another job: what the referee was given.
+impl From<crate::cluster::Error> for Error {
+    fn from(e: crate::cluster::Error) -> Error {
+        Error::Usage(e.to_string())
+    }
+}
