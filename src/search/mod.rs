@@ -31,8 +31,8 @@
 //! position).
 //!
 //! One file per concept: this one drives the search (iterative deepening, the threads, what a
-//! search is given and returns); `negamax` is the node search of one thread; `ordering` the
-//! move ordering, [`tt`] the transposition table, [`eval`] the evaluation, [`time`] the time
+//! search is given and returns); `negamax` is the node search of one thread, `ledger` its
+//! accounts (nodes, time, limits, whether to stop); `ordering` the move ordering, [`tt`] the transposition table, [`eval`] the evaluation, [`time`] the time
 //! limits, `threads` the helper threads, [`score`] what scores mean, [`table_root`] a root
 //! within the endgame tables' reach, [`book`] the opening book played from, and
 //! [`bench`](mod@bench) the fixed positions whose node count signs the search (and `go
@@ -41,6 +41,7 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
+mod ledger;
 mod negamax;
 pub mod network;
 mod ordering;
@@ -298,11 +299,11 @@ fn helper(game: &Game, shared: Shared<'_>, id: usize) {
     let mut last = 0;
     for depth in (1 + id as u32 % 2)..=max_depth {
         last = searcher.aspiration(&board, depth as i32, last, &mut |_| {});
-        if searcher.aborted {
+        if searcher.ledger.aborted {
             break;
         }
     }
-    searcher.flush();
+    searcher.ledger.flush();
 }
 
 /// One root line of an iteration: its score as searched and its report.
@@ -367,7 +368,7 @@ fn main_search(
                 false => searcher.aspiration(&board, depth as i32, last, report),
             };
             let pv = searcher.pv_line();
-            if searcher.aborted {
+            if searcher.ledger.aborted {
                 // A root move that beat the last iteration's best was searched in full: take it
                 // (with several lines, the move stays that of the line 1 reported last).
                 if k == 0 && !multi && searcher.root_improved {
@@ -410,7 +411,7 @@ fn main_search(
         found.best = best.report.pv.first().copied().or(found.best);
         found.ponder = best.report.pv.get(1).copied();
         found.score = best.score;
-        if searcher.aborted {
+        if searcher.ledger.aborted {
             // Stopped after line 1 was complete: its move is the deepest result.
             break;
         }
@@ -421,8 +422,8 @@ fn main_search(
             0
         };
         previous = found.best;
-        searcher.poll();
-        if !searcher.thinking() {
+        searcher.ledger.poll();
+        if !searcher.ledger.thinking() {
             lines = this;
             continue;
         }
@@ -440,16 +441,16 @@ fn main_search(
                 1 | 2 => 1.0,
                 _ => 0.6,
             };
-            if searcher.clock.soft_expired(scale) {
+            if searcher.ledger.clock.soft_expired(scale) {
                 break;
             }
         }
         lines = this;
     }
     found.score = found.score.max(searcher.floor);
-    found.nodes = searcher.nodes;
-    found.tbhits = searcher.tbhits;
-    found.time = searcher.clock.elapsed();
+    found.nodes = searcher.ledger.nodes;
+    found.tbhits = searcher.ledger.tbhits;
+    found.time = searcher.ledger.clock.elapsed();
     found
 }
 

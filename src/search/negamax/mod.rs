@@ -19,15 +19,14 @@ use self::guards::FEW_SEEDS;
 use self::prune::{estimate, reduction, Futile, EXTENSION_DEPTH, MAX_EXTENSIONS};
 use self::repetition::Repetitions;
 use super::eval::{evaluate_in, Weights};
+use super::ledger::Ledger;
 use super::ordering::{Heuristics, Picker};
 use super::score::{
     finished, point_score, possible_bound, table_scores, INF, MATE_BOUND, MAX_PLY, TB_BOUND,
 };
 use super::switches::Switches;
-use super::threads::{Flushed, Pool};
-use super::time::{Clock, Limits};
 use super::tt::{Bound, HashTable};
-use super::{Control, Report, Shared};
+use super::{Report, Shared};
 use crate::rules::{Board, EndReason, Game, Move, MoveList, Variant};
 use crate::tables::Tables;
 use std::ops::ControlFlow;
@@ -118,27 +117,13 @@ impl Node {
 
 pub(super) struct Searcher<'a> {
     tt: &'a HashTable,
-    pool: &'a Pool,
-    /// A helper thread: no clock, no node limit, ends with the main thread.
-    helper: bool,
-    /// The helpers' nodes as last read (main thread).
-    others: u64,
-    /// This helper's counts already added to the pool.
-    flushed: Flushed,
-    control: &'a Control,
     weights: Weights,
-    pub(super) clock: Clock,
-    node_limit: u64,
-    limits: &'a Limits,
-    /// `go ponder` and no `ponderhit` seen yet: no time limit for now.
-    pondering: bool,
-    pub(super) nodes: u64,
+    /// Nodes, table hits and time spent, the limits, and whether the search must stop.
+    pub(super) ledger: Ledger<'a>,
     seldepth: usize,
-    pub(super) aborted: bool,
     tables: Option<&'a Tables>,
     /// Whether the paths files' bounds and point values are read (`PathValues`).
     path_values: bool,
-    pub(super) tbhits: u64,
     /// Whether, in the current iteration, a root move raised alpha.
     pub(super) root_improved: bool,
     /// The root moves to choose from.
@@ -168,31 +153,13 @@ pub(super) struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     pub(super) fn new(game: &Game, shared: Shared<'a>, helper: bool) -> Searcher<'a> {
         let board = game.board();
-        let limits = shared.limits;
         Searcher {
             tt: shared.tt,
-            pool: shared.pool,
-            helper,
-            others: 0,
-            flushed: Flushed::default(),
-            control: shared.control,
             weights: shared.weights,
-            clock: Clock::starting_at(
-                limits.budget(board.side_to_move(), shared.overhead),
-                shared.control.asked,
-            ),
-            node_limit: match helper {
-                true => u64::MAX,
-                false => limits.nodes.unwrap_or(u64::MAX).max(1),
-            },
-            limits,
-            pondering: limits.ponder,
-            nodes: 0,
+            ledger: Ledger::new(&shared, board.side_to_move(), helper),
             seldepth: 0,
-            aborted: false,
             tables: shared.tables,
             path_values: shared.path_values,
-            tbhits: 0,
             root_improved: false,
             root_moves: shared.root_moves,
             root_store: true,
@@ -206,11 +173,6 @@ impl<'a> Searcher<'a> {
             #[cfg(test)]
             unguarded: guards::Guards::NONE,
         }
-    }
-
-    /// Whether time or a proven result may end the search now.
-    pub(super) fn thinking(&self) -> bool {
-        self.limits.may_stop_early(self.pondering)
     }
 
     /// The root's principal variation.
@@ -238,17 +200,12 @@ impl<'a> Searcher<'a> {
             },
             bound,
             multipv: None,
-            nodes: self.nodes + self.pool.nodes(),
-            time: self.clock.elapsed(),
+            nodes: self.ledger.all_nodes(),
+            time: self.ledger.clock.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tbhits + self.pool.tbhits(),
+            tbhits: self.ledger.all_tbhits(),
             pv,
         }
-    }
-
-    /// A helper adds its nodes and table hits since the last flush to the pool.
-    pub(super) fn flush(&mut self) {
-        self.pool.flush(&mut self.flushed, self.nodes, self.tbhits);
     }
 
     /// One iteration, in a window around the last score that widens when the score falls
@@ -274,7 +231,7 @@ impl<'a> Searcher<'a> {
         };
         loop {
             let score = self.root(board, depth, window);
-            if self.aborted {
+            if self.ledger.aborted {
                 return score;
             }
             if score <= window.alpha {
@@ -290,30 +247,6 @@ impl<'a> Searcher<'a> {
             if delta > 1_000 {
                 window = Window::FULL;
             }
-        }
-    }
-
-    /// Checks the stop flag, the clock and `ponderhit`; sets `aborted`. A helper checks only
-    /// `stop` and the main thread's end, and adds its counts to the pool.
-    pub(super) fn poll(&mut self) {
-        if self.control.stopped() {
-            self.aborted = true;
-        }
-        if self.helper {
-            self.flush();
-            if self.pool.done() {
-                self.aborted = true;
-            }
-            return;
-        }
-        self.others = self.pool.nodes();
-        if self.pondering && !self.control.pondering() {
-            // `ponderhit`: the move's own time starts now.
-            self.pondering = false;
-            self.clock.restart();
-        }
-        if self.thinking() && self.clock.hard_expired() {
-            self.aborted = true;
         }
     }
 
@@ -401,7 +334,7 @@ impl<'a> Searcher<'a> {
         }
         picker.put_first(tt_move);
         let (best, best_move) = self.search_moves::<V>(board, &mut picker, node, window, futile);
-        if self.aborted {
+        if self.ledger.aborted {
             return 0;
         }
         let best = best.clamp(known.0, known.1);
@@ -431,7 +364,7 @@ impl<'a> Searcher<'a> {
         window: Window,
     ) -> ControlFlow<i32, (MoveList, (i32, i32))> {
         self.visit(node.ply);
-        if self.aborted {
+        if self.ledger.aborted {
             return ControlFlow::Break(0);
         }
         let leaf = node.depth <= 0 || node.ply >= MAX_PLY - 1;
@@ -478,19 +411,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Counts a node at `ply` and, every 1,024 nodes, polls; sets `aborted` when the search
-    /// must end.
+    /// Enters a node at `ply`: its line starts empty, and it is counted
+    /// ([`Ledger::count_node`], which sets `aborted` when the search must end).
     #[inline]
     fn visit(&mut self, ply: usize) {
         self.pv_len[ply] = 0;
-        self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if self.nodes & 1023 == 0 {
-            self.poll();
-        }
-        if self.nodes + self.others >= self.node_limit {
-            self.aborted = true;
-        }
+        self.ledger.count_node();
     }
 
     /// The endgame tables' bounds on `board`, a node at `ply` (everything when they have none,
@@ -529,7 +456,7 @@ impl<'a> Searcher<'a> {
         let Some((value, point)) = probed else {
             return ControlFlow::Continue((-INF, INF));
         };
-        self.tbhits += 1;
+        self.ledger.tbhits += 1;
         let (lower, upper) = table_scores(board, value);
         if lower >= window.beta || lower == upper {
             return ControlFlow::Break(lower);
@@ -622,7 +549,7 @@ impl<'a> Searcher<'a> {
                 let reduction = reduction(&child, same, i, node.depth);
                 self.search_later::<V>(child.board, same, next, reduction, window)
             };
-            if self.aborted {
+            if self.ledger.aborted {
                 break;
             }
             if score > best {
