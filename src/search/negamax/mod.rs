@@ -7,16 +7,22 @@
 //! - `prune`: every rule that leaves moves out or searches them shallower or deeper
 //!   (futility, late move reductions, extensions, delta pruning), with its tuning constants.
 //! - `guards`: what keeps those rules away from the game's end.
+//! - `node`: where a node stands (`Node`) and which of its scores matter (`Window`).
+//! - `pv`: the principal variation of every node on the current line.
 //! - `quiesce`: the search past the horizon.
 //! - `repetition`: oware's positions since the last capture, for the repetition rule.
 
 mod guards;
+mod node;
 mod prune;
+mod pv;
 mod quiesce;
 mod repetition;
 
 use self::guards::FEW_SEEDS;
+use self::node::{Node, Window};
 use self::prune::{estimate, reduction, Futile, EXTENSION_DEPTH, MAX_EXTENSIONS};
+use self::pv::PvTable;
 use self::repetition::Repetitions;
 use super::eval::{evaluate_in, Weights};
 use super::ledger::Ledger;
@@ -30,90 +36,6 @@ use super::{Report, Shared};
 use crate::rules::{Board, EndReason, Game, Move, MoveList, Variant};
 use crate::tables::Tables;
 use std::ops::ControlFlow;
-
-/// An alpha-beta window: a node's score matters only between `alpha` and `beta`. A score at
-/// or below `alpha` is an upper bound on its value (the side to move has better elsewhere), one
-/// at or above `beta` a lower bound (the opponent has better elsewhere).
-#[derive(Clone, Copy, Debug)]
-struct Window {
-    alpha: i32,
-    beta: i32,
-}
-
-impl Window {
-    /// Every score matters.
-    const FULL: Window = Window {
-        alpha: -INF,
-        beta: INF,
-    };
-
-    /// The window just above `alpha`: the search only tells whether a score beats it.
-    fn null(alpha: i32) -> Window {
-        Window {
-            alpha,
-            beta: alpha + 1,
-        }
-    }
-
-    /// The same window from the other side's point of view.
-    fn negated(self) -> Window {
-        Window {
-            alpha: -self.beta,
-            beta: -self.alpha,
-        }
-    }
-
-    /// Whether scores inside the window are possible: a principal-variation node, whose exact
-    /// score and line are wanted.
-    fn is_open(self) -> bool {
-        self.beta - self.alpha > 1
-    }
-}
-
-/// Where a node stands in the search.
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    /// Plies from the root.
-    ply: usize,
-    /// Plies left to search (after reductions): at 0 or less the node is evaluated.
-    depth: i32,
-    /// Oware: where the node's positions since the last capture start in `keys`.
-    since: usize,
-    /// Plies the line to this node was extended (`Extensions`).
-    extended: i32,
-}
-
-impl Node {
-    /// The root, searched to `depth`. Its repetition window starts at 0: `keys` starts with
-    /// the game's positions since the last capture, and they count.
-    fn root(depth: i32) -> Node {
-        Node {
-            ply: 0,
-            depth,
-            since: 0,
-            extended: 0,
-        }
-    }
-
-    /// A child of this node, whose positions since the last capture start at `since`,
-    /// searched `extension` plies deeper than the node's depth says.
-    fn child(self, since: usize, extension: i32) -> Node {
-        Node {
-            ply: self.ply + 1,
-            depth: self.depth - 1 + extension,
-            since,
-            extended: self.extended + extension,
-        }
-    }
-
-    /// The same node searched `plies` shallower.
-    fn reduced(self, plies: i32) -> Node {
-        Node {
-            depth: self.depth - plies,
-            ..self
-        }
-    }
-}
 
 pub(super) struct Searcher<'a> {
     tt: &'a HashTable,
@@ -140,9 +62,8 @@ pub(super) struct Searcher<'a> {
     ply_in_key: bool,
     /// Killers and history, for move ordering.
     heuristics: Heuristics,
-    /// Triangular principal-variation table, houses.
-    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY],
+    /// The principal variation of every node on the current line.
+    pv: PvTable,
     /// The optional features this search uses, read once when it starts.
     switches: Switches,
     /// The pruning rules' guards switched off: how the tests show each one needed.
@@ -167,8 +88,7 @@ impl<'a> Searcher<'a> {
             repetitions: Repetitions::new(game.keys_since_capture()),
             ply_in_key: board.variant().ply_limit().is_some(),
             heuristics: Heuristics::new(),
-            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
+            pv: PvTable::new(),
             switches: Switches::current(),
             #[cfg(test)]
             unguarded: guards::Guards::NONE,
@@ -177,10 +97,7 @@ impl<'a> Searcher<'a> {
 
     /// The root's principal variation.
     pub(super) fn pv_line(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]]
-            .iter()
-            .filter_map(|&h| Move::new(usize::from(h)))
-            .collect()
+        self.pv.root()
     }
 
     pub(super) fn report(
@@ -415,7 +332,7 @@ impl<'a> Searcher<'a> {
     /// ([`Ledger::count_node`], which sets `aborted` when the search must end).
     #[inline]
     fn visit(&mut self, ply: usize) {
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         self.ledger.count_node();
     }
@@ -557,7 +474,7 @@ impl<'a> Searcher<'a> {
                 if score > window.alpha {
                     window.alpha = score;
                     best_move = Some(child.mv);
-                    self.update_pv(node.ply, child.mv);
+                    self.pv.update(node.ply, child.mv);
                     if node.ply == 0 {
                         self.root_improved = true;
                     }
@@ -626,20 +543,6 @@ impl<'a> Searcher<'a> {
         } else {
             -score
         }
-    }
-
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line[0] = m.house() as u8;
-        let len = if ply + 1 < MAX_PLY {
-            let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
-            line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
-            child_len
-        } else {
-            0
-        };
-        self.pv_len[ply] = len + 1;
     }
 }
 
