@@ -60,7 +60,7 @@ pub use self::score::{
 };
 use self::table_root::Root;
 use self::threads::Pool;
-use self::time::Limits;
+use self::time::{Clock, Limits};
 use self::tt::{Bound, HashTable};
 use crate::rules::{Game, Move, MoveList};
 use crate::tables::Tables;
@@ -393,20 +393,8 @@ fn main_search(
         if this.is_empty() {
             break;
         }
-        // Each line is searched without the moves of those before it, so their scores fall
-        // in turn; where the search's instability has one beat an earlier one, it goes first.
-        this.sort_by_key(|l| std::cmp::Reverse(l.score));
         let now = multi.then(|| searcher.report(depth, 0, None, Vec::new()));
-        for (k, line) in this.iter_mut().enumerate() {
-            if let Some(now) = &now {
-                // Shown together, at the iteration's end: the counts as they are now.
-                let r = &mut line.report;
-                r.multipv = Some(k + 1);
-                (r.nodes, r.time, r.hashfull, r.tbhits) =
-                    (now.nodes, now.time, now.hashfull, now.tbhits);
-            }
-            report(&line.report);
-        }
+        report_lines(&mut this, now, report);
         let best = &this[0];
         found.best = best.report.pv.first().copied().or(found.best);
         found.ponder = best.report.pv.get(1).copied();
@@ -427,23 +415,9 @@ fn main_search(
             lines = this;
             continue;
         }
-        // A proven result needs no deeper search (every line's, with several); nor does a
-        // clock game with one move to search.
-        let proven = this
-            .iter()
-            .all(|l| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) <= depth as i32);
-        if proven || (has_clock && moves.len() == 1) {
+        let clock = has_clock.then_some(&searcher.ledger.clock);
+        if enough(&this, depth, clock, moves.len(), stable) {
             break;
-        }
-        if has_clock {
-            let scale = match stable {
-                0 => 1.4,
-                1 | 2 => 1.0,
-                _ => 0.6,
-            };
-            if searcher.ledger.clock.soft_expired(scale) {
-                break;
-            }
         }
         lines = this;
     }
@@ -452,6 +426,47 @@ fn main_search(
     found.tbhits = searcher.ledger.tbhits;
     found.time = searcher.ledger.clock.elapsed();
     found
+}
+
+/// Reports an iteration's `lines`, best first. With several lines (`now`, a report of the
+/// counts at the iteration's end), each is marked with its place and shown with those counts:
+/// they are shown together, once the iteration is over.
+fn report_lines(lines: &mut [Line], now: Option<Report>, report: &mut dyn FnMut(&Report)) {
+    // Each line is searched without the moves of those before it, so their scores fall in
+    // turn; where the search's instability has one beat an earlier one, it goes first.
+    lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+    for (k, line) in lines.iter_mut().enumerate() {
+        if let Some(now) = &now {
+            let r = &mut line.report;
+            r.multipv = Some(k + 1);
+            (r.nodes, r.time, r.hashfull, r.tbhits) =
+                (now.nodes, now.time, now.hashfull, now.tbhits);
+        }
+        report(&line.report);
+    }
+}
+
+/// Whether a search that may stop early has searched enough after a complete iteration to
+/// `depth` whose `lines` these are: a proven result needs no deeper search (every line's, with
+/// several); nor does a clock game (`clock`) with one of its `moves` to search; otherwise the
+/// clock's soft limit decides, stretched when the best move has just changed (`stable`: the
+/// iterations it has stayed the same) and shrunk once it has held for three.
+fn enough(lines: &[Line], depth: u32, clock: Option<&Clock>, moves: usize, stable: u32) -> bool {
+    let proven = lines
+        .iter()
+        .all(|l| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) <= depth as i32);
+    if proven || (clock.is_some() && moves == 1) {
+        return true;
+    }
+    let Some(clock) = clock else {
+        return false;
+    };
+    let scale = match stable {
+        0 => 1.4,
+        1 | 2 => 1.0,
+        _ => 0.6,
+    };
+    clock.soft_expired(scale)
 }
 
 /// A root the tables decide alone: their move at once, with no search. With `multipv` above
