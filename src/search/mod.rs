@@ -31,12 +31,12 @@
 //! position).
 //!
 //! One file per concept: this one drives the search (iterative deepening, the threads, what a
-//! search is given and returns); `negamax` is the node search of one thread, `ledger` its
-//! accounts (nodes, time, limits, whether to stop); `ordering` the move ordering, [`tt`] the transposition table, [`eval`] the evaluation, [`time`] the time
-//! limits, `threads` the helper threads, [`score`] what scores mean, [`table_root`] a root
-//! within the endgame tables' reach, [`book`] the opening book played from, and
-//! [`bench`](mod@bench) the fixed positions whose node count signs the search (and `go
-//! perft`'s lines).
+//! search is given and returns); `negamax` is the node search of one thread, `ledger` its accounts
+//! (nodes, time, limits, whether to stop); `ordering` the move ordering, [`tt`] the transposition
+//! table, [`eval`] the evaluation, [`time`] the time limits, `threads` the helper threads,
+//! [`score`] what scores mean, [`table_root`] a root within the endgame tables' reach, [`book`] the
+//! opening book played from, and [`bench`](mod@bench) the fixed positions whose node count signs
+//! the search (and `go perft`'s lines).
 
 pub mod bench;
 pub mod book;

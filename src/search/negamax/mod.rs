@@ -205,8 +205,8 @@ impl<'a> Searcher<'a> {
     ///
     /// `V` is the board's rule set (`Variant as u8`): the search is compiled once for each,
     /// so that playing moves, telling whether a game goes on and evaluating are that rule
-    /// set's code, inlined, with no branch on the rule set at every node: 5.5% fewer
-    /// instructions on `awari bench`, and about 2% less time (README).
+    /// set's code, inlined, with no branch on the rule set at every node, where every
+    /// instruction counts (what it saves: doc/figures.md).
     fn negamax<const V: u8>(&mut self, board: &Board, node: Node, window: Window) -> i32 {
         let (moves, known) = match self.enter::<V>(board, node, window) {
             ControlFlow::Break(score) => return score,
@@ -215,15 +215,16 @@ impl<'a> Searcher<'a> {
         // Futility's verdict comes first, from the evaluation (where futility applies: near
         // the horizon, off the principal variation, away from the game's end). A node it cuts
         // off plays no move out, and reads the table first for a proven result: a forced end
-        // found before, where its bound settles the node, is worth more than the evaluation
-        // (an estimate stored there is not: futility's cut off the evaluation measured
-        // stronger than the table's verdict, tournament/README.md). Elsewhere
-        // the moves are played out before the table is read wherever the node is not one ply
-        // from the horizon or futility applies, so that the table's entry (asked for when the
-        // parent played this node out) has had that time to arrive; only one ply from the
-        // horizon where futility does not apply are they played out after (the moves of a
-        // node the table cuts off, 3% of the nodes that are not leaves, are played for
-        // nothing).
+        // found before, where its bound settles the node, is worth more than the evaluation;
+        // an estimate stored there is not, and the node takes the evaluation's cut rather
+        // than that estimate (the match that chose it: doc/figures.md, "Futility before the
+        // table is read"). Elsewhere the moves are played out before the table is read
+        // wherever the node is not one ply from the horizon or futility applies, so that the
+        // table's entry (asked for when the parent played this node out) has had that time
+        // to arrive; only one ply from the horizon where futility does not apply are they
+        // played out after, where no child's entry is asked for as they are played (the
+        // children are leaves), so that a node the table cuts off has played none for
+        // nothing.
         let (verdict, eval) = self.futility_verdict::<V>(board, node, window, known, moves.len());
         let key = self.table_key(board);
         if verdict == Futile::FailHigh {
@@ -356,8 +357,9 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// [`Searcher::probe_tables`] where there are tables: out of line, which kept `awari
-    /// bench` (no tables) at its speed, where inlined it measured 1-2% slower.
+    /// [`Searcher::probe_tables`] where there are tables: out of line, so that a search
+    /// without tables (`awari bench`) does not carry this code inlined into every node (what
+    /// inlining it cost: doc/figures.md).
     #[inline(never)]
     fn probe_in(
         &mut self,
