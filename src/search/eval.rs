@@ -155,9 +155,9 @@ const ZERO: Weights = Weights {
 };
 
 impl Weights {
-    /// Oware's weights, fitted by `awari tune` in three rounds (README, "Fitted evaluation"),
-    /// each round's games played with the weights of the round before, each adopted after an
-    /// SPRT against them (tournament/README.md). The third round's games were played with the
+    /// Oware's weights, fitted by `awari tune` in three rounds (tournament/README.md, "Fitted
+    /// evaluation"), each round's games played with the weights of the round before, each
+    /// adopted after an SPRT against them. The third round's games were played with the
     /// endgame tables to 18 seeds, each ending with the tables' result where they know it, and
     /// its match was played with those tables, as the engine plays once they are built.
     pub const OWARE: Weights = Weights {

@@ -31,16 +31,17 @@
 //! position).
 //!
 //! One file per concept: this one drives the search (iterative deepening, the threads, what a
-//! search is given and returns); `negamax` is the node search of one thread; `ordering` the
-//! move ordering, [`tt`] the transposition table, [`eval`] the evaluation, [`time`] the time
-//! limits, `threads` the helper threads, [`score`] what scores mean, [`table_root`] a root
-//! within the endgame tables' reach, [`book`] the opening book played from, and
-//! [`bench`](mod@bench) the fixed positions whose node count signs the search (and `go
-//! perft`'s lines).
+//! search is given and returns); `negamax` is the node search of one thread, `ledger` its accounts
+//! (nodes, time, limits, whether to stop); `ordering` the move ordering, [`tt`] the transposition
+//! table, [`eval`] the evaluation, [`time`] the time limits, `threads` the helper threads,
+//! [`score`] what scores mean, [`table_root`] a root within the endgame tables' reach, [`book`] the
+//! opening book played from, and [`bench`](mod@bench) the fixed positions whose node count signs
+//! the search (and `go perft`'s lines).
 
 pub mod bench;
 pub mod book;
 pub mod eval;
+mod ledger;
 mod negamax;
 pub mod network;
 mod ordering;
@@ -59,7 +60,7 @@ pub use self::score::{
 };
 use self::table_root::Root;
 use self::threads::Pool;
-use self::time::Limits;
+use self::time::{Clock, Limits};
 use self::tt::{Bound, HashTable};
 use crate::rules::{Game, Move, MoveList};
 use crate::tables::Tables;
@@ -298,11 +299,11 @@ fn helper(game: &Game, shared: Shared<'_>, id: usize) {
     let mut last = 0;
     for depth in (1 + id as u32 % 2)..=max_depth {
         last = searcher.aspiration(&board, depth as i32, last, &mut |_| {});
-        if searcher.aborted {
+        if searcher.ledger.aborted {
             break;
         }
     }
-    searcher.flush();
+    searcher.ledger.flush();
 }
 
 /// One root line of an iteration: its score as searched and its report.
@@ -367,7 +368,7 @@ fn main_search(
                 false => searcher.aspiration(&board, depth as i32, last, report),
             };
             let pv = searcher.pv_line();
-            if searcher.aborted {
+            if searcher.ledger.aborted {
                 // A root move that beat the last iteration's best was searched in full: take it
                 // (with several lines, the move stays that of the line 1 reported last).
                 if k == 0 && !multi && searcher.root_improved {
@@ -392,25 +393,13 @@ fn main_search(
         if this.is_empty() {
             break;
         }
-        // Each line is searched without the moves of those before it, so their scores fall
-        // in turn; where the search's instability has one beat an earlier one, it goes first.
-        this.sort_by_key(|l| std::cmp::Reverse(l.score));
         let now = multi.then(|| searcher.report(depth, 0, None, Vec::new()));
-        for (k, line) in this.iter_mut().enumerate() {
-            if let Some(now) = &now {
-                // Shown together, at the iteration's end: the counts as they are now.
-                let r = &mut line.report;
-                r.multipv = Some(k + 1);
-                (r.nodes, r.time, r.hashfull, r.tbhits) =
-                    (now.nodes, now.time, now.hashfull, now.tbhits);
-            }
-            report(&line.report);
-        }
+        report_lines(&mut this, now, report);
         let best = &this[0];
         found.best = best.report.pv.first().copied().or(found.best);
         found.ponder = best.report.pv.get(1).copied();
         found.score = best.score;
-        if searcher.aborted {
+        if searcher.ledger.aborted {
             // Stopped after line 1 was complete: its move is the deepest result.
             break;
         }
@@ -421,36 +410,63 @@ fn main_search(
             0
         };
         previous = found.best;
-        searcher.poll();
-        if !searcher.thinking() {
+        searcher.ledger.poll();
+        if !searcher.ledger.thinking() {
             lines = this;
             continue;
         }
-        // A proven result needs no deeper search (every line's, with several); nor does a
-        // clock game with one move to search.
-        let proven = this
-            .iter()
-            .all(|l| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) <= depth as i32);
-        if proven || (has_clock && moves.len() == 1) {
+        let clock = has_clock.then_some(&searcher.ledger.clock);
+        if enough(&this, depth, clock, moves.len(), stable) {
             break;
-        }
-        if has_clock {
-            let scale = match stable {
-                0 => 1.4,
-                1 | 2 => 1.0,
-                _ => 0.6,
-            };
-            if searcher.clock.soft_expired(scale) {
-                break;
-            }
         }
         lines = this;
     }
     found.score = found.score.max(searcher.floor);
-    found.nodes = searcher.nodes;
-    found.tbhits = searcher.tbhits;
-    found.time = searcher.clock.elapsed();
+    found.nodes = searcher.ledger.nodes;
+    found.tbhits = searcher.ledger.tbhits;
+    found.time = searcher.ledger.clock.elapsed();
     found
+}
+
+/// Reports an iteration's `lines`, best first. With several lines (`now`, a report of the
+/// counts at the iteration's end), each is marked with its place and shown with those counts:
+/// they are shown together, once the iteration is over.
+fn report_lines(lines: &mut [Line], now: Option<Report>, report: &mut dyn FnMut(&Report)) {
+    // Each line is searched without the moves of those before it, so their scores fall in
+    // turn; where the search's instability has one beat an earlier one, it goes first.
+    lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+    for (k, line) in lines.iter_mut().enumerate() {
+        if let Some(now) = &now {
+            let r = &mut line.report;
+            r.multipv = Some(k + 1);
+            (r.nodes, r.time, r.hashfull, r.tbhits) =
+                (now.nodes, now.time, now.hashfull, now.tbhits);
+        }
+        report(&line.report);
+    }
+}
+
+/// Whether a search that may stop early has searched enough after a complete iteration to
+/// `depth` whose `lines` these are: a proven result needs no deeper search (every line's, with
+/// several); nor does a clock game (`clock`) with one of its `moves` to search; otherwise the
+/// clock's soft limit decides, stretched when the best move has just changed (`stable`: the
+/// iterations it has stayed the same) and shrunk once it has held for three.
+fn enough(lines: &[Line], depth: u32, clock: Option<&Clock>, moves: usize, stable: u32) -> bool {
+    let proven = lines
+        .iter()
+        .all(|l| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) <= depth as i32);
+    if proven || (clock.is_some() && moves == 1) {
+        return true;
+    }
+    let Some(clock) = clock else {
+        return false;
+    };
+    let scale = match stable {
+        0 => 1.4,
+        1 | 2 => 1.0,
+        _ => 0.6,
+    };
+    clock.soft_expired(scale)
 }
 
 /// A root the tables decide alone: their move at once, with no search. With `multipv` above

@@ -120,17 +120,16 @@ impl Heuristics {
 ///
 /// Each move handed over is the best of those left, found by comparing all six keys at once
 /// rather than by sorting: most nodes end after one or two moves, and a sort's comparisons,
-/// which the processor cannot foresee, cost more than the few scans made (`awari bench`,
-/// README).
+/// which the processor cannot foresee, cost more than the few scans made.
 ///
 /// The children's boards are an array of their own, apart from the moves and their orders: a
 /// board beside them in one struct put it at an offset the compiler filled, at every node, by
 /// copying the parent's board through unaligned temporaries, which stalled the loads after
-/// them (`awari bench`, README).
+/// them. (What both choices saved: doc/figures.md.)
 pub(super) struct Picker {
     /// The children's boards, those below `len` written by [`Picker::play`]: left unwritten
-    /// before, as most nodes have fewer than six moves. Copying the parent's board into every
-    /// one first is a call to `memcpy` at every node: about 1% slower (README).
+    /// before, as most nodes have fewer than six moves: copying the parent's board into every
+    /// one first would be a call to `memcpy` at every node.
     boards: [MaybeUninit<Board>; 6],
     moves: [Move; 6],
     /// Seeds each move adds to the mover's store (a capture, or a sowing through the store).

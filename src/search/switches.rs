@@ -5,10 +5,10 @@
 //! They are process-wide flags rather than fields threaded through every caller of the
 //! search: the options' table sets them, and each search reads them once, when it starts
 //! ([`Switches::current`]), so a change applies from the next `go`. With every switch off the
-//! search is exactly the one without the features (`awari bench --terms`: 14,395,963 nodes).
-//! `Futility` is on by default (its SPRT accepted it, tournament/README.md), which makes
-//! `awari bench --terms` count 6,466,616 nodes (and `awari bench`, with oware's network,
-//! 6,646,131); `Quiescence` is off (its SPRT leant to a loss), and so is `Extensions`.
+//! search is exactly the one without the features. A feature is on by default only once an
+//! SPRT has accepted it: `Futility` is on, `Quiescence` off (its SPRT leant to a loss), and
+//! `Extensions` off until its SPRT decides (tournament/README.md has the matches;
+//! doc/figures.md the node counts of `awari bench` with these defaults).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -6,12 +6,11 @@
 //! cache line. A store replaces the entry of the same key, or else the bucket's least valuable
 //! entry: shallow and from older searches first, so deep results of the current search survive.
 //!
-//! Half the 16 bytes an entry would take holding the whole key: `awari bench`'s million entries
-//! take 8 MiB instead of 16, and it runs about 3% faster with the same work in half the memory,
-//! which its probes reach sooner. A probe takes another position's entry for its own only
-//! when both keys agree on the bucket and on the stored bits: at most once in about 134 million
-//! probes (four entries a bucket, 2^-29 each), which alpha-beta tolerates (the move such an
-//! entry suggests is checked for legality).
+//! Half the 16 bytes an entry would take holding the whole key: the same work in half the memory,
+//! which the probes reach sooner (what it gained: doc/figures.md). A probe takes another position's
+//! entry for its own only when both keys agree on the bucket and on the stored bits: at most once
+//! in about 134 million probes (four entries a bucket, 2^-29 each), which alpha-beta tolerates (the
+//! move such an entry suggests is checked for legality).
 //!
 //! The threads of a search (`Threads`) share one table without locks: an entry is written and
 //! read as one atomic word, so a probe never sees half of one store and half of another.

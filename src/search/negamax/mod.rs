@@ -7,138 +7,45 @@
 //! - `prune`: every rule that leaves moves out or searches them shallower or deeper
 //!   (futility, late move reductions, extensions, delta pruning), with its tuning constants.
 //! - `guards`: what keeps those rules away from the game's end.
+//! - `node`: where a node stands (`Node`) and which of its scores matter (`Window`).
+//! - `pv`: the principal variation of every node on the current line.
 //! - `quiesce`: the search past the horizon.
 //! - `repetition`: oware's positions since the last capture, for the repetition rule.
 
 mod guards;
+mod node;
 mod prune;
+mod pv;
 mod quiesce;
 mod repetition;
 
 use self::guards::FEW_SEEDS;
+use self::node::{Node, Window};
 use self::prune::{estimate, reduction, Futile, EXTENSION_DEPTH, MAX_EXTENSIONS};
+use self::pv::PvTable;
 use self::repetition::Repetitions;
 use super::eval::{evaluate_in, Weights};
+use super::ledger::Ledger;
 use super::ordering::{Heuristics, Picker};
 use super::score::{
     finished, point_score, possible_bound, table_scores, INF, MATE_BOUND, MAX_PLY, TB_BOUND,
 };
 use super::switches::Switches;
-use super::threads::{Flushed, Pool};
-use super::time::{Clock, Limits};
 use super::tt::{Bound, HashTable};
-use super::{Control, Report, Shared};
+use super::{Report, Shared};
 use crate::rules::{Board, EndReason, Game, Move, MoveList, Variant};
 use crate::tables::Tables;
 use std::ops::ControlFlow;
 
-/// An alpha-beta window: a node's score matters only between `alpha` and `beta`. A score at
-/// or below `alpha` is an upper bound on its value (the side to move has better elsewhere), one
-/// at or above `beta` a lower bound (the opponent has better elsewhere).
-#[derive(Clone, Copy, Debug)]
-struct Window {
-    alpha: i32,
-    beta: i32,
-}
-
-impl Window {
-    /// Every score matters.
-    const FULL: Window = Window {
-        alpha: -INF,
-        beta: INF,
-    };
-
-    /// The window just above `alpha`: the search only tells whether a score beats it.
-    fn null(alpha: i32) -> Window {
-        Window {
-            alpha,
-            beta: alpha + 1,
-        }
-    }
-
-    /// The same window from the other side's point of view.
-    fn negated(self) -> Window {
-        Window {
-            alpha: -self.beta,
-            beta: -self.alpha,
-        }
-    }
-
-    /// Whether scores inside the window are possible: a principal-variation node, whose exact
-    /// score and line are wanted.
-    fn is_open(self) -> bool {
-        self.beta - self.alpha > 1
-    }
-}
-
-/// Where a node stands in the search.
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    /// Plies from the root.
-    ply: usize,
-    /// Plies left to search (after reductions): at 0 or less the node is evaluated.
-    depth: i32,
-    /// Oware: where the node's positions since the last capture start in `keys`.
-    since: usize,
-    /// Plies the line to this node was extended (`Extensions`).
-    extended: i32,
-}
-
-impl Node {
-    /// The root, searched to `depth`. Its repetition window starts at 0: `keys` starts with
-    /// the game's positions since the last capture, and they count.
-    fn root(depth: i32) -> Node {
-        Node {
-            ply: 0,
-            depth,
-            since: 0,
-            extended: 0,
-        }
-    }
-
-    /// A child of this node, whose positions since the last capture start at `since`,
-    /// searched `extension` plies deeper than the node's depth says.
-    fn child(self, since: usize, extension: i32) -> Node {
-        Node {
-            ply: self.ply + 1,
-            depth: self.depth - 1 + extension,
-            since,
-            extended: self.extended + extension,
-        }
-    }
-
-    /// The same node searched `plies` shallower.
-    fn reduced(self, plies: i32) -> Node {
-        Node {
-            depth: self.depth - plies,
-            ..self
-        }
-    }
-}
-
 pub(super) struct Searcher<'a> {
     tt: &'a HashTable,
-    pool: &'a Pool,
-    /// A helper thread: no clock, no node limit, ends with the main thread.
-    helper: bool,
-    /// The helpers' nodes as last read (main thread).
-    others: u64,
-    /// This helper's counts already added to the pool.
-    flushed: Flushed,
-    control: &'a Control,
     weights: Weights,
-    pub(super) clock: Clock,
-    node_limit: u64,
-    limits: &'a Limits,
-    /// `go ponder` and no `ponderhit` seen yet: no time limit for now.
-    pondering: bool,
-    pub(super) nodes: u64,
+    /// Nodes, table hits and time spent, the limits, and whether the search must stop.
+    pub(super) ledger: Ledger<'a>,
     seldepth: usize,
-    pub(super) aborted: bool,
     tables: Option<&'a Tables>,
     /// Whether the paths files' bounds and point values are read (`PathValues`).
     path_values: bool,
-    pub(super) tbhits: u64,
     /// Whether, in the current iteration, a root move raised alpha.
     pub(super) root_improved: bool,
     /// The root moves to choose from.
@@ -155,9 +62,8 @@ pub(super) struct Searcher<'a> {
     ply_in_key: bool,
     /// Killers and history, for move ordering.
     heuristics: Heuristics,
-    /// Triangular principal-variation table, houses.
-    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY],
+    /// The principal variation of every node on the current line.
+    pv: PvTable,
     /// The optional features this search uses, read once when it starts.
     switches: Switches,
     /// The pruning rules' guards switched off: how the tests show each one needed.
@@ -168,31 +74,13 @@ pub(super) struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     pub(super) fn new(game: &Game, shared: Shared<'a>, helper: bool) -> Searcher<'a> {
         let board = game.board();
-        let limits = shared.limits;
         Searcher {
             tt: shared.tt,
-            pool: shared.pool,
-            helper,
-            others: 0,
-            flushed: Flushed::default(),
-            control: shared.control,
             weights: shared.weights,
-            clock: Clock::starting_at(
-                limits.budget(board.side_to_move(), shared.overhead),
-                shared.control.asked,
-            ),
-            node_limit: match helper {
-                true => u64::MAX,
-                false => limits.nodes.unwrap_or(u64::MAX).max(1),
-            },
-            limits,
-            pondering: limits.ponder,
-            nodes: 0,
+            ledger: Ledger::new(&shared, board.side_to_move(), helper),
             seldepth: 0,
-            aborted: false,
             tables: shared.tables,
             path_values: shared.path_values,
-            tbhits: 0,
             root_improved: false,
             root_moves: shared.root_moves,
             root_store: true,
@@ -200,25 +88,16 @@ impl<'a> Searcher<'a> {
             repetitions: Repetitions::new(game.keys_since_capture()),
             ply_in_key: board.variant().ply_limit().is_some(),
             heuristics: Heuristics::new(),
-            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
+            pv: PvTable::new(),
             switches: Switches::current(),
             #[cfg(test)]
             unguarded: guards::Guards::NONE,
         }
     }
 
-    /// Whether time or a proven result may end the search now.
-    pub(super) fn thinking(&self) -> bool {
-        self.limits.may_stop_early(self.pondering)
-    }
-
     /// The root's principal variation.
     pub(super) fn pv_line(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]]
-            .iter()
-            .filter_map(|&h| Move::new(usize::from(h)))
-            .collect()
+        self.pv.root()
     }
 
     pub(super) fn report(
@@ -238,17 +117,12 @@ impl<'a> Searcher<'a> {
             },
             bound,
             multipv: None,
-            nodes: self.nodes + self.pool.nodes(),
-            time: self.clock.elapsed(),
+            nodes: self.ledger.all_nodes(),
+            time: self.ledger.clock.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tbhits + self.pool.tbhits(),
+            tbhits: self.ledger.all_tbhits(),
             pv,
         }
-    }
-
-    /// A helper adds its nodes and table hits since the last flush to the pool.
-    pub(super) fn flush(&mut self) {
-        self.pool.flush(&mut self.flushed, self.nodes, self.tbhits);
     }
 
     /// One iteration, in a window around the last score that widens when the score falls
@@ -274,7 +148,7 @@ impl<'a> Searcher<'a> {
         };
         loop {
             let score = self.root(board, depth, window);
-            if self.aborted {
+            if self.ledger.aborted {
                 return score;
             }
             if score <= window.alpha {
@@ -290,30 +164,6 @@ impl<'a> Searcher<'a> {
             if delta > 1_000 {
                 window = Window::FULL;
             }
-        }
-    }
-
-    /// Checks the stop flag, the clock and `ponderhit`; sets `aborted`. A helper checks only
-    /// `stop` and the main thread's end, and adds its counts to the pool.
-    pub(super) fn poll(&mut self) {
-        if self.control.stopped() {
-            self.aborted = true;
-        }
-        if self.helper {
-            self.flush();
-            if self.pool.done() {
-                self.aborted = true;
-            }
-            return;
-        }
-        self.others = self.pool.nodes();
-        if self.pondering && !self.control.pondering() {
-            // `ponderhit`: the move's own time starts now.
-            self.pondering = false;
-            self.clock.restart();
-        }
-        if self.thinking() && self.clock.hard_expired() {
-            self.aborted = true;
         }
     }
 
@@ -355,8 +205,8 @@ impl<'a> Searcher<'a> {
     ///
     /// `V` is the board's rule set (`Variant as u8`): the search is compiled once for each,
     /// so that playing moves, telling whether a game goes on and evaluating are that rule
-    /// set's code, inlined, with no branch on the rule set at every node: 5.5% fewer
-    /// instructions on `awari bench`, and about 2% less time (README).
+    /// set's code, inlined, with no branch on the rule set at every node, where every
+    /// instruction counts (what it saves: doc/figures.md).
     fn negamax<const V: u8>(&mut self, board: &Board, node: Node, window: Window) -> i32 {
         let (moves, known) = match self.enter::<V>(board, node, window) {
             ControlFlow::Break(score) => return score,
@@ -365,15 +215,16 @@ impl<'a> Searcher<'a> {
         // Futility's verdict comes first, from the evaluation (where futility applies: near
         // the horizon, off the principal variation, away from the game's end). A node it cuts
         // off plays no move out, and reads the table first for a proven result: a forced end
-        // found before, where its bound settles the node, is worth more than the evaluation
-        // (an estimate stored there is not: futility's cut off the evaluation measured
-        // stronger than the table's verdict, tournament/README.md). Elsewhere
-        // the moves are played out before the table is read wherever the node is not one ply
-        // from the horizon or futility applies, so that the table's entry (asked for when the
-        // parent played this node out) has had that time to arrive; only one ply from the
-        // horizon where futility does not apply are they played out after (the moves of a
-        // node the table cuts off, 3% of the nodes that are not leaves, are played for
-        // nothing).
+        // found before, where its bound settles the node, is worth more than the evaluation;
+        // an estimate stored there is not, and the node takes the evaluation's cut rather
+        // than that estimate (the match that chose it: doc/figures.md, "Futility before the
+        // table is read"). Elsewhere the moves are played out before the table is read
+        // wherever the node is not one ply from the horizon or futility applies, so that the
+        // table's entry (asked for when the parent played this node out) has had that time
+        // to arrive; only one ply from the horizon where futility does not apply are they
+        // played out after, where no child's entry is asked for as they are played (the
+        // children are leaves), so that a node the table cuts off has played none for
+        // nothing.
         let (verdict, eval) = self.futility_verdict::<V>(board, node, window, known, moves.len());
         let key = self.table_key(board);
         if verdict == Futile::FailHigh {
@@ -401,7 +252,7 @@ impl<'a> Searcher<'a> {
         }
         picker.put_first(tt_move);
         let (best, best_move) = self.search_moves::<V>(board, &mut picker, node, window, futile);
-        if self.aborted {
+        if self.ledger.aborted {
             return 0;
         }
         let best = best.clamp(known.0, known.1);
@@ -431,7 +282,7 @@ impl<'a> Searcher<'a> {
         window: Window,
     ) -> ControlFlow<i32, (MoveList, (i32, i32))> {
         self.visit(node.ply);
-        if self.aborted {
+        if self.ledger.aborted {
             return ControlFlow::Break(0);
         }
         let leaf = node.depth <= 0 || node.ply >= MAX_PLY - 1;
@@ -478,19 +329,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Counts a node at `ply` and, every 1,024 nodes, polls; sets `aborted` when the search
-    /// must end.
+    /// Enters a node at `ply`: its line starts empty, and it is counted
+    /// ([`Ledger::count_node`], which sets `aborted` when the search must end).
     #[inline]
     fn visit(&mut self, ply: usize) {
-        self.pv_len[ply] = 0;
-        self.nodes += 1;
+        self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
-        if self.nodes & 1023 == 0 {
-            self.poll();
-        }
-        if self.nodes + self.others >= self.node_limit {
-            self.aborted = true;
-        }
+        self.ledger.count_node();
     }
 
     /// The endgame tables' bounds on `board`, a node at `ply` (everything when they have none,
@@ -512,8 +357,9 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// [`Searcher::probe_tables`] where there are tables: out of line, which kept `awari
-    /// bench` (no tables) at its speed, where inlined it measured 1-2% slower.
+    /// [`Searcher::probe_tables`] where there are tables: out of line, so that a search
+    /// without tables (`awari bench`) does not carry this code inlined into every node (what
+    /// inlining it cost: doc/figures.md).
     #[inline(never)]
     fn probe_in(
         &mut self,
@@ -529,7 +375,7 @@ impl<'a> Searcher<'a> {
         let Some((value, point)) = probed else {
             return ControlFlow::Continue((-INF, INF));
         };
-        self.tbhits += 1;
+        self.ledger.tbhits += 1;
         let (lower, upper) = table_scores(board, value);
         if lower >= window.beta || lower == upper {
             return ControlFlow::Break(lower);
@@ -622,7 +468,7 @@ impl<'a> Searcher<'a> {
                 let reduction = reduction(&child, same, i, node.depth);
                 self.search_later::<V>(child.board, same, next, reduction, window)
             };
-            if self.aborted {
+            if self.ledger.aborted {
                 break;
             }
             if score > best {
@@ -630,7 +476,7 @@ impl<'a> Searcher<'a> {
                 if score > window.alpha {
                     window.alpha = score;
                     best_move = Some(child.mv);
-                    self.update_pv(node.ply, child.mv);
+                    self.pv.update(node.ply, child.mv);
                     if node.ply == 0 {
                         self.root_improved = true;
                     }
@@ -699,20 +545,6 @@ impl<'a> Searcher<'a> {
         } else {
             -score
         }
-    }
-
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line[0] = m.house() as u8;
-        let len = if ply + 1 < MAX_PLY {
-            let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
-            line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
-            child_len
-        } else {
-            0
-        };
-        self.pv_len[ply] = len + 1;
     }
 }
 

@@ -314,7 +314,11 @@ mod tests {
                     searcher.negamax::<{ Variant::KalahEmpty as u8 }>(board, node, window)
                 }
             };
-            (score, searcher.nodes, tt.probe(searcher.table_key(board)))
+            (
+                score,
+                searcher.ledger.nodes,
+                tt.probe(searcher.table_key(board)),
+            )
         })
     }
 

@@ -26,7 +26,7 @@ impl Searcher<'_> {
         qply: i32,
     ) -> i32 {
         self.visit(node.ply);
-        if self.aborted {
+        if self.ledger.aborted {
             return 0;
         }
         let variant = variant::<V>();
@@ -92,7 +92,7 @@ impl Searcher<'_> {
             } else {
                 -self.quiesce::<V>(child.board, next, window.negated(), qply + 1)
             };
-            if self.aborted {
+            if self.ledger.aborted {
                 return 0;
             }
             if score > best {
