@@ -9,8 +9,8 @@ use crate::classic::player::{Limit, Player};
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
 use crate::search::eval::Weights;
+use crate::search::fixed::search_to_depth;
 use crate::search::tt::HashTable;
-use crate::tools::fixed::search_to_depth;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 

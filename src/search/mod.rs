@@ -41,6 +41,7 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod fixed;
 mod ledger;
 mod negamax;
 pub mod network;

@@ -13,9 +13,9 @@ use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
 use crate::search::book::{Book, Entry};
 use crate::search::eval::Weights;
+use crate::search::fixed::search_to_depth;
 use crate::search::tt::HashTable;
 use crate::search::MATE;
-use crate::tools::fixed::search_to_depth;
 use crate::tools::tune::result_for;
 use rayon::prelude::*;
 

@@ -2,12 +2,12 @@
 //! to self-play games), [`book`] (building the opening book the search plays from),
 //! [`jobs`] (tune and book runs in shards, for a cluster), [`prove`] (a kalah or ahl position's
 //! exact value, proven), [`datagen`] and [`train`] (the evaluation network's self-play
-//! positions and its training), [`fixed`] (the fixed-depth search they share) and [`pool`]
-//! (their thread pools). They use the search as any user would; the search knows nothing of them.
+//! positions and its training), and [`pool`] (their thread pools); their fixed-depth search
+//! is the search's own ([`crate::search::fixed`]). They use the search as any user would;
+//! the search knows nothing of them.
 
 pub mod book;
 pub mod datagen;
-pub mod fixed;
 pub mod jobs;
 pub mod pool;
 pub mod prove;

@@ -15,9 +15,9 @@ use crate::cluster::shard::Shard;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Side, Variant};
 use crate::search::eval::{Terms, Weights, WEIGHTS};
+use crate::search::fixed::search_to_depth;
 use crate::search::tt::HashTable;
 use crate::tables::Tables;
-use crate::tools::fixed::search_to_depth;
 use rayon::prelude::*;
 
 /// What `awari tune` does.

@@ -3,11 +3,11 @@
 //! the search, written once (`awari bench`, which also takes threads and `stop`, sets up its
 //! own).
 
+use super::eval::Weights;
+use super::time::Limits;
+use super::tt::HashTable;
+use super::{Control, Found, Setup};
 use crate::rules::Game;
-use crate::search::eval::Weights;
-use crate::search::time::Limits;
-use crate::search::tt::HashTable;
-use crate::search::{self, Control, Found, Setup};
 use crate::tables::Tables;
 
 /// Searches `game`'s position to `depth` with `weights` (and the endgame `tables`, if any),
@@ -34,5 +34,5 @@ pub fn search_to_depth(
         tables,
         path_values: false,
     };
-    search::search(game, setup, &mut |_| {})
+    super::search(game, setup, &mut |_| {})
 }
