@@ -5,8 +5,11 @@
 
 use super::say;
 use super::sharded::shard_of;
+use crate::cluster::shard::Shard;
 use crate::rules::Variant;
 use crate::search::network::Network;
+use crate::tables::Tables;
+use crate::tools::datagen::{read_openings, run_shard, DatagenDone, DatagenOptions};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -92,8 +95,33 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         }
         files.writes_dir("--out-dir", &args.out_dir, is_run_file, 1);
     })?;
-    use crate::tools::datagen::{read_openings, run_shard, DatagenOptions};
     let shard = shard_of(args.shard.as_deref(), Some(&args.out_dir))?;
+    let options = options_of(args)?;
+    let tables = super::open_tables(args.tables.as_deref(), args.variant)?;
+    let eval = match options.network {
+        Some(n) => format!("network {:016x}", n.checksum()),
+        None => "terms".to_string(),
+    };
+    say(format!(
+        "datagen {} games {} depth {} random plies {} seed {} openings {} eval {eval} shard \
+         {shard}",
+        args.variant,
+        args.games,
+        args.depth,
+        args.random_plies,
+        args.seed,
+        options.openings.len()
+    ));
+    let done = play(args, shard, &options, tables.as_ref())?;
+    tell(shard, &done);
+    Ok(())
+}
+
+/// The run the flags ask for, each checked: the opening suite read and its lines legal, the
+/// evaluation one that can play the rule set (the network is oware's), the network's file
+/// loaded, and tables named when samples are to be drawn from them. All of it before any
+/// tables are opened or any game played, so a mistyped flag costs nothing.
+fn options_of(args: &DatagenArgs) -> Result<DatagenOptions, String> {
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
@@ -103,6 +131,27 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         Some(path) => read_openings(path, args.variant)
             .map_err(|e| format!("--openings {}: {e}", path.display()))?,
     };
+    let network = network_of(args)?;
+    if args.table_samples > 0 && args.tables.is_none() {
+        return Err("--table-samples needs --tables (the tables it draws from)".into());
+    }
+    Ok(DatagenOptions {
+        variant: args.variant,
+        games: args.games,
+        depth: args.depth,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        openings,
+        threads,
+        network,
+        table_samples: args.table_samples,
+    })
+}
+
+/// The network the searches evaluate with, `None` for the terms: `--eval` if given, else the
+/// network when a file of one is named or the rule set is oware (as the engine plays), else
+/// the terms. A network asked for another rule set is refused, not replaced by the terms.
+fn network_of(args: &DatagenArgs) -> Result<Option<&'static Network>, String> {
     let eval = match (args.eval, &args.eval_file) {
         (Some(Eval::Terms), Some(_)) => {
             return Err("--eval-file is a network's: not with --eval terms".into())
@@ -118,42 +167,23 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
             args.variant
         ));
     }
-    let network = match (eval, &args.eval_file) {
+    Ok(match (eval, &args.eval_file) {
         (Eval::Terms, _) => None,
         (Eval::Network, None) => Some(Network::shipped()),
         (Eval::Network, Some(path)) => {
             Some(Network::load(&path.to_string_lossy()).map_err(|e| format!("--eval-file {e}"))?)
         }
-    };
-    if args.table_samples > 0 && args.tables.is_none() {
-        return Err("--table-samples needs --tables (the tables it draws from)".into());
-    }
-    let tables = super::open_tables(args.tables.as_deref(), args.variant)?;
-    let options = DatagenOptions {
-        variant: args.variant,
-        games: args.games,
-        depth: args.depth,
-        random_plies: args.random_plies,
-        seed: args.seed,
-        openings,
-        threads,
-        network,
-        table_samples: args.table_samples,
-    };
-    let eval = match network {
-        Some(n) => format!("network {:016x}", n.checksum()),
-        None => "terms".to_string(),
-    };
-    say(format!(
-        "datagen {} games {} depth {} random plies {} seed {} openings {} eval {eval} shard \
-         {shard}",
-        args.variant,
-        args.games,
-        args.depth,
-        args.random_plies,
-        args.seed,
-        options.openings.len()
-    ));
+    })
+}
+
+/// The shard's games played with a progress bar on the terminal (games done, positions made
+/// and their rate), and the `.part`'s dropped games said as warnings as they are found.
+fn play(
+    args: &DatagenArgs,
+    shard: Shard,
+    options: &DatagenOptions,
+    tables: Option<&Tables>,
+) -> Result<DatagenDone, String> {
     let bar = indicatif::ProgressBar::new(shard.items_of(args.games));
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -165,8 +195,8 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
     let done = run_shard(
         &args.out_dir,
         shard,
-        &options,
-        tables.as_ref(),
+        options,
+        tables,
         &mut |line| crate::sys::stderr::line(format_args!("warning: {line}")),
         &mut |games, made| {
             bar.set_position(games);
@@ -175,6 +205,12 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         },
     )?;
     bar.finish_and_clear();
+    Ok(done)
+}
+
+/// The lines that say what the shard did: the tables' samples (written now or found), then
+/// either that its file was there already or what it played, resumed and wrote, at what rate.
+fn tell(shard: Shard, done: &DatagenDone) {
     if let Some((path, count, now)) = &done.samples {
         let how = if *now { "written" } else { "there already" };
         say(format!(
@@ -188,7 +224,7 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
             done.path.display(),
             done.records
         ));
-        return Ok(());
+        return;
     }
     let (made, seconds) = done.made;
     let resumed = if done.resumed > 0 {
@@ -204,5 +240,4 @@ pub(super) fn run(args: &DatagenArgs) -> Result<(), String> {
         done.path.display(),
         made as f64 / seconds.max(1e-3)
     ));
-    Ok(())
 }

@@ -4,6 +4,8 @@
 use super::say;
 use crate::rules::{Board, Game, Variant};
 use crate::sys::stderr;
+use crate::tables::probe::{probe_lines, supported};
+use crate::tables::Tables;
 use crate::uci::options::MAX_THREADS;
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -142,11 +144,6 @@ fn existing_tables_dir(dir: Option<PathBuf>) -> Result<PathBuf, String> {
 }
 
 pub(super) fn run(command: TablesCommand) -> Result<(), String> {
-    use crate::tables::build::{build, BuildOptions};
-    use crate::tables::index::seeds;
-    use crate::tables::probe::{probe_lines, supported};
-    use crate::tables::Tables;
-    use std::io::IsTerminal;
     match command {
         TablesCommand::Build {
             variant,
@@ -154,26 +151,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             threads,
             dir,
             mpi,
-        } => {
-            let dir = tables_dir(dir)?;
-            // Before any layer, on every rank of an MPI job: a directory that cannot take the
-            // layers' files would otherwise be found out after a layer's solve (hours).
-            let _outputs = super::check_files(|files| {
-                files.writes_dir("--dir", &dir, super::is_table_file, 1);
-            })?;
-            let options = BuildOptions {
-                variant,
-                seeds,
-                threads: threads_or_cores(threads),
-                dir,
-                bars: std::io::stderr().is_terminal() && !mpi,
-            };
-            if mpi {
-                return build_mpi(&options);
-            }
-            build(&options, &mut std::io::stdout().lock()).map_err(|e| e.to_string())?;
-            Ok(())
-        }
+        } => build(variant, seeds, threads, dir, mpi),
         TablesCommand::Paths {
             seeds,
             budget,
@@ -181,101 +159,157 @@ pub(super) fn run(command: TablesCommand) -> Result<(), String> {
             threads,
             dir,
             dry_run,
-        } => {
-            let dir = existing_tables_dir(dir)?;
-            // Before the first proof: the paths files are written into the directory.
-            let _outputs = super::check_files(|files| {
-                if !dry_run {
-                    files.writes_dir("--dir", &dir, super::is_table_file, 1);
-                }
-            })?;
-            let tables = Tables::open(&dir, Variant::Oware);
-            for problem in tables.problems() {
-                stderr::line(format_args!("warning: {problem}"));
-            }
-            let seeds = match seeds.or_else(|| tables.reach()) {
-                Some(seeds) => seeds,
-                None => return Err(format!("no oware tables in {}", dir.display())),
-            };
-            let pool = crate::tools::pool::threads(threads_or_cores(threads))?;
-            pool.install(|| {
-                crate::tables::paths::prove_tables(
-                    &tables,
-                    seeds,
-                    budget,
-                    search_seeds,
-                    !dry_run,
-                    &mut std::io::stdout().lock(),
-                )
-            })?;
-            Ok(())
-        }
-        TablesCommand::Verify { variant, dir } => {
-            if !supported(variant) {
-                return Err(format!(
-                    "--variant {variant}: tables exist for oware and kalah (both readings)"
-                ));
-            }
-            let dir = existing_tables_dir(dir)?;
-            let start = std::time::Instant::now();
-            let tables = Tables::open(&dir, variant);
-            let problems = tables.problems();
-            if tables.count() == 0 && problems.is_empty() {
-                // Nothing checked is no success: a script would read it as sound tables.
-                return Err(format!("no {variant} layer files in {}", dir.display()));
-            }
-            for problem in &problems {
-                stderr::line(format_args!("error: {problem}"));
-            }
-            say(format!(
-                "{} {variant} layers in {}, {} paths files, complete up to {}, {} unsound, checked in {:.2} s",
-                tables.count(),
-                dir.display(),
-                tables.paths_count(),
-                tables
-                    .reach()
-                    .map_or_else(|| "none".to_string(), |r| format!("{r} seeds")),
-                problems.len(),
-                start.elapsed().as_secs_f64()
-            ));
-            if problems.is_empty() {
-                Ok(())
-            } else {
-                Err(format!("{} unsound layer file(s)", problems.len()))
-            }
-        }
+        } => paths(seeds, budget, search_seeds, threads, dir, dry_run),
+        TablesCommand::Verify { variant, dir } => verify(variant, dir),
         TablesCommand::Probe {
             variant,
             dir,
             fen,
             moves,
-        } => {
-            if !supported(variant) {
-                return Err(format!(
-                    "--variant {variant}: tables exist for oware and kalah (both readings)"
-                ));
-            }
-            let dir = existing_tables_dir(dir)?;
-            let board = Board::from_notation(variant, &fen).map_err(|e| format!("--fen: {e}"))?;
-            let mut game = Game::new(board);
-            if let Some(moves) = &moves {
-                game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
-            }
-            // Only the layers the probe reads are checked: the position's and its moves'.
-            let tables = Tables::open_unverified(&dir, variant);
-            let board = *game.board();
-            let read: Vec<usize> = std::iter::once(board)
-                .chain(game.legal_moves().map(|m| board.play_unchecked(m)))
-                .map(|b| seeds(&b.houses()))
-                .collect();
-            tables.verify_layers(|n| read.contains(&n));
-            for problem in tables.problems() {
-                stderr::line(format_args!("warning: {problem}"));
-            }
-            for line in probe_lines(&tables, &game)? {
-                say(line);
-            }
-            Ok(())
-        }
+        } => probe(variant, dir, &fen, moves.as_deref()),
     }
+}
+
+/// `tables build`: the layers up to `seeds` built into the directory, here or as one rank of
+/// an MPI job. The directory is checked first, on every rank: one that cannot take the
+/// layers' files would otherwise be found out after a layer's solve (hours).
+fn build(
+    variant: Variant,
+    seeds: usize,
+    threads: Option<u16>,
+    dir: Option<PathBuf>,
+    mpi: bool,
+) -> Result<(), String> {
+    use crate::tables::build::BuildOptions;
+    use std::io::IsTerminal;
+    let dir = tables_dir(dir)?;
+    let _outputs = super::check_files(|files| {
+        files.writes_dir("--dir", &dir, super::is_table_file, 1);
+    })?;
+    let options = BuildOptions {
+        variant,
+        seeds,
+        threads: threads_or_cores(threads),
+        dir,
+        bars: std::io::stderr().is_terminal() && !mpi,
+    };
+    if mpi {
+        return build_mpi(&options);
+    }
+    crate::tables::build::build(&options, &mut std::io::stdout().lock())
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// `tables paths`: the exact path values proven for the oware tables of the directory, layer
+/// by layer up to `seeds` (default: their reach), each layer's file written beside them unless
+/// `dry_run`. The directory is checked as writable before the first proof.
+fn paths(
+    seeds: Option<usize>,
+    budget: u64,
+    search_seeds: usize,
+    threads: Option<u16>,
+    dir: Option<PathBuf>,
+    dry_run: bool,
+) -> Result<(), String> {
+    let dir = existing_tables_dir(dir)?;
+    let _outputs = super::check_files(|files| {
+        if !dry_run {
+            files.writes_dir("--dir", &dir, super::is_table_file, 1);
+        }
+    })?;
+    let tables = Tables::open(&dir, Variant::Oware);
+    for problem in tables.problems() {
+        stderr::line(format_args!("warning: {problem}"));
+    }
+    let seeds = match seeds.or_else(|| tables.reach()) {
+        Some(seeds) => seeds,
+        None => return Err(format!("no oware tables in {}", dir.display())),
+    };
+    let pool = crate::tools::pool::threads(threads_or_cores(threads))?;
+    pool.install(|| {
+        crate::tables::paths::prove_tables(
+            &tables,
+            seeds,
+            budget,
+            search_seeds,
+            !dry_run,
+            &mut std::io::stdout().lock(),
+        )
+    })?;
+    Ok(())
+}
+
+/// `tables verify`: every layer and paths file of the directory checked whole, each unsound
+/// one said, and a failure if any is, or if there is nothing to check (a script would read
+/// nothing checked as sound tables).
+fn verify(variant: Variant, dir: Option<PathBuf>) -> Result<(), String> {
+    if !supported(variant) {
+        return Err(format!(
+            "--variant {variant}: tables exist for oware and kalah (both readings)"
+        ));
+    }
+    let dir = existing_tables_dir(dir)?;
+    let start = std::time::Instant::now();
+    let tables = Tables::open(&dir, variant);
+    let problems = tables.problems();
+    if tables.count() == 0 && problems.is_empty() {
+        return Err(format!("no {variant} layer files in {}", dir.display()));
+    }
+    for problem in &problems {
+        stderr::line(format_args!("error: {problem}"));
+    }
+    say(format!(
+        "{} {variant} layers in {}, {} paths files, complete up to {}, {} unsound, checked in {:.2} s",
+        tables.count(),
+        dir.display(),
+        tables.paths_count(),
+        tables
+            .reach()
+            .map_or_else(|| "none".to_string(), |r| format!("{r} seeds")),
+        problems.len(),
+        start.elapsed().as_secs_f64()
+    ));
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} unsound layer file(s)", problems.len()))
+    }
+}
+
+/// `tables probe`: the value of the position `fen` after `moves`, then of each legal move.
+/// Only the layers the probe reads are checked (the position's and its moves'), so a probe
+/// answers at once however large the tables.
+fn probe(
+    variant: Variant,
+    dir: Option<PathBuf>,
+    fen: &str,
+    moves: Option<&str>,
+) -> Result<(), String> {
+    use crate::tables::index::seeds;
+    if !supported(variant) {
+        return Err(format!(
+            "--variant {variant}: tables exist for oware and kalah (both readings)"
+        ));
+    }
+    let dir = existing_tables_dir(dir)?;
+    let board = Board::from_notation(variant, fen).map_err(|e| format!("--fen: {e}"))?;
+    let mut game = Game::new(board);
+    if let Some(moves) = moves {
+        game.play_text(moves).map_err(|e| format!("--moves: {e}"))?;
+    }
+    let tables = Tables::open_unverified(&dir, variant);
+    let board = *game.board();
+    let read: Vec<usize> = std::iter::once(board)
+        .chain(game.legal_moves().map(|m| board.play_unchecked(m)))
+        .map(|b| seeds(&b.houses()))
+        .collect();
+    tables.verify_layers(|n| read.contains(&n));
+    for problem in tables.problems() {
+        stderr::line(format_args!("warning: {problem}"));
+    }
+    for line in probe_lines(&tables, &game)? {
+        say(line);
+    }
+    Ok(())
 }

@@ -110,6 +110,26 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
         }
         files.writes("--out", &args.out);
     })?;
+    check_steps(args)?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let data = load(&args.data)?;
+    let k = curve(&data);
+    let pool = crate::tools::pool::threads(threads)?;
+    let network = fit(args, &data, k, threads, &pool)?;
+    crate::sys::write::replace(&args.out, &to_bytes(&network)).map_err(|e| e.to_string())?;
+    say(format!("wrote {}", args.out.display()));
+    if let Some(dir) = &args.tables {
+        measure(dir, &data.played, &network, args.measure, &pool)?;
+    }
+    Ok(())
+}
+
+/// Refuses a `--lambda`, `--exact-weight` or `--rate` that no training can use (out of its
+/// range, not a number, infinite), before any file is read: a mistyped flag costs nothing.
+fn check_steps(args: &TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {}: not within 0 to 1", args.lambda));
     }
@@ -122,16 +142,30 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
     if !(args.rate > 0.0 && args.rate.is_finite()) {
         return Err(format!("--rate {}: not a positive step", args.rate));
     }
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    );
+    Ok(())
+}
+
+/// The positions of `--data`, split for training.
+struct Data {
+    /// The positions trained on.
+    trained: Vec<Record>,
+    /// The positions held out, for the held-out loss.
+    held: Vec<Record>,
+    /// The held-out positions of games (the measure against the tables is of them, not of the
+    /// positions drawn from the tables' layers, numbered after the run's games).
+    played: Vec<Record>,
+    /// The runs' opening lines (validation holds out by line).
+    lines: u64,
+}
+
+/// Reads the files of `--data` and splits their positions into training and held out. The
+/// files must be oware's and of runs of one opening suite (held out by line, runs of two
+/// suites would hold out different games), and both parts must have positions.
+fn load(paths: &[PathBuf]) -> Result<Data, String> {
     let mut records: Vec<Record> = Vec::new();
     let mut lines = None;
-    // The held-out positions of games (the measure against the tables is of them, not of
-    // the positions drawn from the tables' layers, numbered after the run's games).
     let mut played: Vec<Record> = Vec::new();
-    for file in data_files(&args.data)? {
+    for file in data_files(paths)? {
         let (here, games) = run_of(&file)?;
         if lines.is_some_and(|l| l != here) {
             return Err(format!(
@@ -163,7 +197,25 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
             held.len()
         ));
     }
-    let k = fit_k(&trained);
+    Ok(Data {
+        trained,
+        held,
+        played,
+        lines,
+    })
+}
+
+/// The constant K of the curve that turns a score into an expected result, fitted to the
+/// training positions (the targets and the losses are all through it), said with what is
+/// trained on and what held out.
+fn curve(data: &Data) -> f64 {
+    let Data {
+        trained,
+        held,
+        lines,
+        ..
+    } = data;
+    let k = fit_k(trained);
     let exact = trained.iter().filter(|r| r.table != NO_TABLE).count();
     say(format!(
         "positions {} training ({exact} valued by the tables), {} held out ({}); K {k:.4}",
@@ -174,12 +226,25 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
             n => format!("every game of every 20th of {n} opening lines"),
         }
     ));
-    let train_set = samples(&trained, k, args.lambda);
-    let valid_set = samples(&held, k, args.lambda);
+    k
+}
+
+/// The network trained on `data` through the curve of constant `k`, each step said: the hand
+/// evaluation's held-out loss (the mark to beat), each epoch's losses, then the held-out loss
+/// of the integer network, the one written (its rounding can cost what training gained).
+fn fit(
+    args: &TrainArgs,
+    data: &Data,
+    k: f64,
+    threads: usize,
+    pool: &rayon::ThreadPool,
+) -> Result<Network, String> {
+    let (trained, held) = (&data.trained, &data.held);
+    let train_set = samples(trained, k, args.lambda);
+    let valid_set = samples(held, k, args.lambda);
     let hand = |b: &Board| evaluate(b, &Weights::OWARE);
-    let pool = crate::tools::pool::threads(threads)?;
     let mu = args.exact_weight;
-    let old = pool.install(|| eval_loss(&held, &valid_set, k, mu, &hand));
+    let old = pool.install(|| eval_loss(held, &valid_set, k, mu, &hand));
     say(format!(
         "held-out loss of the hand evaluation (its terms through the same curve): {old:.6}"
     ));
@@ -204,16 +269,11 @@ pub(super) fn run(args: &TrainArgs) -> Result<(), String> {
     })?;
     let network = net.quantize();
     let quantized =
-        pool.install(|| eval_loss(&held, &valid_set, k, mu, &|b: &Board| network.evaluate(b)));
+        pool.install(|| eval_loss(held, &valid_set, k, mu, &|b: &Board| network.evaluate(b)));
     say(format!(
         "held-out loss of the integer network: {quantized:.6}"
     ));
-    crate::sys::write::replace(&args.out, &to_bytes(&network)).map_err(|e| e.to_string())?;
-    say(format!("wrote {}", args.out.display()));
-    if let Some(dir) = &args.tables {
-        measure(dir, &played, &network, args.measure, &pool)?;
-    }
-    Ok(())
+    Ok(network)
 }
 
 /// The two evaluations measured against the tables on held-out positions.
