@@ -129,17 +129,65 @@ fn main() -> ExitCode {
         let _ = nix::sys::signal::SigSet::from(nix::sys::signal::Signal::SIGTERM).thread_block();
     }
     let mut out = io::stdout().lock();
-    let mut variant = Variant::Oware;
-    let mut game = Game::new(Board::start(variant));
-    let mut in_book = true;
-    let mut new_game = false;
+    let mut engine = Engine::new(mode);
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
-        let answer: Vec<String> = match words.first().copied() {
+        let answer = match engine.hear(&words, &mut out) {
+            Heard::Answer(lines) => lines,
+            Heard::Exit(code) => return code,
+        };
+        for a in answer {
+            if writeln!(out, "{a}").and_then(|()| out.flush()).is_err() {
+                return ExitCode::SUCCESS;
+            }
+        }
+    }
+    if let Mode::IgnoreQuit = engine.mode {
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// What the engine does with a line it read: answers it (with no line or several), or exits
+/// with a status, as some modes do mid-game.
+enum Heard {
+    Answer(Vec<String>),
+    Exit(ExitCode),
+}
+
+/// The engine between lines: its mode and the game it was given. Each command has a method,
+/// so that a mode's fault sits beside the behaviour it breaks.
+struct Engine {
+    mode: Mode,
+    variant: Variant,
+    game: Game,
+    /// Whether the position came from the start, where the book's moves are legal.
+    in_book: bool,
+    /// Whether no `go` has come since the last `ucinewgame`.
+    new_game: bool,
+}
+
+impl Engine {
+    fn new(mode: Mode) -> Engine {
+        let variant = Variant::Oware;
+        Engine {
+            mode,
+            variant,
+            game: Game::new(Board::start(variant)),
+            in_book: true,
+            new_game: false,
+        }
+    }
+
+    /// One line of the protocol, split into words; `out` is for modes that write unasked.
+    fn hear(&mut self, words: &[&str], out: &mut impl Write) -> Heard {
+        Heard::Answer(match words.first().copied() {
             Some("uci") => {
                 let mut a = vec!["id name misbehave".to_string()];
-                if !matches!(mode, Mode::NoUciok) {
+                if !matches!(self.mode, Mode::NoUciok) {
                     a.push("uciok".to_string());
                 }
                 a
@@ -147,29 +195,17 @@ fn main() -> ExitCode {
             Some("isready") => vec!["readyok".to_string()],
             Some("setoption") => {
                 if let (Some(&"UCI_Variant"), Some(v)) = (words.get(2), words.get(4)) {
-                    variant = v.parse().unwrap_or(variant);
+                    self.variant = v.parse().unwrap_or(self.variant);
                 }
                 vec![]
             }
             Some("position") => {
-                // position startpos|fen F [moves M]
-                let start = match words.get(1) {
-                    Some(&"fen") => words
-                        .get(2)
-                        .and_then(|f| Board::from_notation(variant, f).ok())
-                        .unwrap_or(Board::start(variant)),
-                    _ => Board::start(variant),
-                };
-                game = Game::new(start);
-                in_book = words.get(1) == Some(&"startpos");
-                if let Some(i) = words.iter().position(|w| *w == "moves") {
-                    let _ = game.play_text(&words[i + 1..].join(""));
-                }
+                self.position(words);
                 vec![]
             }
             Some("ucinewgame") => {
-                new_game = true;
-                if let Mode::LeaveChildren(dir) = &mode {
+                self.new_game = true;
+                if let Mode::LeaveChildren(dir) = &self.mode {
                     let zombies = zombie_children(std::os::unix::process::parent_id());
                     let _ = std::fs::OpenOptions::new()
                         .create(true)
@@ -179,91 +215,114 @@ fn main() -> ExitCode {
                 }
                 vec![]
             }
-            Some("go") => {
-                let ply = game.moves().len();
-                if let (Mode::LeaveChildren(dir), true) = (&mode, new_game) {
-                    let sleep = dir.join("sleep");
-                    let _ = std::fs::OpenOptions::new()
-                        .create(true)
-                        .append(true)
-                        .open(dir.join("children"))
-                        .and_then(|mut f| writeln!(f, "started"));
-                    let _ = std::process::Command::new("setsid")
-                        .arg(&sleep)
-                        .arg("300")
-                        .stdin(std::process::Stdio::null())
-                        .stdout(std::process::Stdio::null())
-                        .spawn();
-                    let _ = std::process::Command::new("/bin/sh")
-                        .arg("-c")
-                        .arg(format!("setsid '{}' 0 &", sleep.display()))
-                        .stdin(std::process::Stdio::null())
-                        .stdout(std::process::Stdio::null())
-                        .status();
-                }
-                new_game = false;
-                if let Mode::ExitLeavingChild(dir) = &mode {
-                    // Stdout inherited: the child holds the pipe the referee reads.
-                    let _ = std::process::Command::new(dir.join("sleep"))
-                        .arg("300")
-                        .stdin(std::process::Stdio::null())
-                        .spawn();
-                    return ExitCode::SUCCESS;
-                }
-                if let Mode::SlowMove(ms) = mode {
-                    std::thread::sleep(Duration::from_millis(ms));
-                }
-                let book_over = matches!(mode, Mode::Book) && (!in_book || ply > 4);
-                match mode {
-                    Mode::CrashAt(k) if ply >= k => return ExitCode::from(3),
-                    Mode::HangAt(k) if ply >= k => loop {
-                        std::thread::sleep(Duration::from_secs(3600));
-                    },
-                    Mode::Garbage => vec!["bestmove ???".to_string()],
-                    _ if book_over => vec![format!("bestmove {}", illegal_move(&game))],
-                    Mode::Illegal => vec![format!("bestmove {}", illegal_move(&game))],
-                    Mode::Flood => loop {
-                        if writeln!(out, "info string flooding the referee").is_err() {
-                            return ExitCode::SUCCESS;
-                        }
-                    },
-                    _ => {
-                        let best = game
-                            .legal_moves()
-                            .into_iter()
-                            .next()
-                            .map_or("0000".to_string(), |m| m.to_string());
-                        let info = match mode {
-                            Mode::BadInfo => "info depth 1 score cp 5} [Evil \"tag\"]".to_string(),
-                            Mode::InfoAfterPv => format!(
-                                "info depth 2 score cp 7 pv {best} multipv 1 nodes 9 \
-                                 string the variation ends before this"
-                            ),
-                            _ => "info depth 1 score cp 0".to_string(),
-                        };
-                        let mut a = vec![info, format!("bestmove {best}")];
-                        if let Mode::LateGarbage = mode {
-                            a.push("bestmove ???".to_string());
-                        }
-                        a
-                    }
-                }
+            Some("go") => return self.go(out),
+            Some("quit") if !matches!(self.mode, Mode::IgnoreQuit) => {
+                return Heard::Exit(ExitCode::SUCCESS)
             }
-            Some("quit") if !matches!(mode, Mode::IgnoreQuit) => return ExitCode::SUCCESS,
             _ => vec![],
+        })
+    }
+
+    /// `position startpos|fen F [moves M]`: what cannot be read is taken as the start, and
+    /// the moves are played as far as they are legal.
+    fn position(&mut self, words: &[&str]) {
+        let start = match words.get(1) {
+            Some(&"fen") => words
+                .get(2)
+                .and_then(|f| Board::from_notation(self.variant, f).ok())
+                .unwrap_or(Board::start(self.variant)),
+            _ => Board::start(self.variant),
         };
-        for a in answer {
-            if writeln!(out, "{a}").and_then(|()| out.flush()).is_err() {
-                return ExitCode::SUCCESS;
-            }
+        self.game = Game::new(start);
+        self.in_book = words.get(1) == Some(&"startpos");
+        if let Some(i) = words.iter().position(|w| *w == "moves") {
+            let _ = self.game.play_text(&words[i + 1..].join(""));
         }
     }
-    if let Mode::IgnoreQuit = mode {
-        loop {
-            std::thread::sleep(Duration::from_secs(3600));
+
+    /// `go`: where most modes break the protocol (leaving children, crashing, hanging,
+    /// flooding, answering garbage or illegal moves); otherwise the first legal move.
+    fn go(&mut self, out: &mut impl Write) -> Heard {
+        let ply = self.game.moves().len();
+        if let (Mode::LeaveChildren(dir), true) = (&self.mode, self.new_game) {
+            leave_children(dir);
         }
+        self.new_game = false;
+        if let Mode::ExitLeavingChild(dir) = &self.mode {
+            // Stdout inherited: the child holds the pipe the referee reads.
+            let _ = std::process::Command::new(dir.join("sleep"))
+                .arg("300")
+                .stdin(std::process::Stdio::null())
+                .spawn();
+            return Heard::Exit(ExitCode::SUCCESS);
+        }
+        if let Mode::SlowMove(ms) = self.mode {
+            std::thread::sleep(Duration::from_millis(ms));
+        }
+        let book_over = matches!(self.mode, Mode::Book) && (!self.in_book || ply > 4);
+        Heard::Answer(match self.mode {
+            Mode::CrashAt(k) if ply >= k => return Heard::Exit(ExitCode::from(3)),
+            Mode::HangAt(k) if ply >= k => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
+            Mode::Garbage => vec!["bestmove ???".to_string()],
+            _ if book_over => vec![format!("bestmove {}", illegal_move(&self.game))],
+            Mode::Illegal => vec![format!("bestmove {}", illegal_move(&self.game))],
+            Mode::Flood => loop {
+                if writeln!(out, "info string flooding the referee").is_err() {
+                    return Heard::Exit(ExitCode::SUCCESS);
+                }
+            },
+            _ => self.first_legal_move(),
+        })
     }
-    ExitCode::SUCCESS
+
+    /// The answer of a behaving engine, the first legal move, with the `info` line the mode
+    /// asks for (and, for `late-garbage`, a second `bestmove` after it).
+    fn first_legal_move(&self) -> Vec<String> {
+        let best = self
+            .game
+            .legal_moves()
+            .into_iter()
+            .next()
+            .map_or("0000".to_string(), |m| m.to_string());
+        let info = match self.mode {
+            Mode::BadInfo => "info depth 1 score cp 5} [Evil \"tag\"]".to_string(),
+            Mode::InfoAfterPv => format!(
+                "info depth 2 score cp 7 pv {best} multipv 1 nodes 9 \
+                 string the variation ends before this"
+            ),
+            _ => "info depth 1 score cp 0".to_string(),
+        };
+        let mut a = vec![info, format!("bestmove {best}")];
+        if let Mode::LateGarbage = self.mode {
+            a.push("bestmove ???".to_string());
+        }
+        a
+    }
+}
+
+/// `leave-children`'s fault: starts `DIR/sleep 300` in a session of its own and leaves a
+/// `DIR/sleep 0` orphaned in another, noting it in `DIR/children`.
+fn leave_children(dir: &std::path::Path) {
+    let sleep = dir.join("sleep");
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("children"))
+        .and_then(|mut f| writeln!(f, "started"));
+    let _ = std::process::Command::new("setsid")
+        .arg(&sleep)
+        .arg("300")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn();
+    let _ = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("setsid '{}' 0 &", sleep.display()))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .status();
 }
 
 /// How many zombie children process `parent` has (from /proc).

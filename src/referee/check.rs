@@ -71,6 +71,11 @@ impl Default for Timeouts {
 
 /// Runs every check on the engine `spec` in `variant` with the `limits`; calls `report` with
 /// each check's name and outcome; returns whether all passed.
+///
+/// The checks run in stages, each a function of its own, in the order a tournament manager
+/// meets them: the handshake (without which nothing else can run), searches from the start and
+/// from a middle game, a long search interrupted, `stop` with nothing to stop, bad input, and
+/// `quit`.
 pub fn check(
     spec: &Spec,
     variant: Variant,
@@ -82,18 +87,45 @@ pub fn check(
         all &= outcome.is_ok();
         report(name, &outcome);
     };
-    let Timeouts {
-        answer,
-        search,
-        at_once,
-        stop,
-    } = limits;
-    // `1 s`, `100 ms`.
-    let ms = |d: Duration| match d.as_millis() {
+    let Some(mut p) = handshake_checks(spec, variant, limits.answer, &mut say) else {
+        return false;
+    };
+    search_checks(&mut p, variant, limits, &mut say);
+    interrupt_checks(&mut p, variant, limits, &mut say);
+    bad_input_checks(&mut p, variant, limits, &mut say);
+    quit_check(&mut p, limits.stop, &mut say);
+    all
+}
+
+/// Where each stage reports a check: its name and outcome.
+type Say<'a> = dyn FnMut(&str, Outcome) + 'a;
+
+/// A limit as the checks' names give it: `1 s`, `100 ms`.
+fn ms(d: Duration) -> String {
+    match d.as_millis() {
         n if n % 1000 == 0 => format!("{} s", n / 1000),
         n => format!("{n} ms"),
-    };
-    // The handshake, as a match does it: the variant, then the options given.
+    }
+}
+
+/// `isready` answered within `within`, and how long it took.
+fn ready(p: &mut Process, within: Duration) -> Outcome {
+    let t = Instant::now();
+    p.send("isready")
+        .and_then(|()| p.wait_for(Expect::ReadyOk, within, &mut |_| {}))
+        .map(|_| format!("readyok after {} ms", t.elapsed().as_millis()))
+        .map_err(|e| e.to_string())
+}
+
+/// The handshake, as a match does it: the variant, then the options given. Returns the
+/// engine ready for the other checks, or `None` when the handshake failed (which it reports),
+/// since no other check can run without it.
+fn handshake_checks(
+    spec: &Spec,
+    variant: Variant,
+    answer: Duration,
+    say: &mut Say,
+) -> Option<Process> {
     let name = variant.to_string();
     let settings: &[(&str, &str)] = match variant {
         Variant::Oware => &[],
@@ -104,12 +136,12 @@ pub fn check(
         Some(name) => Ok(format!("id name {name}")),
         None => Err("no `id name`".to_string()),
     };
-    let mut p = match handshake::start(spec, settings, answer, Logs::default()) {
+    match handshake::start(spec, settings, answer, Logs::default()) {
         Ok((p, hello)) => {
             say(handshake, id(&hello));
             let ms = hello.ready_after.as_millis();
             say("isready -> readyok", Ok(format!("readyok after {ms} ms")));
-            p
+            Some(p)
         }
         Err(r) => {
             match r.step {
@@ -120,19 +152,17 @@ pub fn check(
                     say("isready -> readyok", Err(r.failure.to_string()));
                 }
             }
-            return false;
+            None
         }
-    };
-    let ready = |p: &mut Process, within: Duration| -> Outcome {
-        let t = Instant::now();
-        p.send("isready")
-            .and_then(|()| p.wait_for(Expect::ReadyOk, within, &mut |_| {}))
-            .map(|_| format!("readyok after {} ms", t.elapsed().as_millis()))
-            .map_err(|e| e.to_string())
-    };
+    }
+}
 
+/// Limited searches must end with a legal move: from the start, with `go`'s arguments in any
+/// order, and from a middle game given as a position, which no book answers.
+fn search_checks(p: &mut Process, variant: Variant, limits: Timeouts, say: &mut Say) {
+    let Timeouts { answer, search, .. } = limits;
     let start = Game::new(Board::start(variant));
-    let go = |p: &mut Process, line: &str| -> Outcome {
+    let mut go = |line: &str| -> Outcome {
         p.sync(answer)
             .and_then(|()| p.send("position startpos"))
             .and_then(|()| p.send(line))
@@ -141,7 +171,7 @@ pub fn check(
     };
     say(
         "go depth 1 -> legal bestmove",
-        go(&mut p, "go depth 1").and_then(|l| legal_bestmove(&start, &l)),
+        go("go depth 1").and_then(|l| legal_bestmove(&start, &l)),
     );
     for line in [
         "go movetime 100 depth 3",
@@ -150,11 +180,10 @@ pub fn check(
     ] {
         say(
             &format!("arguments in any order: {line}"),
-            go(&mut p, line).and_then(|l| legal_bestmove(&start, &l)),
+            go(line).and_then(|l| legal_bestmove(&start, &l)),
         );
     }
 
-    // A middle game, given as a position: no book answers it.
     let middle = middle_game(variant);
     let probe = p
         .sync(answer)
@@ -169,15 +198,25 @@ pub fn check(
         ),
         probe.and_then(|l| legal_bestmove(&middle, &l)),
     );
+}
 
-    // A long search: isready must be answered at once, and stop must end it.
+/// A long search: `isready` must be answered at once and `stop` must end it; then `stop` with
+/// no search must bring no `bestmove`, which a manager would take for the next search's.
+fn interrupt_checks(p: &mut Process, variant: Variant, limits: Timeouts, say: &mut Say) {
+    let Timeouts {
+        answer,
+        at_once,
+        stop,
+        ..
+    } = limits;
+    let start = Game::new(Board::start(variant));
     let searching = p
         .sync(answer)
         .and_then(|()| p.send("position startpos"))
         .and_then(|()| p.send("go infinite"))
         .map_err(|e| e.to_string());
     std::thread::sleep(Duration::from_millis(200));
-    let during = searching.clone().and_then(|()| ready(&mut p, at_once));
+    let during = searching.clone().and_then(|()| ready(p, at_once));
     say(
         &format!(
             "isready during go infinite -> readyok within {}",
@@ -201,7 +240,6 @@ pub fn check(
             .map(|l| format!("{l} after {} ms", t.elapsed().as_millis())),
     );
 
-    // stop with no search: no bestmove may come.
     let _ = p.send("stop");
     let mut extra = Vec::new();
     let quiet = p.send("isready").map_err(|e| e.to_string()).and_then(|()| {
@@ -220,8 +258,12 @@ pub fn check(
             }
         }),
     );
+}
 
-    // Bad input: the engine stays alive and keeps the previous position.
+/// Bad input: the engine stays alive and keeps the previous position, so that one bad line
+/// from a manager does not lose a game.
+fn bad_input_checks(p: &mut Process, variant: Variant, limits: Timeouts, say: &mut Say) {
+    let Timeouts { answer, search, .. } = limits;
     let mut after_ffea = Game::new(Board::start(variant));
     let setup = after_ffea.play_text("FfEa").is_ok();
     if setup {
@@ -236,7 +278,7 @@ pub fn check(
     ] {
         let _ = p.send(bad);
     }
-    say("bad input -> still answers isready", ready(&mut p, answer));
+    say("bad input -> still answers isready", ready(p, answer));
     if setup {
         let kept = p
             .send("go depth 1")
@@ -245,8 +287,10 @@ pub fn check(
             .and_then(|l| legal_bestmove(&after_ffea, &l));
         say("a refused position keeps the previous one", kept);
     }
+}
 
-    // quit.
+/// `quit`: the engine must exit within `stop`, or a manager has to kill it.
+fn quit_check(p: &mut Process, stop: Duration, say: &mut Say) {
     let t = Instant::now();
     let exited = p.end(stop);
     say(
@@ -257,5 +301,4 @@ pub fn check(
             Err(format!("still running after {} (killed)", ms(stop)))
         },
     );
-    all
 }

@@ -78,6 +78,9 @@ fn clock_ms(c: Clock) -> i64 {
 
 /// Plays one game: `engines[0]` is South, `engines[1]` North. Both must have completed the
 /// handshake (`uci`/`uciok`, options).
+///
+/// The game's setup (the opening, a new game for each engine) is here, as is its end by the
+/// rules or the move limit; each turn is `turn`'s, and the clocks are `Time`'s.
 pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
     let mut game = Game::new(setup.start);
     if let Err(e) = game.play_all(&setup.opening) {
@@ -112,13 +115,7 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             return record;
         }
     }
-    let clocks_of = |limit: Limit| match limit {
-        Limit::Clock { base, .. } => micros(base),
-        _ => 0,
-    };
-    let mut clocks: [Clock; 2] = setup.limits.map(clocks_of);
-    let margin = micros(setup.margin);
-    let mut moves_made = [0u32; 2];
+    let mut time = Time::new(setup);
     let start_text = if setup.start == Board::start(setup.start.variant()) {
         "startpos".to_string()
     } else {
@@ -137,86 +134,128 @@ pub fn play(engines: [&mut Process; 2], setup: &Setup) -> Record {
             return record;
         }
         let side = game.board().side_to_move();
-        let i = side.index();
-        let engine = &mut *engines[i];
-        let position = format!(
-            "position {start_text} moves {}",
-            format_move_list(game.moves())
-        );
-        let limit = setup.limits[i];
-        let go = go_command(setup, &clocks, &moves_made, side);
-        // How long the answer may take, from now: the clock (below zero down to minus the
-        // margin), the move time plus the margin, or the stall timeout.
-        let allowed = match limit {
-            Limit::Clock { .. } => {
-                Duration::from_micros(u64::try_from(clocks[i] + margin).unwrap_or(0))
-            }
-            Limit::MoveTime(d) => d + setup.margin,
-            Limit::Depth(_) | Limit::Nodes(_) => setup.stall,
-        };
-        let started = Instant::now();
-        let mut said = Said::default();
-        let answer = engine
-            .sync(allowed)
-            .and_then(|()| engine.send(position.trim_end()))
-            .and_then(|()| engine.send(&go))
-            .and_then(|()| {
-                let left = allowed.saturating_sub(started.elapsed());
-                engine.wait_for(Expect::BestMove, left, &mut |line| {
-                    thinking::hear(&mut said, line)
-                })
-            });
-        let took = started.elapsed();
-        let timed = matches!(limit, Limit::Clock { .. } | Limit::MoveTime(_));
-        let lost_on_time = || format!("lost on time ({} ms)", took.as_millis());
-        // The turn, or why the engine to move forfeits.
-        let turn: Result<Played, String> = 'turn: {
-            let line = match answer {
-                Ok(line) => line,
-                Err(Failure::Timeout(_)) if timed => break 'turn Err(lost_on_time()),
-                // The whole allowance, not what was left of it after `isready`.
-                Err(Failure::Timeout(_)) => break 'turn Err(Failure::Timeout(allowed).to_string()),
-                Err(f) => break 'turn Err(f.to_string()),
-            };
-            if let Limit::Clock { .. } = limit {
-                clocks[i] -= micros(took);
-                if clocks[i] < -margin {
-                    break 'turn Err(lost_on_time());
-                }
-            } else if timed && took > allowed {
-                break 'turn Err(lost_on_time());
-            }
-            let Reply::BestMove(text, _) = Reply::parse(&line) else {
-                break 'turn Err(format!("unreadable answer: {}", quote(&line)));
-            };
-            let mv = match parse_move_list(text) {
-                Ok(list) if list.len() == 1 => list[0],
-                _ => break 'turn Err(format!("unreadable move: {}", quote(&line))),
-            };
-            if let Err(e) = game.play(mv) {
-                break 'turn Err(format!("illegal move {mv}: {e}"));
-            }
-            Ok(Played {
-                mv,
-                said,
-                time: took,
-            })
-        };
-        match turn {
+        let engine = &mut *engines[side.index()];
+        match turn(engine, &mut game, setup, &mut time, &start_text) {
             Ok(played) => record.moves.push(played),
             Err(reason) => {
                 forfeit(&mut record, &game, side, reason);
                 return record;
             }
         }
-        if let Limit::Clock { moves, base, inc } = limit {
-            clocks[i] = clocks[i].saturating_add(micros(inc));
-            moves_made[i] += 1;
-            if moves.is_some_and(|m| m > 0 && moves_made[i] % m == 0) {
-                clocks[i] = clocks[i].saturating_add(micros(base));
+        time.moved(setup, side);
+    }
+}
+
+/// The clocks the referee keeps: each side's time left (which may run below zero) and moves
+/// made, which a time control's periods count.
+struct Time {
+    /// South's clock, North's.
+    clocks: [Clock; 2],
+    /// Moves made by South's engine, by North's.
+    made: [u32; 2],
+    /// How far below zero a clock may run before its engine loses.
+    margin: Clock,
+}
+
+impl Time {
+    /// Both clocks at their time control's base (0 for a control without a clock).
+    fn new(setup: &Setup) -> Time {
+        let clocks_of = |limit: Limit| match limit {
+            Limit::Clock { base, .. } => micros(base),
+            _ => 0,
+        };
+        Time {
+            clocks: setup.limits.map(clocks_of),
+            made: [0; 2],
+            margin: micros(setup.margin),
+        }
+    }
+
+    /// After `side`'s move: its increment, and its base again when a period is complete.
+    fn moved(&mut self, setup: &Setup, side: Side) {
+        let i = side.index();
+        if let Limit::Clock { moves, base, inc } = setup.limits[i] {
+            self.clocks[i] = self.clocks[i].saturating_add(micros(inc));
+            self.made[i] += 1;
+            if moves.is_some_and(|m| m > 0 && self.made[i] % m == 0) {
+                self.clocks[i] = self.clocks[i].saturating_add(micros(base));
             }
         }
     }
+}
+
+/// One turn of the side to move: its engine is synchronised, sent the position and `go`, and
+/// waited for within what its time control allows; the time is charged to its clock and its
+/// move played if the rules allow it. An error is why the engine forfeits.
+fn turn(
+    engine: &mut Process,
+    game: &mut Game,
+    setup: &Setup,
+    time: &mut Time,
+    start_text: &str,
+) -> Result<Played, String> {
+    let side = game.board().side_to_move();
+    let i = side.index();
+    let position = format!(
+        "position {start_text} moves {}",
+        format_move_list(game.moves())
+    );
+    let limit = setup.limits[i];
+    let go = go_command(setup, &time.clocks, &time.made, side);
+    // How long the answer may take, from now: the clock (below zero down to minus the
+    // margin), the move time plus the margin, or the stall timeout.
+    let allowed = match limit {
+        Limit::Clock { .. } => {
+            Duration::from_micros(u64::try_from(time.clocks[i] + time.margin).unwrap_or(0))
+        }
+        Limit::MoveTime(d) => d + setup.margin,
+        Limit::Depth(_) | Limit::Nodes(_) => setup.stall,
+    };
+    let started = Instant::now();
+    let mut said = Said::default();
+    let answer = engine
+        .sync(allowed)
+        .and_then(|()| engine.send(position.trim_end()))
+        .and_then(|()| engine.send(&go))
+        .and_then(|()| {
+            let left = allowed.saturating_sub(started.elapsed());
+            engine.wait_for(Expect::BestMove, left, &mut |line| {
+                thinking::hear(&mut said, line)
+            })
+        });
+    let took = started.elapsed();
+    let timed = matches!(limit, Limit::Clock { .. } | Limit::MoveTime(_));
+    let lost_on_time = || format!("lost on time ({} ms)", took.as_millis());
+    let line = match answer {
+        Ok(line) => line,
+        Err(Failure::Timeout(_)) if timed => return Err(lost_on_time()),
+        // The whole allowance, not what was left of it after `isready`.
+        Err(Failure::Timeout(_)) => return Err(Failure::Timeout(allowed).to_string()),
+        Err(f) => return Err(f.to_string()),
+    };
+    if let Limit::Clock { .. } = limit {
+        time.clocks[i] -= micros(took);
+        if time.clocks[i] < -time.margin {
+            return Err(lost_on_time());
+        }
+    } else if timed && took > allowed {
+        return Err(lost_on_time());
+    }
+    let Reply::BestMove(text, _) = Reply::parse(&line) else {
+        return Err(format!("unreadable answer: {}", quote(&line)));
+    };
+    let mv = match parse_move_list(text) {
+        Ok(list) if list.len() == 1 => list[0],
+        _ => return Err(format!("unreadable move: {}", quote(&line))),
+    };
+    if let Err(e) = game.play(mv) {
+        return Err(format!("illegal move {mv}: {e}"));
+    }
+    Ok(Played {
+        mv,
+        said,
+        time: took,
+    })
 }
 
 /// The `go` line for `side` to move.

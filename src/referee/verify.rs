@@ -14,7 +14,9 @@
 
 use super::game::{adjudicate, Scoring};
 use crate::record::{GameRecord, GameResult};
-use crate::rules::{parse_move_list, Board, EndReason, Game, Side, Variant};
+use crate::rules::{
+    parse_move_list, Board, EndReason, Game, Move, MovesError, Outcome, Side, Variant,
+};
 
 /// How a record says its game ended, read back from its termination text.
 enum Ended<'a> {
@@ -62,9 +64,17 @@ fn result_of(winner: Option<Side>) -> GameResult {
     }
 }
 
+/// What a record's stated end makes of its game: the result, and the stores it may leave
+/// (more than one where the record cannot say which it was).
+type Expected = (GameResult, Vec<[u8; 2]>);
+
 impl GameRecord {
     /// Replays the record's moves and checks that its end follows from them (see the
     /// module's documentation); the error says what disagrees.
+    ///
+    /// The record is read and replayed here; what its stated end requires is each end's own
+    /// function (`no_contest`, `by_rules`, `adjudicated`, `forfeited`), and the result
+    /// and stores are checked against what that gives.
     pub fn verify(&self) -> Result<(), String> {
         let variant: Variant = self
             .variant
@@ -87,94 +97,21 @@ impl GameRecord {
             .ok_or_else(|| format!("unknown termination {:?}", self.termination))?;
         let mut game = Game::new(start);
         let opening_plays = game.play_all(&opening);
-        let expected = match how {
-            Ended::NoContest(reason) => {
-                if !moves.is_empty() {
-                    return Err(format!("no contest after {} engine moves", moves.len()));
-                }
-                if reason.starts_with("bad opening") {
-                    if opening_plays.is_ok() {
-                        return Err("a bad opening stated, but the opening plays".to_string());
-                    }
-                } else if let Err(e) = opening_plays {
-                    return Err(format!("opening: {e}"));
-                }
-                (GameResult::NoContest, vec![start.stores()])
-            }
+        let (result, stores) = match how {
+            Ended::NoContest(reason) => no_contest(reason, &moves, opening_plays, &start)?,
             _ => {
                 opening_plays.map_err(|e| format!("opening: {e}"))?;
                 game.play_all(&moves).map_err(|e| format!("moves: {e}"))?;
                 let board = *game.board();
                 let outcome = game.outcome();
                 match how {
-                    Ended::Rules(reason) => {
-                        let Some(o) = outcome else {
-                            return Err(format!(
-                                "\"{reason}\" stated, but the game is not over after its moves"
-                            ));
-                        };
-                        if o.reason != reason {
-                            return Err(format!(
-                                "\"{reason}\" stated, but the moves end the game by \"{}\"",
-                                o.reason
-                            ));
-                        }
-                        (result_of(o.winner), vec![o.stores])
-                    }
-                    Ended::Adjudicated => {
-                        if let Some(o) = outcome {
-                            return Err(format!(
-                                "adjudicated at the move limit, but the moves end the game by \
-                                 \"{}\"",
-                                o.reason
-                            ));
-                        }
-                        // The stores say which scoring was used; the winner must follow.
-                        let scored: Vec<_> = [Scoring::Stores, Scoring::Rows]
-                            .into_iter()
-                            .map(|s| adjudicate(&board, s))
-                            .collect();
-                        match scored.iter().find(|(stores, _)| *stores == self.stores) {
-                            Some(&(stores, winner)) => (result_of(winner), vec![stores]),
-                            None => {
-                                return Err(format!(
-                                    "stores {:?} stated, but the final position scores {:?} \
-                                     by the stores or {:?} with the rows",
-                                    self.stores, scored[0].0, scored[1].0
-                                ))
-                            }
-                        }
-                    }
-                    Ended::Forfeit(side) => {
-                        if moves.is_empty() {
-                            // Before the first engine move (a failed start or new game): either
-                            // side, the stores of the start or after the opening.
-                            (
-                                result_of(Some(side.opponent())),
-                                vec![start.stores(), board.stores()],
-                            )
-                        } else {
-                            if let Some(o) = outcome {
-                                return Err(format!(
-                                    "{side} forfeits, but the moves already ended the game by \
-                                     \"{}\"",
-                                    o.reason
-                                ));
-                            }
-                            if board.side_to_move() != side {
-                                return Err(format!(
-                                    "{side} forfeits, but {} was to move",
-                                    board.side_to_move()
-                                ));
-                            }
-                            (result_of(Some(side.opponent())), vec![board.stores()])
-                        }
-                    }
+                    Ended::Rules(reason) => by_rules(reason, outcome)?,
+                    Ended::Adjudicated => adjudicated(&board, outcome, self.stores)?,
+                    Ended::Forfeit(side) => forfeited(side, &moves, &start, &board, outcome)?,
                     Ended::NoContest(_) => unreachable!("handled above"),
                 }
             }
         };
-        let (result, stores) = expected;
         if self.result != result {
             return Err(format!(
                 "result {} stated, but the moves give {}",
@@ -190,4 +127,101 @@ impl GameRecord {
         }
         Ok(())
     }
+}
+
+/// A no contest has no engine moves; its opening plays unless the reason is a bad opening,
+/// which must then not play.
+fn no_contest(
+    reason: &str,
+    moves: &[Move],
+    opening_plays: Result<(), MovesError>,
+    start: &Board,
+) -> Result<Expected, String> {
+    if !moves.is_empty() {
+        return Err(format!("no contest after {} engine moves", moves.len()));
+    }
+    if reason.starts_with("bad opening") {
+        if opening_plays.is_ok() {
+            return Err("a bad opening stated, but the opening plays".to_string());
+        }
+    } else if let Err(e) = opening_plays {
+        return Err(format!("opening: {e}"));
+    }
+    Ok((GameResult::NoContest, vec![start.stores()]))
+}
+
+/// An end by the rules must be the one the moves reach.
+fn by_rules(reason: EndReason, outcome: Option<Outcome>) -> Result<Expected, String> {
+    let Some(o) = outcome else {
+        return Err(format!(
+            "\"{reason}\" stated, but the game is not over after its moves"
+        ));
+    };
+    if o.reason != reason {
+        return Err(format!(
+            "\"{reason}\" stated, but the moves end the game by \"{}\"",
+            o.reason
+        ));
+    }
+    Ok((result_of(o.winner), vec![o.stores]))
+}
+
+/// An adjudication needs a game the rules have not ended; its `stores` say which scoring was
+/// used, and the winner must follow from them.
+fn adjudicated(
+    board: &Board,
+    outcome: Option<Outcome>,
+    stores: [u8; 2],
+) -> Result<Expected, String> {
+    if let Some(o) = outcome {
+        return Err(format!(
+            "adjudicated at the move limit, but the moves end the game by \
+             \"{}\"",
+            o.reason
+        ));
+    }
+    let scored: Vec<_> = [Scoring::Stores, Scoring::Rows]
+        .into_iter()
+        .map(|s| adjudicate(board, s))
+        .collect();
+    match scored.iter().find(|(scores, _)| *scores == stores) {
+        Some(&(stores, winner)) => Ok((result_of(winner), vec![stores])),
+        None => Err(format!(
+            "stores {:?} stated, but the final position scores {:?} \
+             by the stores or {:?} with the rows",
+            stores, scored[0].0, scored[1].0
+        )),
+    }
+}
+
+/// A forfeit after an engine move needs a game not yet over with the forfeiting side to move;
+/// one before the first (a failed start or new game) may be either side's, with the stores of
+/// the start or after the opening.
+fn forfeited(
+    side: Side,
+    moves: &[Move],
+    start: &Board,
+    board: &Board,
+    outcome: Option<Outcome>,
+) -> Result<Expected, String> {
+    if moves.is_empty() {
+        return Ok((
+            result_of(Some(side.opponent())),
+            vec![start.stores(), board.stores()],
+        ));
+    }
+    if let Some(o) = outcome {
+        return Err(format!(
+            "{side} forfeits, but the moves already ended the game by \
+             \"{}\"",
+            o.reason
+        ));
+    }
+    if board.side_to_move() != side {
+        return Err(format!(
+            "{side} forfeits, but {} was to move",
+            board.side_to_move()
+        ));
+    }
+    Ok((result_of(Some(side.opponent())), vec![board.stores()]))
 }

@@ -68,52 +68,12 @@ pub fn shuffle(openings: &mut [Opening], seed: u64) {
     }
 }
 
+/// The match or tournament the flags ask for: its engines and their checks, its openings and
+/// outputs, then each match in turn and, for a tournament, its standings.
 pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error> {
     become_subreaper();
     install_interrupt_handler();
-    let builtin = engine_words.is_empty();
-    let (engines, games) = if builtin {
-        let awari = awari_beside()?;
-        let make = |name: &str, depth: u32| Contestant {
-            spec: Spec {
-                name: name.to_string(),
-                command: awari.clone(),
-                ..Spec::default()
-            },
-            limit: Limit::Depth(depth),
-        };
-        // The engine at depth 8 against the paper's evolved player (depth 7): players of
-        // comparable strength (tournament/evolved/README.md), 20 games in about a second.
-        let mut engine = make("awari", 8);
-        engine.limit = global_limit(&cli, Limit::Depth(8))?;
-        let mut evolved = make("evolved", 1);
-        evolved
-            .spec
-            .options
-            .push(("Opponent".to_string(), "evolved".to_string()));
-        (vec![engine, evolved], cli.games.unwrap_or(20))
-    } else {
-        if engine_words.len() < 2 {
-            return Err(format!(
-                "give two --engine, or more for a tournament (got {})",
-                engine_words.len()
-            )
-            .into());
-        }
-        let limit = global_limit(
-            &cli,
-            Limit::Clock {
-                moves: None,
-                base: Duration::from_secs(10),
-                inc: Duration::from_millis(100),
-            },
-        )?;
-        let list = engine_words
-            .iter()
-            .map(|words| contestant(words, limit))
-            .collect::<Result<Vec<_>, _>>()?;
-        (list, cli.games.unwrap_or(100))
-    };
+    let (engines, games) = contestants(&cli, &engine_words)?;
     let pairings = tournament::pairings(engines.len(), cli.tournament);
     let named_dirs = pairings.len() > 1 && (cli.out_dir.is_some() || cli.log_dir.is_some());
     distinct_names(&engines, named_dirs)?;
@@ -126,48 +86,13 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
                 .into(),
         );
     }
-    let mut openings = match &cli.openings {
-        Some(path) => {
-            let text = read_text(path, MAX_OPENING_LINE, "an opening line")
-                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
-            let list = runner::read_openings(cli.variant, &text)
-                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
-            if list.is_empty() {
-                return Err(format!("--openings {}: no openings in it", path.display()).into());
-            }
-            list
-        }
-        None => runner::two_ply_openings(cli.variant),
-    };
-    if cli.openings_order == Order::Random {
-        shuffle(&mut openings, cli.seed);
-    }
+    let openings = openings(&cli)?;
     let sprt = cli.sprt.as_deref().map(parse_sprt).transpose()?;
     let shard = match &cli.shard {
         Some(text) => Shard::parse(text, &|k| std::env::var(k).ok())?,
         None => Shard::WHOLE,
     };
-    // An engine that cannot be started would lose (or void) every game: refused before the
-    // first, with nothing written.
-    for e in &engines {
-        check_start(&e.spec)?;
-    }
-    crate::client::process::make_room_for(2 * cli.concurrency)
-        .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
-    // An engine that starts but fails the handshake (a program that is no engine, one that
-    // never says uciok) would also lose every game: every engine of the match or tournament
-    // does the handshake once, and the first to fail stops the run before anything is played
-    // or written. A tournament is not played without it: its standings would be another
-    // tournament's than the one asked for, under the same name.
-    runner::handshake_all(
-        &engines,
-        cli.variant,
-        Duration::from_millis(cli.timeout),
-        2 * cli.concurrency as usize,
-    )?;
-    if let Some(dir) = &cli.log_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
-    }
+    engines_ready(&cli, &engines)?;
     let base = Config {
         log_dir: cli.log_dir.clone(),
         engines: [engines[0].clone(), engines[1].clone()],
@@ -223,7 +148,6 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
             say!("\nthis shard's games only; `referee merge` counts every shard's");
         }
         say!("\nstandings ({}):", cli.tournament.name());
-        let names: Vec<&str> = engines.iter().map(|e| e.spec.name.as_str()).collect();
         for line in standings.table(&names) {
             say!("{line}");
         }
@@ -232,6 +156,99 @@ pub(super) fn run(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<(), Error>
         return Err(Error::Run(format!(
             "no game could be played: all {no_contest} were no contest (the reasons are above)"
         )));
+    }
+    Ok(())
+}
+
+/// The engines that play and the games of each match: those of `--engine`, or without any
+/// the built-in match of the engine against the paper's evolved player.
+fn contestants(cli: &Cli, engine_words: &[Vec<String>]) -> Result<(Vec<Contestant>, u64), Error> {
+    if engine_words.is_empty() {
+        let awari = awari_beside()?;
+        let make = |name: &str, depth: u32| Contestant {
+            spec: Spec {
+                name: name.to_string(),
+                command: awari.clone(),
+                ..Spec::default()
+            },
+            limit: Limit::Depth(depth),
+        };
+        // The engine at depth 8 against the paper's evolved player (depth 7): players of
+        // comparable strength (tournament/evolved/README.md), 20 games in about a second.
+        let mut engine = make("awari", 8);
+        engine.limit = global_limit(cli, Limit::Depth(8))?;
+        let mut evolved = make("evolved", 1);
+        evolved
+            .spec
+            .options
+            .push(("Opponent".to_string(), "evolved".to_string()));
+        return Ok((vec![engine, evolved], cli.games.unwrap_or(20)));
+    }
+    if engine_words.len() < 2 {
+        return Err(format!(
+            "give two --engine, or more for a tournament (got {})",
+            engine_words.len()
+        )
+        .into());
+    }
+    let limit = global_limit(
+        cli,
+        Limit::Clock {
+            moves: None,
+            base: Duration::from_secs(10),
+            inc: Duration::from_millis(100),
+        },
+    )?;
+    let list = engine_words
+        .iter()
+        .map(|words| contestant(words, limit))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((list, cli.games.unwrap_or(100)))
+}
+
+/// The openings of `--openings` (or every two-ply opening), in the order `--openings-order`
+/// asks for.
+fn openings(cli: &Cli) -> Result<Vec<Opening>, Error> {
+    let mut openings = match &cli.openings {
+        Some(path) => {
+            let text = read_text(path, MAX_OPENING_LINE, "an opening line")
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            let list = runner::read_openings(cli.variant, &text)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            if list.is_empty() {
+                return Err(format!("--openings {}: no openings in it", path.display()).into());
+            }
+            list
+        }
+        None => runner::two_ply_openings(cli.variant),
+    };
+    if cli.openings_order == Order::Random {
+        shuffle(&mut openings, cli.seed);
+    }
+    Ok(openings)
+}
+
+/// The checks on the engines before any game, and the room they need: an engine that cannot
+/// be started would lose (or void) every game, so it is refused before the first, with nothing
+/// written. So is one that starts but fails the handshake (a program that is no engine, one
+/// that never says uciok): every engine of the match or tournament does the handshake once,
+/// and the first to fail stops the run before anything is played or written. A tournament is
+/// not played without it: its standings would be another tournament's than the one asked
+/// for, under the same name.
+fn engines_ready(cli: &Cli, engines: &[Contestant]) -> Result<(), Error> {
+    for e in engines {
+        check_start(&e.spec)?;
+    }
+    crate::client::process::make_room_for(2 * cli.concurrency)
+        .map_err(|e| format!("--concurrency {}: {e}", cli.concurrency))?;
+    runner::handshake_all(
+        engines,
+        cli.variant,
+        Duration::from_millis(cli.timeout),
+        2 * cli.concurrency as usize,
+    )?;
+    if let Some(dir) = &cli.log_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
     }
     Ok(())
 }
@@ -326,30 +343,22 @@ fn is_log(name: &str) -> bool {
 /// Plays one two-engine match (resumed from `--jsonout` with `--resume`) and prints its
 /// progress and table. With `dir` (`--out-dir`), the records go there, as the match's shard,
 /// resumed from what the shard's file holds.
+///
+/// Its setup (where the records go, what an earlier run played) comes first; the games are
+/// [`runner::run`]'s, each shown as it ends by [`Progress`]; the table closes it.
 fn play_match(
     config: &Config,
     cli: &Cli,
     dir: Option<&Path>,
     mut live: Option<&mut Live>,
 ) -> Result<runner::Totals, Error> {
-    let (jsonout, pgnout, resume) = match dir {
-        Some(dir) => {
-            outdir::settle(dir, &Manifest::of(config))?;
-            if let (Some(_), Some(v)) = (config.sprt, outdir::read_verdict(dir)?) {
-                say!(
-                    "{}: the SPRT over all shards has decided ({} accepted): nothing left to play",
-                    dir.display(),
-                    v.accepted
-                );
-                return Ok(runner::Totals::default());
-            }
-            (
-                Some(outdir::shard_path(dir, config.shard, "jsonl")),
-                Some(outdir::shard_path(dir, config.shard, "pgn")),
-                true,
-            )
-        }
-        None => (cli.jsonout.clone(), cli.pgnout.clone(), cli.resume),
+    let Some(RecordFiles {
+        json: jsonout,
+        pgn: pgnout,
+        resume,
+    }) = record_files(config, cli, dir)?
+    else {
+        return Ok(runner::Totals::default());
     };
     let (done, earlier) = match (&jsonout, resume) {
         (Some(json), true) => {
@@ -364,23 +373,7 @@ fn play_match(
         _ => Default::default(),
     };
     let mut union = dir.map(|dir| Union::new(dir, Schedule::of(config)));
-    let mut union_sprt = || {
-        let (Some(union), Some(sprt)) = (union.as_mut(), config.sprt.as_ref()) else {
-            return false;
-        };
-        match union
-            .refresh()
-            .and_then(|()| union.sprt_decided(sprt, config.shard))
-        {
-            Ok(decided) => decided,
-            Err(e) => {
-                crate::sys::stderr::line(format_args!(
-                    "warning: the SPRT over all shards: {e}; going on"
-                ));
-                false
-            }
-        }
-    };
+    let mut union_sprt = || union_decided(union.as_mut(), config);
     let open = |p: &Option<PathBuf>| -> Result<Option<Sink>, String> {
         p.as_ref()
             .map(|p| Sink::open(p).map_err(|e| format!("{}: {e}", p.display())))
@@ -399,6 +392,108 @@ fn play_match(
         );
     }
     let mine = config.shard.games_of(config.total_games());
+    say_start(config, &names, mine, done.len());
+    let mut progress = Progress {
+        bar: progress_bar(mine, done.len()),
+        live,
+        names: &names,
+    };
+    let mut shown =
+        |f: &runner::Finished, record: &GameRecord, t: &runner::Totals| progress.game(f, record, t);
+    let totals = runner::run(
+        config,
+        Output {
+            pgn: open(&pgnout)?,
+            json: open(&jsonout)?,
+            done,
+            progress: &mut shown,
+            union_sprt: match (dir, config.sprt) {
+                (Some(_), Some(_)) => Some(&mut union_sprt),
+                _ => None,
+            },
+        },
+    );
+    progress.finish();
+    let totals = totals.map_err(Error::Run)?;
+    say!();
+    if config.shard != Shard::WHOLE {
+        say!(
+            "shard {}'s games only; `referee merge {}` reports the whole match",
+            config.shard,
+            dir.map_or(String::new(), |d| d.display().to_string())
+        );
+    }
+    for line in Figures::of(&totals, [&names[0], &names[1]], config.sprt).lines() {
+        say!("{line}");
+    }
+    Ok(totals)
+}
+
+/// Where a match's records go, `--jsonout` then `--pgnout`, and whether it resumes from them:
+/// with `dir` (`--out-dir`), the shard's files there, always resumed, once the directory is
+/// settled as this match's. `None`: nothing is left to play, since the SPRT over all shards
+/// has decided.
+fn record_files(
+    config: &Config,
+    cli: &Cli,
+    dir: Option<&Path>,
+) -> Result<Option<RecordFiles>, Error> {
+    let Some(dir) = dir else {
+        return Ok(Some(RecordFiles {
+            json: cli.jsonout.clone(),
+            pgn: cli.pgnout.clone(),
+            resume: cli.resume,
+        }));
+    };
+    outdir::settle(dir, &Manifest::of(config))?;
+    if let (Some(_), Some(v)) = (config.sprt, outdir::read_verdict(dir)?) {
+        say!(
+            "{}: the SPRT over all shards has decided ({} accepted): nothing left to play",
+            dir.display(),
+            v.accepted
+        );
+        return Ok(None);
+    }
+    Ok(Some(RecordFiles {
+        json: Some(outdir::shard_path(dir, config.shard, "jsonl")),
+        pgn: Some(outdir::shard_path(dir, config.shard, "pgn")),
+        resume: true,
+    }))
+}
+
+/// Where a match's records go, and whether the match resumes from what they hold.
+struct RecordFiles {
+    /// The JSON lines file (`--jsonout`, or the shard's).
+    json: Option<PathBuf>,
+    /// The PGN file.
+    pgn: Option<PathBuf>,
+    /// Whether the games already in `json` count as played.
+    resume: bool,
+}
+
+/// Whether the SPRT over every shard's records has decided, for a shard's match. A directory
+/// that cannot be read now is a warning, not the match's end: the shard plays on.
+fn union_decided(union: Option<&mut Union>, config: &Config) -> bool {
+    let (Some(union), Some(sprt)) = (union, config.sprt.as_ref()) else {
+        return false;
+    };
+    match union
+        .refresh()
+        .and_then(|()| union.sprt_decided(sprt, config.shard))
+    {
+        Ok(decided) => decided,
+        Err(e) => {
+            crate::sys::stderr::line(format_args!(
+                "warning: the SPRT over all shards: {e}; going on"
+            ));
+            false
+        }
+    }
+}
+
+/// The match's first line: its engines, rule set, games and openings, this shard's part and
+/// what an earlier run played.
+fn say_start(config: &Config, names: &[String; 2], mine: u64, done: usize) {
     say!(
         "{} vs {}, {}, {} games, {}{}{}",
         names[0],
@@ -411,14 +506,18 @@ fn play_match(
         } else {
             format!("; shard {}: {mine} of the games", config.shard)
         },
-        if done.is_empty() {
+        if done == 0 {
             String::new()
         } else {
-            format!(", {} already played", done.len())
+            format!(", {done} already played")
         }
     );
-    // On a terminal a progress bar; for logs and pipes a line per game.
-    let bar = std::io::stdout().is_terminal().then(|| {
+}
+
+/// On a terminal a progress bar over this shard's `mine` games, `done` of them played; for
+/// logs and pipes none (a line per game instead).
+fn progress_bar(mine: u64, done: usize) -> Option<indicatif::ProgressBar> {
+    std::io::stdout().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::with_draw_target(
             Some(mine),
             indicatif::ProgressDrawTarget::stdout(),
@@ -429,17 +528,32 @@ fn play_match(
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
-        bar.set_position(done.len() as u64);
+        bar.set_position(done as u64);
         bar
-    });
-    let mut progress = |f: &runner::Finished, record: &GameRecord, t: &runner::Totals| {
-        if let Some(live) = live.as_deref_mut() {
+    })
+}
+
+/// What is shown as each game of a match ends: the live page, and the progress bar or a line.
+struct Progress<'a> {
+    /// The progress bar, on a terminal.
+    bar: Option<indicatif::ProgressBar>,
+    /// The `--html` page, kept up to date.
+    live: Option<&'a mut Live>,
+    /// Engine A, engine B.
+    names: &'a [String; 2],
+}
+
+impl Progress<'_> {
+    /// A game has ended, its record written; `t` is the match's totals so far.
+    fn game(&mut self, f: &runner::Finished, record: &GameRecord, t: &runner::Totals) {
+        let names = self.names;
+        if let Some(live) = self.live.as_deref_mut() {
             // The game's record is written: a page that cannot be does not stop the match.
             if let Err(e) = live.add(record.clone()) {
                 crate::sys::stderr::line(format_args!("warning: {e}"));
             }
         }
-        if let Some(bar) = &bar {
+        if let Some(bar) = &self.bar {
             let elo = crate::referee::stats::finite_elo(&[t.losses, t.draws, t.wins])
                 .map_or(String::new(), |e| format!(", Elo {e:.0}"));
             bar.set_message(format!(
@@ -467,42 +581,20 @@ fn play_match(
             t.draws,
             t.losses
         );
-    };
-    let totals = runner::run(
-        config,
-        Output {
-            pgn: open(&pgnout)?,
-            json: open(&jsonout)?,
-            done,
-            progress: &mut progress,
-            union_sprt: match (dir, config.sprt) {
-                (Some(_), Some(_)) => Some(&mut union_sprt),
-                _ => None,
-            },
-        },
-    );
-    if let Some(bar) = &bar {
-        // The last state stays on the screen: the games played and the score.
-        bar.finish();
     }
-    if let Some(live) = live {
-        if let Err(e) = live.write() {
-            crate::sys::stderr::line(format_args!("warning: {e}"));
+
+    /// The games are over: the bar's last state stays on the screen (the games played and the
+    /// score), and the page is written with every game.
+    fn finish(self) {
+        if let Some(bar) = &self.bar {
+            bar.finish();
+        }
+        if let Some(live) = self.live {
+            if let Err(e) = live.write() {
+                crate::sys::stderr::line(format_args!("warning: {e}"));
+            }
         }
     }
-    let totals = totals.map_err(Error::Run)?;
-    say!();
-    if config.shard != Shard::WHOLE {
-        say!(
-            "shard {}'s games only; `referee merge {}` reports the whole match",
-            config.shard,
-            dir.map_or(String::new(), |d| d.display().to_string())
-        );
-    }
-    for line in Figures::of(&totals, [&names[0], &names[1]], config.sprt).lines() {
-        say!("{line}");
-    }
-    Ok(totals)
 }
 
 #[cfg(test)]

@@ -2,12 +2,13 @@
 //! self-contained HTML page with a match's result, its plots and a viewer of every game.
 //!
 //! [`data`] builds what the page shows from the game records (the positions by the project's
-//! rules, the figures by its statistics); [`page`] renders it. This module reads the records a
+//! rules, in [`boards`], the figures by its statistics); [`page`] renders it. This module reads the records a
 //! user names, and keeps a running match's page up to date ([`Live`]).
 //!
 //! A page is always written whole: to a temporary file beside it, renamed over it, so a
 //! browser reloading it during a match sees the last page or the new one, never half of one.
 
+pub mod boards;
 pub mod data;
 pub mod page;
 

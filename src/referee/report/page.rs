@@ -70,7 +70,8 @@ mod tests {
 
     #[test]
     fn the_script_decodes_with_the_data_models_constants() {
-        use super::super::data::{DIGITS, MATE, NONE};
+        use super::super::boards::{DIGITS, NONE};
+        use super::super::data::MATE;
         let digits = std::str::from_utf8(DIGITS).unwrap();
         for line in [
             format!("const DIGITS = \"{digits}\";"),
