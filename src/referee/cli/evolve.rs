@@ -17,6 +17,13 @@ impl From<String> for Failed {
     }
 }
 
+/// A shard named wrong, a directory of another evolution: what it was given (exit status 2).
+impl From<crate::cluster::Error> for Failed {
+    fn from(e: crate::cluster::Error) -> Failed {
+        Failed(e.to_string(), 2)
+    }
+}
+
 pub(super) fn evolve(args: &EvolveArgs) -> ExitCode {
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
