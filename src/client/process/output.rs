@@ -27,6 +27,7 @@ impl Default for OutputLimits {
         }
     }
 }
+
 /// What the reader thread passes on: a line, or the failure that ends its reading.
 pub(super) enum Event {
     Line(String),
