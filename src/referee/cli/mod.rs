@@ -331,6 +331,14 @@ impl From<String> for Error {
     }
 }
 
+/// An engine's words, a time control, an engine that cannot start: what the referee was
+/// given.
+impl From<crate::client::words::WordError> for Error {
+    fn from(e: crate::client::words::WordError) -> Error {
+        Error::Usage(e.to_string())
+    }
+}
+
 /// A shard named wrong, a directory of another job: what the referee was given.
 impl From<crate::cluster::Error> for Error {
     fn from(e: crate::cluster::Error) -> Error {
