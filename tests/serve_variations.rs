@@ -328,6 +328,27 @@ fn the_api_refuses_a_tree_that_is_not_one_or_not_legal() {
         None,
     );
     assert_eq!(code, 400, "{text}");
+    // A move "from the game's own position" is still a person's only: between engines (the
+    // first held back a minute by the pace), refused.
+    let engines = post(
+        &server.addr,
+        "/api/session",
+        json!({ "variant": "oware", "south": "greedy", "north": "greedy", "delay_ms": 60000 }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let body = json!({ "id": engines, "move": "F", "at": "" });
+    let (code, text) = http(&server.addr, "POST", "/api/move", Some(&body));
+    assert_eq!(code, 409, "{text}");
+    assert!(text.contains("not your move"), "{text}");
+    let (_, state) = http(
+        &server.addr,
+        "GET",
+        &format!("/api/state?id={engines}"),
+        None,
+    );
+    assert_eq!(serde_json::from_str::<Value>(&state).unwrap()["moves"], "");
     // Nothing refused changed the game.
     let (_, state) = http(&server.addr, "GET", &format!("/api/state?id={id}"), None);
     let state: Value = serde_json::from_str(&state).unwrap();

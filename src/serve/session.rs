@@ -386,12 +386,13 @@ impl State {
     /// from a position viewed: it must be a person's move there.
     pub fn play_at(&mut self, ply: usize, m: Move) -> Result<(), String> {
         let main = self.game.moves().to_vec();
-        if ply >= main.len() {
-            return self.play(m);
-        }
+        let ply = ply.min(main.len());
         let mut there = super::viewed::game_at(&self.game, Some(&main[..ply]));
         if self.seats[there.board().side_to_move().index()] != Seat::Human {
             return Err("it is not your move there".to_string());
+        }
+        if ply == main.len() {
+            return self.play(m);
         }
         there.play(m).map_err(|e| e.to_string())?;
         let variations = tree::branch(&main, &self.variations, ply, m);
