@@ -27,7 +27,7 @@ impl Searcher<'_> {
     /// taken to fail high, or so far below alpha that its quiet moves after the first may be
     /// left out (only a capture is expected to raise it). `Futile::No` where a guard keeps
     /// the node whole ([`node_guards`]: it has one of its `moves` or none, or a nearly empty
-    /// row); where the quiet moves are left out, each is looked at first
+    /// row where an empty row decides the game); where the quiet moves are left out, each is looked at first
     /// ([`Searcher::prunable`]).
     pub(super) fn futility_verdict<const V: u8>(
         &self,
@@ -45,7 +45,7 @@ impl Searcher<'_> {
             .clamp(known.0, known.1);
         match futile(eval, window, node.depth) {
             Futile::No => (Futile::No, eval),
-            _ if self.guarded(node_guards(board, moves)) => (Futile::No, eval),
+            _ if self.guarded(node_guards(variant::<V>(), board, moves)) => (Futile::No, eval),
             verdict => (verdict, eval),
         }
     }
@@ -339,7 +339,7 @@ mod tests {
                 "0-1-1-0-1-0-2-0-0-0-0-0-21-22-S",
                 "EaBbCcEdDeFbAfEaFbAaBbDcCdDfAeAfEaFaAbBcEdCf",
                 2,
-                Guards::ONE_MOVE.with(Guards::NEARLY_EMPTY_ROW),
+                Guards::ONE_MOVE,
                 true,
             ),
             (

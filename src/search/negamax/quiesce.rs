@@ -62,7 +62,7 @@ impl Searcher<'_> {
         let mut picker = Picker::new();
         picker.play(variant, board, moves, |_| {});
         let repeats = |key| self.repetitions.repeats_below(key, node.since);
-        let mut found = node_guards(board, moves.len());
+        let mut found = node_guards(variant, board, moves.len());
         if picker
             .boards()
             .any(|child| ends(variant, board, child, repeats).is_some())
