@@ -2,7 +2,8 @@
 //! machine's cores): the files are byte for byte those of the single-process build, for oware
 //! and kalah, with 2 and 4 ranks; a rank killed in the middle of a layer ends the job with an
 //! error, the layers written before it stay whole, and a new run resumes after them; a
-//! directory that takes no new file is refused on every rank before any layer is solved.
+//! directory that takes no new file is refused on every rank before any layer is solved, and so
+//! are ranks given different builds.
 //!
 //! The binary is the one `AWARI_MPI_BIN` names, built with the `mpi` feature (`.ci/run` builds
 //! it: `cargo build --profile ci --features mpi`); without it, or without `mpirun`, the tests
@@ -36,9 +37,8 @@ fn mpi() -> Option<(PathBuf, PathBuf)> {
     Some((mpirun, bin))
 }
 
-/// `mpirun -np RANKS BIN tables build --mpi ARGS`, with what Open MPI wants to run more ranks
-/// than cores, and as root.
-fn job(mpirun: &Path, bin: &Path, ranks: usize, args: &[&str]) -> Command {
+/// `mpirun`, with what Open MPI wants to run more ranks than cores, and as root.
+fn launcher(mpirun: &Path) -> Command {
     let mut command = common::hermetic(mpirun);
     let version = Command::new(mpirun)
         .arg("--version")
@@ -49,10 +49,43 @@ fn job(mpirun: &Path, bin: &Path, ranks: usize, args: &[&str]) -> Command {
         command.args(["--oversubscribe", "--allow-run-as-root"]);
     }
     command
+}
+
+/// `mpirun -np RANKS BIN tables build --mpi ARGS`.
+fn job(mpirun: &Path, bin: &Path, ranks: usize, args: &[&str]) -> Command {
+    let mut command = launcher(mpirun);
+    command
         .args(["-np", &ranks.to_string()])
         .arg(bin)
         .args(["tables", "build", "--mpi"])
         .args(args);
+    command
+}
+
+/// `mpirun` with one rank per argument list, each `BIN tables build --mpi ARGS` (MPI's
+/// "multiple programs" form, `A : B`) with its standard error in a file of its own: mpirun's own
+/// forwarding of the ranks' output may lose a rank's last lines when another rank's error ends
+/// the job.
+fn ranks_given(mpirun: &Path, bin: &Path, each: &[(Vec<String>, PathBuf)]) -> Command {
+    let mut command = launcher(mpirun);
+    for (r, (args, errors)) in each.iter().enumerate() {
+        if r > 0 {
+            command.arg(":");
+        }
+        command
+            .args([
+                "-np",
+                "1",
+                "sh",
+                "-c",
+                "f=$1; shift; exec \"$@\" 2>\"$f\"",
+                "sh",
+            ])
+            .arg(errors)
+            .arg(bin)
+            .args(["tables", "build", "--mpi"])
+            .args(args);
+    }
     command
 }
 
@@ -234,4 +267,62 @@ fn a_build_into_a_directory_that_takes_no_file_is_refused_on_every_rank() {
     assert!(text.contains(ro.says), "{text}");
     assert!(!text.contains("layer"), "no layer solved: {text}");
     assert!(before == common::disk::snapshot(&tmp), "{text}");
+}
+
+#[test]
+fn ranks_given_different_builds_refuse_before_any_work() {
+    let Some((mpirun, bin)) = mpi() else { return };
+    let tmp = scratch("mpi-disagree", "oware");
+    let (tables, other) = (tmp.join("tables"), tmp.join("other"));
+    // (each rank's rule set, seeds and directory; what every rank says)
+    let rows = [
+        (
+            [("oware", 9, &tables), ("oware", 10, &tables)],
+            "--seeds 9 on rank 0, 10 on rank 1",
+        ),
+        (
+            [("oware", 9, &tables), ("kalah", 9, &tables)],
+            "--variant oware on rank 0, kalah on rank 1",
+        ),
+        (
+            [("oware", 9, &tables), ("oware", 9, &other)],
+            "rank 0 and rank 1 name different directories",
+        ),
+    ];
+    for (builds, said) in rows {
+        let errors = |r: usize| tmp.join(format!("rank-{r}.err"));
+        let each: Vec<(Vec<String>, PathBuf)> = builds
+            .iter()
+            .enumerate()
+            .map(|(r, (variant, seeds, dir))| {
+                let args = ["--variant", variant, "--seeds", &seeds.to_string(), "--dir"];
+                let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                args.push(dir.to_string_lossy().into_owned());
+                (args, errors(r))
+            })
+            .collect();
+        let before = common::disk::snapshot(&tmp);
+        let out = ranks_given(&mpirun, &bin, &each).output().unwrap();
+        let text = common::printed(&out);
+        let row = format!("{builds:?}: {text}");
+        assert_eq!(out.status.code(), Some(2), "{row}");
+        assert!(!text.contains("building"), "no work: {row}");
+        for (r, (variant, seeds, dir)) in builds.iter().enumerate() {
+            let said_here = std::fs::read_to_string(errors(r)).unwrap();
+            std::fs::remove_file(errors(r)).unwrap();
+            assert_eq!(
+                said_here,
+                format!(
+                    "error: the MPI ranks were not given the same build: {said} (rank {r}: \
+                     --variant {variant} --seeds {seeds} --dir {})\n",
+                    dir.display()
+                ),
+                "rank {r} says it: {row}"
+            );
+        }
+        assert!(
+            before == common::disk::snapshot(&tmp),
+            "nothing written: {row}"
+        );
+    }
 }

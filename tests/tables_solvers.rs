@@ -89,7 +89,7 @@ fn kalah_empty_layers_are_the_same_bytes_with_either_solver() {
 fn children_and_parents_agree_with_the_rules() {
     use awari::tables::index::{layer_size, rank, unrank};
     use awari::tables::layer::{moves, Moves, Step};
-    use awari::tables::propagate::{children, parents};
+    use awari::tables::steps::{children, parents};
     for variant in [Variant::Oware, Variant::Kalah, Variant::KalahEmpty] {
         for n in 0..=9 {
             let mut checked = 0;

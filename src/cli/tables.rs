@@ -95,11 +95,21 @@ pub(super) enum TablesCommand {
 /// `tables build --mpi`: this process is one rank of the job.
 #[cfg(feature = "mpi")]
 fn build_mpi(options: &crate::tables::build::BuildOptions) -> Result<(), String> {
+    use mpi::traits::CommunicatorCollectives;
     let universe = mpi::initialize().ok_or("MPI was already started in this process")?;
     let world = universe.world();
-    crate::tables::distributed::build(&world, options, &mut std::io::stdout().lock())
-        .map_err(|e| e.to_string())?;
-    Ok(())
+    match crate::tables::distributed::build(&world, options, &mut std::io::stdout().lock()) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            // Every rank returns the same error at the same point (the ranks agree on the build
+            // first). Each says it before any exits: mpirun ends the job as soon as one rank
+            // exits with an error, and a rank still writing would be cut off.
+            eprintln!("error: {e}");
+            world.barrier();
+            drop(universe);
+            std::process::exit(2)
+        }
+    }
 }
 
 /// `tables build --mpi` in a build without the `mpi` feature.

@@ -80,6 +80,39 @@ struct Bar {
 }
 
 impl Bar {
+    /// The progress of layer `n` of the build `options` asks for (a bar on a terminal where it
+    /// asks for bars), `per_position` the seconds a position of the last layer built took, and
+    /// that layer.
+    fn new(options: &BuildOptions, n: usize, per_position: Option<(f64, usize)>) -> Bar {
+        Bar {
+            bar: options.bars.then(|| {
+                let bar = ProgressBar::new(layer_size(n));
+                bar.set_style(
+                    ProgressStyle::with_template(&format!(
+                        "layer {n:>2} {{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{rate}}, \
+                         layer {{elapsed}}"
+                    ))
+                    .expect("a valid template")
+                    .with_key(
+                        "rate",
+                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.2} M positions/s", state.per_sec() / 1e6);
+                        },
+                    )
+                    .progress_chars("=> "),
+                );
+                bar
+            }),
+            done: AtomicU64::new(0),
+            start: Instant::now(),
+            expected: per_position.map(|(spp, last)| {
+                // The time per position grows by some 15% a layer (layers 15 to 20 of oware).
+                let layer = |m: usize| spp * GROWTH.powi((m - last) as i32) * layer_size(m) as f64;
+                (layer(n), (n + 1..=options.seeds).map(layer).sum())
+            }),
+        }
+    }
+
     /// About how long the build has left: this layer's expected time less what it took so
     /// far (at least a tenth of it, while it runs), and the layers after it.
     fn left(&self) -> Option<Duration> {
@@ -131,12 +164,15 @@ pub enum BuildError {
     Write(usize, std::io::Error),
     /// Layer `n`'s file was written but does not read back as a sound layer.
     Reread(usize, FileError),
+    /// The ranks of an MPI build were not given the same build, or do not see the same layer
+    /// files (named in the message).
+    Ranks(String),
 }
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BuildError::Options(m) => f.write_str(m),
+            BuildError::Options(m) | BuildError::Ranks(m) => f.write_str(m),
             BuildError::Directory(dir, e) => write!(f, "cannot create {}: {e}", dir.display()),
             BuildError::Threads(n, e) => write!(f, "cannot start {n} threads: {e}"),
             BuildError::Write(n, e) => write!(f, "layer {n}: cannot write: {e}"),
@@ -148,7 +184,7 @@ impl std::fmt::Display for BuildError {
 impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            BuildError::Options(_) => None,
+            BuildError::Options(_) | BuildError::Ranks(_) => None,
             BuildError::Directory(_, e) | BuildError::Write(_, e) => Some(e),
             BuildError::Threads(_, e) => Some(e),
             BuildError::Reread(_, e) => Some(e),
@@ -156,32 +192,48 @@ impl std::error::Error for BuildError {
     }
 }
 
+impl BuildOptions {
+    /// Whether the options can build anything: tables for the rule set, layers one byte can
+    /// hold, a thread. Both builds ask first, in the same words.
+    pub fn check(&self) -> Result<(), BuildError> {
+        if !supported(self.variant) {
+            return Err(BuildError::Options(format!(
+                "no tables for {}: tables exist for oware and kalah (both readings)",
+                self.variant
+            )));
+        }
+        if self.seeds > MAX_ENCODED_LAYER {
+            return Err(BuildError::Options(format!(
+                "--seeds {}: at most {MAX_ENCODED_LAYER}",
+                self.seeds
+            )));
+        }
+        if self.threads == 0 {
+            return Err(BuildError::Options("--threads must be at least 1".into()));
+        }
+        Ok(())
+    }
+
+    /// Makes the directory and removes the temporary files a stopped build left there, saying
+    /// so on `out`: what both builds do (the MPI build on one rank) before the first layer.
+    pub(crate) fn prepare(&self, out: &mut dyn Write) -> Result<(), BuildError> {
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| BuildError::Directory(self.dir.clone(), e))?;
+        for stale in remove_stale_temporaries(&self.dir, self.variant) {
+            let _ = writeln!(
+                out,
+                "removed {}: a temporary file of a build that was stopped",
+                stale.display()
+            );
+        }
+        Ok(())
+    }
+}
+
 /// Builds the tables `options` asks for, writing one line per layer to `out`.
 pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, BuildError> {
-    if !supported(options.variant) {
-        return Err(BuildError::Options(format!(
-            "no tables for {}: tables exist for oware and kalah (both readings)",
-            options.variant
-        )));
-    }
-    if options.seeds > MAX_ENCODED_LAYER {
-        return Err(BuildError::Options(format!(
-            "--seeds {}: at most {MAX_ENCODED_LAYER}",
-            options.seeds
-        )));
-    }
-    if options.threads == 0 {
-        return Err(BuildError::Options("--threads must be at least 1".into()));
-    }
-    std::fs::create_dir_all(&options.dir)
-        .map_err(|e| BuildError::Directory(options.dir.clone(), e))?;
-    for stale in remove_stale_temporaries(&options.dir, options.variant) {
-        let _ = writeln!(
-            out,
-            "removed {}: a temporary file of a build that was stopped",
-            stale.display()
-        );
-    }
+    options.check()?;
+    options.prepare(out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
@@ -220,33 +272,7 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
             Err(e) => say(out, format!("layer {n}: {e}; building it again")),
         }
         let size = layer_size(n);
-        let bar = Bar {
-            bar: options.bars.then(|| {
-                let bar = ProgressBar::new(size);
-                bar.set_style(
-                    ProgressStyle::with_template(&format!(
-                        "layer {n:>2} {{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {{rate}}, \
-                         layer {{elapsed}}"
-                    ))
-                    .expect("a valid template")
-                    .with_key(
-                        "rate",
-                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                            let _ = write!(w, "{:.2} M positions/s", state.per_sec() / 1e6);
-                        },
-                    )
-                    .progress_chars("=> "),
-                );
-                bar
-            }),
-            done: AtomicU64::new(0),
-            start: Instant::now(),
-            expected: per_position.map(|(spp, last)| {
-                // The time per position grows by some 15% a layer (layers 15 to 20 of oware).
-                let layer = |m: usize| spp * GROWTH.powi((m - last) as i32) * layer_size(m) as f64;
-                (layer(n), (n + 1..=options.seeds).map(layer).sum())
-            }),
-        };
+        let bar = Bar::new(options, n, per_position);
         let t = Instant::now();
         let solved = pool.install(|| solve_layer(options.variant, n, &lower, &bar));
         if let Some(b) = &bar.bar {

@@ -145,3 +145,22 @@ pub struct Solved {
     /// pass counted.
     pub evaluated: u64,
 }
+
+impl Solved {
+    /// What a solver found, in the order of the fields.
+    pub(super) fn new(
+        bytes: Vec<u8>,
+        ranks: Vec<u8>,
+        passes: u32,
+        unsettled: u64,
+        evaluated: u64,
+    ) -> Solved {
+        Solved {
+            bytes,
+            ranks,
+            passes,
+            unsettled,
+            evaluated,
+        }
+    }
+}

@@ -7,7 +7,9 @@
 //!   when they meet, the value is exact).
 //! - [`layer`]: what a layer's solvers share: moves as steps, what a solve reads and returns.
 //! - [`solve`]: one layer from the smaller ones, by either solver.
+//! - `rule`: what every solver computes at a position, written once.
 //! - [`propagate`]: the solver builds use, passes over only what changed.
+//! - [`steps`]: a position's children played and its parents un-sown, from its houses.
 //! - [`sweep`]: the first solver, passes over whole layers; the reference.
 //! - [`file`](mod@file): layer files (header, checksum, written whole or not at all).
 //! - [`build`]: `awari tables build`.
@@ -32,7 +34,9 @@ pub mod points;
 pub mod probe;
 pub mod propagate;
 pub mod rounds;
+mod rule;
 pub mod solve;
+pub mod steps;
 pub mod sweep;
 pub mod value;
 

@@ -25,10 +25,11 @@
 //! moved. The words are held in runs of [`RUN_BITS`], each mapped for itself, and at the end
 //! their pages go a piece at a time as the values and ranks come out of them.
 
-use super::index::{layer_size, next, rank, unrank};
+use super::index::{layer_size, rank};
 use super::layer::{Lower, Progress, Solved};
-use super::propagate::{best_exits, children, parents, Walk, BLOCK, SEGMENTS};
-use super::value::Value;
+use super::propagate::{first_core_pass, read_exits, Walk, BLOCK};
+use super::rule::{bounds_reach, core_reaches, finish, Bounds, Core};
+use super::steps::{children, parents};
 use crate::rules::Variant;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
@@ -251,38 +252,20 @@ pub fn solve_in_runs(
     assert!(1 << run_bits >= BLOCK, "a run holds whole blocks");
     let size = layer_size(n) as usize;
     let nb = n as u8;
-    let blocks = size.div_ceil(BLOCK);
     let chunk = 1usize << run_bits;
     let chunks = size.div_ceil(chunk);
     let chunk_len = |c: usize| (size - c * chunk).min(chunk);
 
     // The exits, two bytes a position, read once, in runs after each of which the smaller
     // layers' pages are let go.
-    progress.pass(0, size as u64);
     let exits: Vec<Run<AtomicU16>> = (0..chunks).map(|c| Run::new(chunk_len(c))).collect();
-    {
-        let exit = |i: usize| &exits[i >> run_bits].items()[i & (chunk - 1)];
-        let per_segment = blocks.div_ceil(SEGMENTS).max(1);
-        for first in (0..blocks).step_by(per_segment) {
-            (first..(first + per_segment).min(blocks))
-                .into_par_iter()
-                .for_each(|b| {
-                    let start = b * BLOCK;
-                    let end = (start + BLOCK).min(size);
-                    let mut houses = unrank(n, start as u64);
-                    for i in start..end {
-                        let x = match best_exits(variant, houses, lower) {
-                            Some((lo, hi)) => u16::from(lo) | u16::from(hi) << 5,
-                            None => OVER_EXITS,
-                        };
-                        exit(i).store(x, Relaxed);
-                        next(&mut houses);
-                    }
-                    progress.advance((end - start) as u64);
-                });
-            lower.release();
-        }
-    }
+    read_exits(variant, n, lower, progress, |i, best| {
+        let x = match best {
+            Some((lo, hi)) => u16::from(lo) | u16::from(hi) << 5,
+            None => OVER_EXITS,
+        };
+        exits[i >> run_bits].items()[i & (chunk - 1)].store(x, Relaxed);
+    });
 
     // The exits into the words, a piece at a time, each piece of exits let go once moved (the
     // words' pages become resident only as they are written).
@@ -320,41 +303,25 @@ pub fn solve_in_runs(
         let (s, u) = words.pair(i);
         (s, nb - u)
     };
-    (0..blocks).into_par_iter().for_each(|b| {
-        let start = b * BLOCK;
-        let end = (start + BLOCK).min(size);
-        let mut houses = unrank(n, start as u64);
-        for i in start..end {
-            let row: u8 = houses[..6].iter().sum();
-            let w = words.load(i);
-            if w & OVER != 0 {
-                words.replace(i, PAIR, pair_bits((row, row)));
-            } else {
-                let (xlo, xhi) = exits_of(w);
-                let (mut best, mut worst) = (xlo, nb - xhi);
-                children(variant, &houses, |c| {
-                    let own: u8 = c[..6].iter().sum();
-                    best = best.max(nb - own);
-                    worst = worst.min(own);
-                });
-                let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
-                let flag = match (new_s, new_t) != (row, nb - row) {
-                    true => CHANGED,
-                    false => 0,
-                };
-                words.replace(i, PAIR | CHANGED, pair_bits((new_s, nb - new_t)) | flag);
-            }
-            next(&mut houses);
+    let exits_at = |i: usize| {
+        let w = words.load(i);
+        (w & OVER == 0).then(|| exits_of(w))
+    };
+    first_core_pass(variant, n, exits_at, |i, row, core| match core {
+        None => words.replace(i, PAIR, pair_bits((row, row))),
+        Some((s, t)) => {
+            let flag = match (s, t) != (row, nb - row) {
+                true => CHANGED,
+                false => 0,
+            };
+            words.replace(i, PAIR | CHANGED, pair_bits((s, nb - t)) | flag);
         }
     });
     let mut evaluated = size as u64;
     let mut passes = 1;
 
     // Stage 1, from above, in place, in any order; see the narrow solver.
-    let affects = |(sj, tj): (u8, u8), (was_s, was_t): (u8, u8), p: usize| {
-        let (sp, tp) = get_st(p);
-        (tj != was_t && tj < sp) || (sj != was_s && sj < tp)
-    };
+    let affects = |now: (u8, u8), was: (u8, u8), p: usize| core_reaches(now, was, get_st(p));
     words.drain(
         n,
         CHANGED,
@@ -387,17 +354,11 @@ pub fn solve_in_runs(
                     if w & OVER != 0 {
                         return 0;
                     }
-                    let (xlo, xhi) = exits_of(w);
                     let (was_s, was_t) = get_st(i);
-                    let mut best = xlo;
-                    let mut worst = nb - xhi;
+                    let mut core = Core::new(nb, exits_of(w));
                     let houses = walk.houses(i);
-                    children(variant, &houses, |c| {
-                        let (sj, tj) = get_st(rank(c) as usize);
-                        best = best.max(tj);
-                        worst = worst.min(sj);
-                    });
-                    let (new_s, new_t) = (was_s.min(best), was_t.min(worst));
+                    children(variant, &houses, |c| core.child(get_st(rank(c) as usize)));
+                    let (new_s, new_t) = core.held((was_s, was_t));
                     if (new_s, new_t) != (was_s, was_t) {
                         words.replace(i, PAIR, pair_bits((new_s, nb - new_t)));
                         parents(variant, &houses, |p| {
@@ -415,6 +376,43 @@ pub fn solve_in_runs(
 
     // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and logs the new ones
     // in the words, committed when its parents are marked; see the narrow solver.
+    evaluated += bounds_passes(variant, n, &words, progress, &mut passes);
+
+    // The words become the file's value bytes and rank bytes, their pages let go a piece at a
+    // time as they are read.
+    let mut unsettled = 0;
+    let mut bytes = Vec::with_capacity(size);
+    let mut ranks = Vec::with_capacity(size);
+    for (c, run) in words.runs.into_iter().enumerate() {
+        for from in (0..run.len).step_by(PIECE) {
+            let to = (from + PIECE).min(run.len);
+            for (k, w) in run.items()[from..to].iter().enumerate() {
+                let w = w.load(Relaxed);
+                let index = (c * chunk + from + k) as u64;
+                bytes.push(finish(n, index, pair(w), &mut unsettled));
+                ranks.push((w >> RANK) as u8);
+            }
+            run.release(from, to);
+        }
+    }
+    Solved::new(bytes, ranks, passes, unsettled, evaluated)
+}
+
+/// Stage 2 of the packed solver, from the cores in the words (stage 1's pairs, `(s, n - t)`):
+/// pass `k` reads the bounds pass `k - 1` left and logs the new ones in the words, committed
+/// when its parents are marked; see the narrow solver. Counts its passes on `passes` and returns
+/// the positions it evaluated.
+fn bounds_passes(
+    variant: Variant,
+    n: usize,
+    words: &Words,
+    progress: &impl Progress,
+    passes: &mut u32,
+) -> u64 {
+    let size = layer_size(n) as usize;
+    let nb = n as u8;
+    let exits_of = |w: u32| (((w >> XLO) & FIVE) as u8, ((w >> XHI) & FIVE) as u8);
+    let mut evaluated = 0;
     let mut pass = 0u32;
     loop {
         pass += 1;
@@ -455,10 +453,8 @@ pub fn solve_in_runs(
                         );
                         let mut marked = 0;
                         parents(variant, &walk.houses(j), |p| {
-                            let (lp, hp) = words.pair(p as usize);
-                            if lp != hp
-                                && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
-                            {
+                            let parent = words.pair(p as usize);
+                            if bounds_reach(nb, (lj, hj), (lo_moved, hi_moved), parent) {
                                 marked += u64::from(words.mark(p as usize, DIRTY));
                             }
                         });
@@ -471,8 +467,8 @@ pub fn solve_in_runs(
         if marked == 0 {
             break;
         }
-        passes += 1;
-        progress.pass(passes, marked);
+        *passes += 1;
+        progress.pass(*passes, marked);
         let first = pass == 1;
         let evaluate = |i: usize, walk: &mut Walk| {
             let w = words.load(i);
@@ -482,13 +478,11 @@ pub fn solve_in_runs(
             }
             // After the first pass `lo` is at least `xlo`, whose bits then hold logs.
             let (xlo, xhi) = exits_of(w);
-            let (mut best_lo, mut best_hi) = (if first { xlo } else { 0 }, xhi);
+            let mut best = Bounds::new(nb, (if first { xlo } else { 0 }, xhi));
             children(variant, &walk.houses(i), |c| {
-                let (lj, hj) = words.pair(rank(c) as usize);
-                best_lo = best_lo.max(nb - hj);
-                best_hi = best_hi.max(nb - lj);
+                best.child(words.pair(rank(c) as usize));
             });
-            let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
+            let (new_lo, new_hi) = best.held((was_lo, was_hi));
             if (new_lo, new_hi) != (was_lo, was_hi) {
                 let (mask, mut bits) = (
                     (FIVE << XLO) | CHANGED,
@@ -508,35 +502,5 @@ pub fn solve_in_runs(
         evaluated += count;
     }
 
-    // The words become the file's value bytes and rank bytes, their pages let go a piece at a
-    // time as they are read.
-    let mut unsettled = 0;
-    let mut bytes = Vec::with_capacity(size);
-    let mut ranks = Vec::with_capacity(size);
-    for (c, run) in words.runs.into_iter().enumerate() {
-        for from in (0..run.len).step_by(PIECE) {
-            let to = (from + PIECE).min(run.len);
-            for (k, w) in run.items()[from..to].iter().enumerate() {
-                let w = w.load(Relaxed);
-                let (lo, hi) = pair(w);
-                let v = Value { lo, hi };
-                assert!(
-                    v.lo <= v.hi,
-                    "layer {n} index {}: bounds crossed: {v:?}",
-                    c * chunk + from + k
-                );
-                unsettled += u64::from(v.lo != v.hi);
-                bytes.push(v.encode(n));
-                ranks.push((w >> RANK) as u8);
-            }
-            run.release(from, to);
-        }
-    }
-    Solved {
-        bytes,
-        ranks,
-        passes,
-        unsettled,
-        evaluated,
-    }
+    evaluated
 }

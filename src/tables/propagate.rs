@@ -42,8 +42,9 @@
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
 use super::layer::{Lower, Progress, Solved};
-use super::value::Value;
-use crate::rules::{Board, Side, Variant};
+use super::rule::{bounds_reach, core_reaches, solved, Bounds, Core};
+use super::steps::{board, children, parents};
+use crate::rules::{Side, Variant};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -252,141 +253,6 @@ fn atomics(size: usize) -> Vec<AtomicU8> {
     (0..size).map(|_| AtomicU8::new(0)).collect()
 }
 
-/// The position whose houses, seen from the side to move, are `houses`, with empty stores (see
-/// [`moves`](super::layer::moves) for why).
-#[inline]
-pub(super) fn board(variant: Variant, houses: [u8; 12]) -> Board {
-    Board::from_parts(variant, houses, [0, 0], Side::South, false, 0)
-        .expect("a layer holds at most 48 seeds and no bonus")
-}
-
-/// The rows swapped: the houses seen from the other side.
-#[inline]
-fn swapped(houses: &[u8; 12]) -> [u8; 12] {
-    let mut r = [0u8; 12];
-    r[..6].copy_from_slice(&houses[6..]);
-    r[6..].copy_from_slice(&houses[..6]);
-    r
-}
-
-/// Whether a sowing that ended in the opponent's house `last` (of the board after it, seen
-/// from the mover) takes seeds in oware: 2s and 3s backwards from there, unless they are all
-/// the opponent has (a grand slam takes nothing in oware).
-#[inline]
-fn oware_takes(after: &[u8; 12], last: usize) -> bool {
-    if last < 6 || !matches!(after[last], 2 | 3) {
-        return false;
-    }
-    let mut taken = 0u32;
-    let mut house = last + 1;
-    while house > 6 && matches!(after[house - 1], 2 | 3) {
-        house -= 1;
-        taken += u32::from(after[house]);
-    }
-    taken != after[6..].iter().map(|&h| u32::from(h)).sum::<u32>()
-}
-
-/// Calls `f` with the houses, seen from its side to move, of every position a move of the
-/// layer's position `houses` (seen from its side to move, its game not over) leads to without
-/// leaving the layer: no seed taken, the opponent to move. The rules of
-/// [`Board`] on raw houses, without its keys and counters: the moves of
-/// [`moves`](super::layer::moves) that are [`Step::Inside`](super::layer::Step::Inside) (a
-/// test checks they agree).
-#[inline]
-pub fn children(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(&[u8; 12])) {
-    match variant {
-        Variant::Kalah | Variant::KalahEmpty => {
-            for origin in 0..6 {
-                let sown = usize::from(houses[origin]);
-                // Past house 5 the sowing reaches the store.
-                if sown == 0 || origin + sown > 5 {
-                    continue;
-                }
-                let mut after = *houses;
-                after[origin] = 0;
-                for h in &mut after[origin + 1..=origin + sown] {
-                    *h += 1;
-                }
-                let last = origin + sown;
-                // A last seed alone in its house takes the facing house's seeds, if any (in
-                // kalah-empty, itself alone if none).
-                if after[last] == 1 && (after[11 - last] != 0 || variant.captures_facing_empty()) {
-                    continue;
-                }
-                f(&swapped(&after));
-            }
-        }
-        _ => {
-            let starving = houses[6..].iter().all(|&h| h == 0);
-            for origin in 0..6 {
-                let sown = usize::from(houses[origin]);
-                // An opponent with no seeds must be fed.
-                if sown == 0 || (starving && origin + sown < 6) {
-                    continue;
-                }
-                let mut after = *houses;
-                after[origin] = 0;
-                let mut house = origin;
-                for _ in 0..sown {
-                    house = if house == 11 { 0 } else { house + 1 };
-                    if house == origin {
-                        house = if house == 11 { 0 } else { house + 1 };
-                    }
-                    after[house] += 1;
-                }
-                if !oware_takes(&after, house) {
-                    f(&swapped(&after));
-                }
-            }
-        }
-    }
-}
-
-/// Calls `f` with the index of every position that might lead to `houses` (seen from its side
-/// to move) by a move that keeps every seed on the board: every way to take back a sowing
-/// that ended there (see the module's documentation) that [`children`] would not rule out by
-/// a look at the board after it.
-#[inline]
-pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
-    // The board after the move, seen from the mover.
-    let after = swapped(houses);
-    let starving = after[6..].iter().all(|&h| h == 0);
-    for origin in 0..6 {
-        if after[origin] != 0 {
-            continue;
-        }
-        let mut before = after;
-        let mut house = origin;
-        for sown in 1u8.. {
-            house = if house == 11 { 0 } else { house + 1 };
-            if house == origin {
-                house = if house == 11 { 0 } else { house + 1 };
-            }
-            // A larger sowing would take this seed back too: none can end here.
-            if before[house] == 0 {
-                break;
-            }
-            before[house] -= 1;
-            before[origin] = sown;
-            let keeps = match variant {
-                // Short of the store, and not a last seed alone facing seeds.
-                Variant::Kalah | Variant::KalahEmpty => {
-                    if house > 5 {
-                        break;
-                    }
-                    !(after[house] == 1
-                        && (after[11 - house] != 0 || variant.captures_facing_empty()))
-                }
-                // No capture, and no sowing short of an opponent who has nothing.
-                _ => !(oware_takes(&after, house) || (starving && house < 6 && house > origin)),
-            };
-            if keeps {
-                f(rank(&before));
-            }
-        }
-    }
-}
-
 /// The best bounds the mover of the layer's position `houses` (seen from its side to move) can
 /// leave the layer with, `(0, 0)` when no move leaves it (it raises no bound); `None` when the
 /// game is over there.
@@ -420,6 +286,75 @@ pub(super) fn best_exits(
     Some((lo, hi))
 }
 
+/// The first pass of both propagating solvers: every position's [`best_exits`] of layer `n`,
+/// given to `keep` with its index, read in [`SEGMENTS`] runs after each of which the smaller
+/// layers' pages are let go ([`Lower::release`]), so that nothing else of the layer is held
+/// meanwhile but what `keep` keeps.
+pub(super) fn read_exits(
+    variant: Variant,
+    n: usize,
+    lower: &impl Lower,
+    progress: &impl Progress,
+    keep: impl Fn(usize, Option<(u8, u8)>) + Sync,
+) {
+    let size = layer_size(n) as usize;
+    let blocks = size.div_ceil(BLOCK);
+    progress.pass(0, size as u64);
+    let per_segment = blocks.div_ceil(SEGMENTS).max(1);
+    for first in (0..blocks).step_by(per_segment) {
+        (first..(first + per_segment).min(blocks))
+            .into_par_iter()
+            .for_each(|b| {
+                let start = b * BLOCK;
+                let end = (start + BLOCK).min(size);
+                let mut houses = unrank(n, start as u64);
+                for i in start..end {
+                    keep(i, best_exits(variant, houses, lower));
+                    next(&mut houses);
+                }
+                progress.advance((end - start) as u64);
+            });
+        lower.release();
+    }
+}
+
+/// Stage 1's first pass over layer `n` in both propagating solvers, from the cores' starting
+/// values (each side's own row, also the value of a finished game, see `moves`), which a
+/// child's houses give without reading anything: `keep` gets each position's index, its side to
+/// move's row and its new `(s, t)` (`None` where the game is over, `exits` saying `None`;
+/// elsewhere `exits` gives the best its exits give).
+pub(super) fn first_core_pass(
+    variant: Variant,
+    n: usize,
+    exits: impl Fn(usize) -> Option<(u8, u8)> + Sync,
+    keep: impl Fn(usize, u8, Option<(u8, u8)>) + Sync,
+) {
+    let size = layer_size(n) as usize;
+    let nb = n as u8;
+    (0..size.div_ceil(BLOCK)).into_par_iter().for_each(|b| {
+        let start = b * BLOCK;
+        let end = (start + BLOCK).min(size);
+        let mut houses = unrank(n, start as u64);
+        for i in start..end {
+            let row: u8 = houses[..6].iter().sum();
+            keep(
+                i,
+                row,
+                exits(i).map(|best| {
+                    // A child's pair starts from its own row.
+                    let mut core = Core::new(nb, best);
+                    children(variant, &houses, |c| {
+                        let own: u8 = c[..6].iter().sum();
+                        core.child((own, nb - own));
+                    });
+                    core.held((row, nb - row))
+                }),
+            );
+            next(&mut houses);
+        }
+    });
+}
+
 /// Solves layer `n` (at most [`NARROW_UP_TO`] seeds, a pair of bounds in a byte) of `variant`
 /// by propagation, with the smaller layers in `lower`, on the current rayon pool; the same bytes
 /// as [`solve_layer_sweeping`](super::sweep::solve_layer_sweeping). Larger layers are
@@ -440,27 +375,11 @@ pub fn solve_layer_propagating(
 
     // The exits, read once, in runs after each of which the smaller layers' pages are let go:
     // nothing else of the layer is held meanwhile.
-    progress.pass(0, size as u64);
     let exits = Narrow::new(size);
-    let per_segment = blocks.div_ceil(SEGMENTS).max(1);
-    for first in (0..blocks).step_by(per_segment) {
-        (first..(first + per_segment).min(blocks))
-            .into_par_iter()
-            .for_each(|b| {
-                let start = b * BLOCK;
-                let end = (start + BLOCK).min(size);
-                let mut houses = unrank(n, start as u64);
-                for i in start..end {
-                    match best_exits(variant, houses, lower) {
-                        Some(pair) => exits.set(i, pair),
-                        None => exits.put(i, Narrow::OVER),
-                    }
-                    next(&mut houses);
-                }
-                progress.advance((end - start) as u64);
-            });
-        lower.release();
-    }
+    read_exits(variant, n, lower, progress, |i, best| match best {
+        Some(pair) => exits.set(i, pair),
+        None => exits.put(i, Narrow::OVER),
+    });
 
     // The first pass of stage 1, from the cores' starting values (a side's own row, also the
     // value of a finished game, see `moves`), which a child's houses give without reading
@@ -474,31 +393,17 @@ pub fn solve_layer_propagating(
     };
     let set_st = |i: usize, (s, t): (u8, u8)| st.set(i, (s, nb - t));
     let changed = Bits::new(size);
-    (0..blocks).into_par_iter().for_each(|b| {
-        let start = b * BLOCK;
-        let end = (start + BLOCK).min(size);
-        let mut houses = unrank(n, start as u64);
-        for i in start..end {
-            let row: u8 = houses[..6].iter().sum();
-            let x = exits.raw(i);
-            if x == Narrow::OVER {
-                set_st(i, (row, nb - row));
-            } else {
-                let (xlo, xhi) = Narrow::unpack(x);
-                // The side to move stays safe through one move; the other side through all.
-                let (mut best, mut worst) = (xlo, nb - xhi);
-                children(variant, &houses, |c| {
-                    let own: u8 = c[..6].iter().sum();
-                    best = best.max(nb - own);
-                    worst = worst.min(own);
-                });
-                let (new_s, new_t) = (row.min(best), (nb - row).min(worst));
-                set_st(i, (new_s, new_t));
-                if (new_s, new_t) != (row, nb - row) {
-                    changed.insert(i as u64);
-                }
+    let exits_at = |i: usize| match exits.raw(i) {
+        Narrow::OVER => None,
+        x => Some(Narrow::unpack(x)),
+    };
+    first_core_pass(variant, n, exits_at, |i, row, core| match core {
+        None => set_st(i, (row, nb - row)),
+        Some(st) => {
+            set_st(i, st);
+            if st != (row, nb - row) {
+                changed.insert(i as u64);
             }
-            next(&mut houses);
         }
     });
     let mut evaluated = size as u64;
@@ -511,10 +416,7 @@ pub fn solve_layer_propagating(
     // a child's new `t` if that fell, and its `t` below the child's new `s` likewise; a
     // position that changes marks the parents it can move at once, so that a pass also
     // evaluates those it has yet to reach.
-    let affects = |(sj, tj): (u8, u8), (was_s, was_t): (u8, u8), p: usize| {
-        let (sp, tp) = get_st(p);
-        (tj != was_t && tj < sp) || (sj != was_s && sj < tp)
-    };
+    let affects = |now: (u8, u8), was: (u8, u8), p: usize| core_reaches(now, was, get_st(p));
     changed.drain(
         n,
         units(),
@@ -547,18 +449,11 @@ pub fn solve_layer_propagating(
                     if x == Narrow::OVER {
                         return 0;
                     }
-                    let (xlo, xhi) = Narrow::unpack(x);
                     let (was_s, was_t) = get_st(i);
-                    // The side to move stays safe through one move; the other side through all.
-                    let mut best = xlo;
-                    let mut worst = nb - xhi;
+                    let mut core = Core::new(nb, Narrow::unpack(x));
                     let houses = walk.houses(i);
-                    children(variant, &houses, |c| {
-                        let (sj, tj) = get_st(rank(c) as usize);
-                        best = best.max(tj);
-                        worst = worst.min(sj);
-                    });
-                    let (new_s, new_t) = (was_s.min(best), was_t.min(worst));
+                    children(variant, &houses, |c| core.child(get_st(rank(c) as usize)));
+                    let (new_s, new_t) = core.held((was_s, was_t));
                     if (new_s, new_t) != (was_s, was_t) {
                         set_st(i, (new_s, new_t));
                         parents(variant, &houses, |p| {
@@ -580,6 +475,45 @@ pub fn solve_layer_propagating(
     // only fall if a child's new `lo` leaves it less.
     let bounds = st;
     let ranks = atomics(size);
+    evaluated += bounds_passes(
+        variant,
+        n,
+        &exits,
+        &bounds,
+        &ranks,
+        &changed,
+        &dirty,
+        progress,
+        &mut passes,
+    );
+    drop((dirty, changed, exits));
+
+    // The pairs become the file's value bytes, and the ranks its rank bytes, each in place
+    // where the sizes allow.
+    let ranks = ranks.into_iter().map(AtomicU8::into_inner).collect();
+    solved(n, bounds.into_pairs(), ranks, passes, evaluated)
+}
+
+/// Stage 2 of the narrow solver, from the cores in `bounds` (stage 1's pairs, `(s, n - t)`):
+/// pass `k` reads the bounds pass `k - 1` left and logs the new ones, committed when its
+/// parents are marked, so that a rank is the pass of the sweeping solver. Counts its passes on
+/// `passes` and returns the positions it evaluated.
+#[allow(clippy::too_many_arguments)]
+fn bounds_passes(
+    variant: Variant,
+    n: usize,
+    exits: &Narrow,
+    bounds: &Narrow,
+    ranks: &[AtomicU8],
+    changed: &Bits,
+    dirty: &Bits,
+    progress: &impl Progress,
+    passes: &mut u32,
+) -> u64 {
+    let size = layer_size(n) as usize;
+    let nb = n as u8;
+    let blocks = Bits::blocks(size);
+    let mut evaluated = 0;
     let mut pass = 0u32;
     let mut logs: Vec<Vec<u8>> = Vec::new();
     loop {
@@ -611,10 +545,8 @@ pub fn solve_layer_propagating(
                         }
                         let mut marked = 0;
                         parents(variant, &walk.houses(j), |p| {
-                            let (lp, hp) = bounds.get(p as usize);
-                            if lp != hp
-                                && ((hi_moved && nb - hj > lp) || (lo_moved && nb - lj < hp))
-                            {
+                            let parent = bounds.get(p as usize);
+                            if bounds_reach(nb, (lj, hj), (lo_moved, hi_moved), parent) {
                                 marked += u64::from(dirty.insert(p));
                             }
                         });
@@ -627,21 +559,19 @@ pub fn solve_layer_propagating(
         if marked == 0 {
             break;
         }
-        passes += 1;
-        progress.pass(passes, marked);
+        *passes += 1;
+        progress.pass(*passes, marked);
         let rank_now = pass.min(255) as u8;
         let evaluate = |i: usize, walk: &mut Walk, log: &mut Vec<u8>| {
             let (was_lo, was_hi) = bounds.get(i);
             if was_lo == was_hi {
                 return 0;
             }
-            let (mut best_lo, mut best_hi) = Narrow::unpack(exits.raw(i));
+            let mut best = Bounds::new(nb, Narrow::unpack(exits.raw(i)));
             children(variant, &walk.houses(i), |c| {
-                let (lj, hj) = bounds.get(rank(c) as usize);
-                best_lo = best_lo.max(nb - hj);
-                best_hi = best_hi.max(nb - lj);
+                best.child(bounds.get(rank(c) as usize));
             });
-            let (new_lo, new_hi) = (was_lo.max(best_lo), was_hi.min(best_hi));
+            let (new_lo, new_hi) = best.held((was_lo, was_hi));
             if (new_lo, new_hi) != (was_lo, was_hi) {
                 let new = Narrow::pack((new_lo, new_hi));
                 if pass == 1 {
@@ -665,27 +595,5 @@ pub fn solve_layer_propagating(
         evaluated += count;
         logs = written;
     }
-    drop((logs, dirty, changed, exits));
-
-    // The pairs become the file's value bytes, and the ranks its rank bytes, each in place
-    // where the sizes allow.
-    let mut unsettled = 0;
-    let mut i = 0;
-    let bytes = bounds
-        .into_pairs()
-        .map(|(lo, hi)| {
-            let v = Value { lo, hi };
-            assert!(v.lo <= v.hi, "layer {n} index {i}: bounds crossed: {v:?}");
-            unsettled += u64::from(v.lo != v.hi);
-            i += 1;
-            v.encode(n)
-        })
-        .collect();
-    Solved {
-        bytes,
-        ranks: ranks.into_iter().map(AtomicU8::into_inner).collect(),
-        passes,
-        unsettled,
-        evaluated,
-    }
+    evaluated
 }

@@ -6,14 +6,12 @@
 
 use super::index::{layer_size, next, unrank};
 use super::layer::{best_exit, moves, Lower, Moves, Progress, Solved};
-use super::value::Value;
+use super::rule::{exits, solved, Bounds, Core, NO_EXIT};
 use crate::rules::Variant;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 const CHUNK: u64 = 1 << 14;
-/// `xlo`/`xhi` of a position with no exit.
-const NO_EXIT: u8 = u8::MAX;
 /// `count` of a position where the game is over (its value is in `xlo`).
 const OVER: u8 = u8::MAX;
 
@@ -161,18 +159,12 @@ pub fn solve_layer_sweeping(
         |_, c, k, kids| {
             let i = c.start as usize + k;
             let (old_s, old_t) = (s[i].load(Ordering::Relaxed), t[i].load(Ordering::Relaxed));
-            // The side to move stays safe through one move; the other side through all of them.
-            let mut best = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
-            let mut worst = if c.xhi[k] == NO_EXIT {
-                nb
-            } else {
-                nb - c.xhi[k]
-            };
+            let mut core = Core::new(nb, exits(c.xlo[k], c.xhi[k]));
             for &j in kids {
-                best = best.max(t[j as usize].load(Ordering::Relaxed));
-                worst = worst.min(s[j as usize].load(Ordering::Relaxed));
+                let j = j as usize;
+                core.child((s[j].load(Ordering::Relaxed), t[j].load(Ordering::Relaxed)));
             }
-            let (new_s, new_t) = (old_s.min(best), old_t.min(worst));
+            let (new_s, new_t) = core.held((old_s, old_t));
             if (new_s, new_t) != (old_s, old_t) {
                 s[i].store(new_s, Ordering::Relaxed);
                 t[i].store(new_t, Ordering::Relaxed);
@@ -214,13 +206,12 @@ pub fn solve_layer_sweeping(
             if old_lo == old_hi {
                 return false;
             }
-            let mut best_lo = if c.xlo[k] == NO_EXIT { 0 } else { c.xlo[k] };
-            let mut best_hi = if c.xhi[k] == NO_EXIT { 0 } else { c.xhi[k] };
+            let mut bounds = Bounds::new(nb, exits(c.xlo[k], c.xhi[k]));
             for &j in kids {
-                best_lo = best_lo.max(nb - hi[j as usize].load(Ordering::Relaxed));
-                best_hi = best_hi.max(nb - lo[j as usize].load(Ordering::Relaxed));
+                let j = j as usize;
+                bounds.child((lo[j].load(Ordering::Relaxed), hi[j].load(Ordering::Relaxed)));
             }
-            let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
+            let (new_lo, new_hi) = bounds.held((old_lo, old_hi));
             if new_lo != old_lo {
                 next_lo[i].store(new_lo, Ordering::Relaxed);
             }
@@ -237,23 +228,8 @@ pub fn solve_layer_sweeping(
     );
     drop((next_lo, next_hi));
 
-    let mut unsettled = 0;
-    let bytes = (0..size as usize)
-        .map(|i| {
-            let v = Value {
-                lo: lo[i].load(Ordering::Relaxed),
-                hi: hi[i].load(Ordering::Relaxed),
-            };
-            assert!(v.lo <= v.hi, "layer {n} index {i}: bounds crossed: {v:?}");
-            unsettled += u64::from(v.lo != v.hi);
-            v.encode(n)
-        })
-        .collect();
-    Solved {
-        bytes,
-        ranks: ranks.into_iter().map(AtomicU8::into_inner).collect(),
-        passes,
-        unsettled,
-        evaluated,
-    }
+    let bounds =
+        (0..size as usize).map(|i| (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed)));
+    let ranks = ranks.into_iter().map(AtomicU8::into_inner).collect();
+    solved(n, bounds, ranks, passes, evaluated)
 }

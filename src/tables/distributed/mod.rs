@@ -23,29 +23,26 @@
 //! shared file system across hosts). A rank that dies takes the job down (MPI's own rule); the
 //! layers written before stay whole and a new run resumes after them.
 
-use super::build::{
-    peak_memory, remove_stale_temporaries, BuildError, BuildOptions, Opened, Summary,
-};
+mod agree;
+mod exchange;
+
+use self::agree::agree_on_the_build;
+use self::exchange::{agree, all_to_all, all_to_all_counted, by_rank, Bits, Traffic, BLOCK};
+use super::build::{peak_memory, BuildError, BuildOptions, Opened, Summary};
 use super::file::{layer_path, table_header, FileError, Layer, HEADER};
 use super::index::{layer_size, next, positions_up_to, rank, unrank};
 use super::layer::{best_exit, moves, Moves};
-use super::probe::supported;
-use super::propagate::{children, parents};
-use super::value::{Value, MAX_ENCODED_LAYER};
+use super::rule::{exits, finish, Bounds, Core, NO_EXIT};
+use super::steps::{children, parents};
 use crate::rules::Variant;
 use mpi::collective::SystemOperation;
-use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use std::io::{Seek, SeekFrom, Write};
 use std::time::Instant;
 
-/// Positions evaluated in a round: each rank's moves for them, and the exchanges, at once.
-const BLOCK: u64 = 1 << 16;
 /// Bytes of a message that carries a share of a layer file to rank 0.
 const STREAM: usize = 1 << 22;
-/// `xlo`/`xhi` of a position with no exit.
-const NO_EXIT: u8 = u8::MAX;
 /// `row` of a position where the game is over (its value is in `xlo`).
 const OVER: u8 = u8::MAX;
 
@@ -100,6 +97,42 @@ struct Share {
 }
 
 impl Share {
+    /// Share `start..start + len` of layer `n`, with what its positions' exits give (read from
+    /// the smaller layers, `lower`) and which games are over; its bounds not yet set.
+    fn new(variant: Variant, n: usize, start: u64, len: usize, lower: &Opened) -> Share {
+        let mut share = Share {
+            start,
+            a: vec![0; len],
+            b: vec![0; len],
+            xlo: vec![0; len],
+            xhi: vec![0; len],
+            row: vec![0; len],
+            next_a: Vec::new(),
+            next_b: Vec::new(),
+            ranks: Vec::new(),
+        };
+        if len > 0 {
+            let mut houses = unrank(n, start);
+            for k in 0..len {
+                match moves(variant, houses) {
+                    Moves::Over(v) => {
+                        share.row[k] = OVER;
+                        share.xlo[k] = v as u8;
+                        share.xhi[k] = v as u8;
+                    }
+                    Moves::Steps(steps, count) => {
+                        share.row[k] = houses[..6].iter().sum();
+                        let exit = best_exit(&steps[..count], lower, |_| {});
+                        share.xlo[k] = exit.map_or(NO_EXIT, |(lo, _)| lo);
+                        share.xhi[k] = exit.map_or(NO_EXIT, |(_, hi)| hi);
+                    }
+                }
+                next(&mut houses);
+            }
+        }
+        share
+    }
+
     fn local(&self, j: u64) -> usize {
         (j - self.start) as usize
     }
@@ -119,153 +152,6 @@ struct Solved {
     unsettled: u64,
     /// The job's traffic, all ranks summed.
     traffic: Traffic,
-}
-
-/// What the passes evaluated and sent: for the figures, and the estimate of larger layers.
-#[derive(Clone, Copy, Default)]
-struct Traffic {
-    /// Positions evaluated (every pass counted).
-    evaluated: u64,
-    /// Children's bounds asked of other ranks (an index sent, two bytes back).
-    asks: u64,
-    /// Parents marked on other ranks (an index sent).
-    marks: u64,
-    /// Batched exchanges (each an `MPI_Alltoall` of counts, then an `MPI_Alltoallv` of the
-    /// items), the same on every rank.
-    exchanges: u64,
-}
-
-impl Traffic {
-    /// Bytes that crossed between ranks.
-    fn bytes(self) -> u64 {
-        self.asks * 10 + self.marks * 8
-    }
-
-    /// Every rank's counts summed (the exchanges are every rank's).
-    fn summed(self, world: &SimpleCommunicator) -> Traffic {
-        let mine = [self.evaluated, self.asks, self.marks];
-        let mut all = [0u64; 3];
-        world.all_reduce_into(&mine[..], &mut all[..], SystemOperation::sum());
-        Traffic {
-            evaluated: all[0],
-            asks: all[1],
-            marks: all[2],
-            exchanges: self.exchanges,
-        }
-    }
-}
-
-/// One bit per position of a share.
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(len: usize) -> Bits {
-        Bits(vec![0; len.div_ceil(64)])
-    }
-
-    fn set(&mut self, k: usize) {
-        self.0[k / 64] |= 1 << (k % 64);
-    }
-
-    fn clear(&mut self) {
-        self.0.fill(0);
-    }
-
-    /// How many places are set.
-    fn count(&self) -> u64 {
-        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
-
-    /// The places set, in order.
-    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    w * 64 + b
-                })
-            })
-        })
-    }
-}
-
-/// `MPI_Alltoallv` of `items`, grouped by the rank each goes to (`counts[r]` of them for rank
-/// `r`, in that order): returns what the other ranks sent this one, and how many from each.
-/// The counts travel first, in an exchange of their own.
-fn all_to_all<T: Equivalence + Default + Clone>(
-    world: &SimpleCommunicator,
-    items: &[T],
-    counts: &[i32],
-) -> (Vec<T>, Vec<i32>) {
-    let mut got_counts = vec![0i32; counts.len()];
-    world.all_to_all_into(counts, &mut got_counts[..]);
-    (
-        all_to_all_counted(world, items, counts, &got_counts),
-        got_counts,
-    )
-}
-
-/// [`all_to_all`] where this rank already knows how many items each rank sends it
-/// (`got_counts`): the answers to its own questions.
-fn all_to_all_counted<T: Equivalence + Default + Clone>(
-    world: &SimpleCommunicator,
-    items: &[T],
-    counts: &[i32],
-    got_counts: &[i32],
-) -> Vec<T> {
-    let mut got = vec![T::default(); got_counts.iter().map(|&c| c as usize).sum()];
-    let sent_displs = displacements(counts);
-    let sent = Partition::new(items, counts, &sent_displs[..]);
-    let displs = displacements(got_counts);
-    let mut into = PartitionMut::new(&mut got[..], got_counts, &displs[..]);
-    world.all_to_all_varcount_into(&sent, &mut into);
-    got
-}
-
-/// The rounds every rank runs in a pass, `marked` being the positions this one has to
-/// evaluate: as many as the rank with the most needs, `BLOCK` positions a round, so that the
-/// exchanges line up. The same collective gives the largest of every rank's `changes`, 0
-/// once the passes are over.
-fn agree(world: &SimpleCommunicator, changes: u64, marked: u64) -> (u64, u64) {
-    let mine = [changes, marked.div_ceil(BLOCK)];
-    let mut all = [0u64; 2];
-    world.all_reduce_into(&mine[..], &mut all[..], SystemOperation::max());
-    (all[0], all[1])
-}
-
-/// Groups `(rank, item)` pairs by rank, for [`all_to_all`]: the items in rank order (each
-/// rank's in the order given) and the count for each rank; and where each pair went.
-fn by_rank<T: Copy + Default>(pairs: &[(u32, T)], ranks: usize) -> (Vec<T>, Vec<i32>, Vec<usize>) {
-    let mut counts = vec![0i32; ranks];
-    for &(r, _) in pairs {
-        counts[r as usize] += 1;
-    }
-    let mut cursor: Vec<usize> = displacements(&counts)
-        .into_iter()
-        .map(|d| d as usize)
-        .collect();
-    let mut items = vec![T::default(); pairs.len()];
-    let mut slots = Vec::with_capacity(pairs.len());
-    for &(r, item) in pairs {
-        let at = cursor[r as usize];
-        items[at] = item;
-        slots.push(at);
-        cursor[r as usize] += 1;
-    }
-    (items, counts, slots)
-}
-
-fn displacements(counts: &[i32]) -> Vec<i32> {
-    counts
-        .iter()
-        .scan(0i32, |sum, &c| {
-            let at = *sum;
-            *sum += c;
-            Some(at)
-        })
-        .collect()
 }
 
 /// Runs passes until one changes nothing on any rank, each over the positions marked in
@@ -394,36 +280,7 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
     };
     let nb = n as u8;
     let (start, len) = (shares.start(me), shares.len(me) as usize);
-    let mut share = Share {
-        start,
-        a: vec![0; len],
-        b: vec![0; len],
-        xlo: vec![0; len],
-        xhi: vec![0; len],
-        row: vec![0; len],
-        next_a: Vec::new(),
-        next_b: Vec::new(),
-        ranks: Vec::new(),
-    };
-    if len > 0 {
-        let mut houses = unrank(n, start);
-        for k in 0..len {
-            match moves(variant, houses) {
-                Moves::Over(v) => {
-                    share.row[k] = OVER;
-                    share.xlo[k] = v as u8;
-                    share.xhi[k] = v as u8;
-                }
-                Moves::Steps(steps, count) => {
-                    share.row[k] = houses[..6].iter().sum();
-                    let exit = best_exit(&steps[..count], lower, |_| {});
-                    share.xlo[k] = exit.map_or(NO_EXIT, |(lo, _)| lo);
-                    share.xhi[k] = exit.map_or(NO_EXIT, |(_, hi)| hi);
-                }
-            }
-            next(&mut houses);
-        }
-    }
+    let mut share = Share::new(variant, n, start, len, lower);
 
     let mut traffic = Traffic::default();
     // Stage 1: the safe core, from above (see `sweep`), updated in place.
@@ -448,17 +305,11 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
             if s.row[k] == OVER {
                 return false;
             }
-            let mut best = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
-            let mut worst = if s.xhi[k] == NO_EXIT {
-                nb
-            } else {
-                nb - s.xhi[k]
-            };
+            let mut core = Core::new(nb, exits(s.xlo[k], s.xhi[k]));
             for &[cs, ct] in kids {
-                best = best.max(ct);
-                worst = worst.min(cs);
+                core.child((cs, ct));
             }
-            let (new_s, new_t) = (s.a[k].min(best), s.b[k].min(worst));
+            let (new_s, new_t) = core.held((s.a[k], s.b[k]));
             let changed = (new_s, new_t) != (s.a[k], s.b[k]);
             s.a[k] = new_s;
             s.b[k] = new_t;
@@ -488,13 +339,11 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
             if s.row[k] == OVER || old_lo == old_hi {
                 return false;
             }
-            let mut best_lo = if s.xlo[k] == NO_EXIT { 0 } else { s.xlo[k] };
-            let mut best_hi = if s.xhi[k] == NO_EXIT { 0 } else { s.xhi[k] };
+            let mut bounds = Bounds::new(nb, exits(s.xlo[k], s.xhi[k]));
             for &[clo, chi] in kids {
-                best_lo = best_lo.max(nb - chi);
-                best_hi = best_hi.max(nb - clo);
+                bounds.child((clo, chi));
             }
-            let (new_lo, new_hi) = (old_lo.max(best_lo), old_hi.min(best_hi));
+            let (new_lo, new_hi) = bounds.held((old_lo, old_hi));
             s.next_a[k] = new_lo;
             if new_hi != old_hi {
                 s.next_b[k] = new_hi;
@@ -516,17 +365,12 @@ fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &O
     let mut unsettled = 0;
     let bytes = (0..len)
         .map(|k| {
-            let v = Value {
-                lo: share.a[k],
-                hi: share.b[k],
-            };
-            assert!(
-                v.lo <= v.hi,
-                "layer {n} index {}: bounds crossed: {v:?}",
-                start + k as u64
-            );
-            unsettled += u64::from(v.lo != v.hi);
-            v.encode(n)
+            finish(
+                n,
+                start + k as u64,
+                (share.a[k], share.b[k]),
+                &mut unsettled,
+            )
         })
         .collect();
     let mut all_unsettled = 0u64;
@@ -603,17 +447,12 @@ pub fn build(
 ) -> Result<Summary, BuildError> {
     let me = world.rank() as usize;
     let ranks = world.size() as usize;
-    if !supported(options.variant) {
-        return Err(BuildError::Options(format!(
-            "no tables for {}: tables exist for oware and kalah",
-            options.variant
-        )));
-    }
-    if options.seeds > MAX_ENCODED_LAYER {
-        return Err(BuildError::Options(format!(
-            "--seeds {}: at most {MAX_ENCODED_LAYER}",
-            options.seeds
-        )));
+    agree_on_the_build(world, options)?;
+    options.check()?;
+    if me == 0 {
+        if let Err(e) = options.prepare(out) {
+            fail(world, &e.to_string());
+        }
     }
     let mut say = |line: String| {
         if me == 0 {
@@ -621,20 +460,6 @@ pub fn build(
             let _ = out.flush();
         }
     };
-    if me == 0 {
-        if let Err(e) = std::fs::create_dir_all(&options.dir) {
-            fail(
-                world,
-                &BuildError::Directory(options.dir.clone(), e).to_string(),
-            );
-        }
-        for stale in remove_stale_temporaries(&options.dir, options.variant) {
-            say(format!(
-                "removed {}: a temporary file of a build that was stopped",
-                stale.display()
-            ));
-        }
-    }
     world.barrier();
     say(format!(
         "building {} tables up to {} seeds ({} positions) in {} with {ranks} MPI rank{}",
