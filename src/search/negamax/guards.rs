@@ -78,7 +78,7 @@ pub(super) fn node_guards(variant: Variant, board: &Board, moves: usize) -> Guar
 /// the game ends through an empty row only where the side to move has no move and none can
 /// feed it, which the one-move guard and the check of every move ([`ends`]) see. (In oware
 /// the guard was most of the time the guards added to a search, and none of the forced ends
-/// in the tests needed it: doc/figures.md.)
+/// in the tests needed it: tournament/README.md.)
 pub(super) const fn empty_row_decides(variant: Variant) -> bool {
     !matches!(variant, Variant::Oware)
 }
