@@ -213,6 +213,13 @@ impl Words {
     }
 }
 
+/// The best bounds a word's exits give (where the game goes on; stage 2's logs overwrite its
+/// `lo` after stage 2's first pass).
+#[inline]
+fn exits_of(w: u32) -> (u8, u8) {
+    (((w >> XLO) & FIVE) as u8, ((w >> XHI) & FIVE) as u8)
+}
+
 /// The bounds `(lo, hi)` of a word.
 #[inline]
 fn pair(w: u32) -> (u8, u8) {
@@ -295,14 +302,9 @@ pub fn solve_in_runs(
         drop(run);
         words.runs.push(moved);
     }
-    let exits_of = |w: u32| (((w >> XLO) & FIVE) as u8, ((w >> XHI) & FIVE) as u8);
 
     // Stage 1's first pass, from the cores' starting values (a side's own row), stored as
     // `(s, n - t)`; see the narrow solver.
-    let get_st = |i: usize| {
-        let (s, u) = words.pair(i);
-        (s, nb - u)
-    };
     let exits_at = |i: usize| {
         let w = words.load(i);
         (w & OVER == 0).then(|| exits_of(w))
@@ -320,59 +322,7 @@ pub fn solve_in_runs(
     let mut evaluated = size as u64;
     let mut passes = 1;
 
-    // Stage 1, from above, in place, in any order; see the narrow solver.
-    let affects = |now: (u8, u8), was: (u8, u8), p: usize| core_reaches(now, was, get_st(p));
-    words.drain(
-        n,
-        CHANGED,
-        |j, walk| {
-            let houses = walk.houses(j);
-            let row: u8 = houses[..6].iter().sum();
-            let (now, was) = (get_st(j), (row, nb - row));
-            parents(variant, &houses, |p| {
-                if affects(now, was, p as usize) {
-                    words.mark(p as usize, DIRTY);
-                }
-            });
-            0
-        },
-        |_| {},
-    );
-    loop {
-        let marked = words.count(DIRTY);
-        if marked == 0 {
-            break;
-        }
-        passes += 1;
-        progress.pass(passes, marked);
-        evaluated += words
-            .drain(
-                n,
-                DIRTY,
-                |i, walk| {
-                    let w = words.load(i);
-                    if w & OVER != 0 {
-                        return 0;
-                    }
-                    let (was_s, was_t) = get_st(i);
-                    let mut core = Core::new(nb, exits_of(w));
-                    let houses = walk.houses(i);
-                    children(variant, &houses, |c| core.child(get_st(rank(c) as usize)));
-                    let (new_s, new_t) = core.held((was_s, was_t));
-                    if (new_s, new_t) != (was_s, was_t) {
-                        words.replace(i, PAIR, pair_bits((new_s, nb - new_t)));
-                        parents(variant, &houses, |p| {
-                            if affects((new_s, new_t), (was_s, was_t), p as usize) {
-                                words.mark(p as usize, DIRTY);
-                            }
-                        });
-                    }
-                    0
-                },
-                |count| progress.advance(count),
-            )
-            .0;
-    }
+    evaluated += core_passes(variant, n, &words, progress, &mut passes);
 
     // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and logs the new ones
     // in the words, committed when its parents are marked; see the narrow solver.
@@ -411,7 +361,6 @@ fn bounds_passes(
 ) -> u64 {
     let size = layer_size(n) as usize;
     let nb = n as u8;
-    let exits_of = |w: u32| (((w >> XLO) & FIVE) as u8, ((w >> XHI) & FIVE) as u8);
     let mut evaluated = 0;
     let mut pass = 0u32;
     loop {
@@ -500,6 +449,79 @@ fn bounds_passes(
         };
         let (count, _) = words.drain(n, DIRTY, evaluate, |count| progress.advance(count));
         evaluated += count;
+    }
+
+    evaluated
+}
+
+/// Stage 1 of the packed solver after its first pass, from above, in place, in any order; see
+/// the narrow solver. The words hold each position's `(s, n - t)`, and `CHANGED` the positions
+/// the first pass lowered. Counts its passes on `passes` and returns the positions it
+/// evaluated.
+fn core_passes(
+    variant: Variant,
+    n: usize,
+    words: &Words,
+    progress: &impl Progress,
+    passes: &mut u32,
+) -> u64 {
+    let nb = n as u8;
+    let get_st = |i: usize| {
+        let (s, u) = words.pair(i);
+        (s, nb - u)
+    };
+    let mut evaluated = 0;
+    let affects = |now: (u8, u8), was: (u8, u8), p: usize| core_reaches(now, was, get_st(p));
+    words.drain(
+        n,
+        CHANGED,
+        |j, walk| {
+            let houses = walk.houses(j);
+            let row: u8 = houses[..6].iter().sum();
+            let (now, was) = (get_st(j), (row, nb - row));
+            parents(variant, &houses, |p| {
+                if affects(now, was, p as usize) {
+                    words.mark(p as usize, DIRTY);
+                }
+            });
+            0
+        },
+        |_| {},
+    );
+    loop {
+        let marked = words.count(DIRTY);
+        if marked == 0 {
+            break;
+        }
+        *passes += 1;
+        progress.pass(*passes, marked);
+        evaluated += words
+            .drain(
+                n,
+                DIRTY,
+                |i, walk| {
+                    let w = words.load(i);
+                    if w & OVER != 0 {
+                        return 0;
+                    }
+                    let (was_s, was_t) = get_st(i);
+                    let mut core = Core::new(nb, exits_of(w));
+                    let houses = walk.houses(i);
+                    children(variant, &houses, |c| core.child(get_st(rank(c) as usize)));
+                    let (new_s, new_t) = core.held((was_s, was_t));
+                    if (new_s, new_t) != (was_s, was_t) {
+                        words.replace(i, PAIR, pair_bits((new_s, nb - new_t)));
+                        parents(variant, &houses, |p| {
+                            if affects((new_s, new_t), (was_s, was_t), p as usize) {
+                                words.mark(p as usize, DIRTY);
+                            }
+                        });
+                    }
+                    0
+                },
+                |count| progress.advance(count),
+            )
+            .0;
     }
 
     evaluated

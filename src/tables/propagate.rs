@@ -371,7 +371,6 @@ pub fn solve_layer_propagating(
     );
     let size = layer_size(n) as usize;
     let nb = n as u8;
-    let blocks = Bits::blocks(size);
 
     // The exits, read once, in runs after each of which the smaller layers' pages are let go:
     // nothing else of the layer is held meanwhile.
@@ -387,10 +386,6 @@ pub fn solve_layer_propagating(
     // which is where stage 2's bounds start from. A position that changed held its own row
     // before.
     let st = Narrow::new(size);
-    let get_st = |i: usize| {
-        let (s, u) = st.get(i);
-        (s, nb - u)
-    };
     let set_st = |i: usize, (s, t): (u8, u8)| st.set(i, (s, nb - t));
     let changed = Bits::new(size);
     let exits_at = |i: usize| match exits.raw(i) {
@@ -409,65 +404,16 @@ pub fn solve_layer_propagating(
     let mut evaluated = size as u64;
     let mut passes = 1;
     let dirty = Bits::new(size);
-    let units = || (0..blocks).map(|_| ()).collect::<Vec<()>>();
-
-    // Stage 1, from above: in place, in any order (the largest fixed point below the start is
-    // one, however it is reached), until no core shrinks. A parent's `s` can only fall below
-    // a child's new `t` if that fell, and its `t` below the child's new `s` likewise; a
-    // position that changes marks the parents it can move at once, so that a pass also
-    // evaluates those it has yet to reach.
-    let affects = |now: (u8, u8), was: (u8, u8), p: usize| core_reaches(now, was, get_st(p));
-    changed.drain(
+    evaluated += core_passes(
+        variant,
         n,
-        units(),
-        |j, walk, _| {
-            let houses = walk.houses(j);
-            let row: u8 = houses[..6].iter().sum();
-            let (now, was) = (get_st(j), (row, nb - row));
-            parents(variant, &houses, |p| {
-                if affects(now, was, p as usize) {
-                    dirty.insert(p);
-                }
-            });
-            0
-        },
-        |_, _| {},
+        &exits,
+        &st,
+        &changed,
+        &dirty,
+        progress,
+        &mut passes,
     );
-    loop {
-        let marked = dirty.count();
-        if marked == 0 {
-            break;
-        }
-        passes += 1;
-        progress.pass(passes, marked);
-        evaluated += dirty
-            .drain(
-                n,
-                units(),
-                |i, walk, _| {
-                    let x = exits.raw(i);
-                    if x == Narrow::OVER {
-                        return 0;
-                    }
-                    let (was_s, was_t) = get_st(i);
-                    let mut core = Core::new(nb, Narrow::unpack(x));
-                    let houses = walk.houses(i);
-                    children(variant, &houses, |c| core.child(get_st(rank(c) as usize)));
-                    let (new_s, new_t) = core.held((was_s, was_t));
-                    if (new_s, new_t) != (was_s, was_t) {
-                        set_st(i, (new_s, new_t));
-                        parents(variant, &houses, |p| {
-                            if affects((new_s, new_t), (was_s, was_t), p as usize) {
-                                dirty.insert(p);
-                            }
-                        });
-                    }
-                    0
-                },
-                |count, _| progress.advance(count),
-            )
-            .0;
-    }
 
     // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and logs the new
     // ones, committed when its parents are marked, so that a rank is the pass of the sweeping
@@ -595,5 +541,89 @@ fn bounds_passes(
         evaluated += count;
         logs = written;
     }
+    evaluated
+}
+
+/// Stage 1 of the narrow solver after its first pass, from above: in place, in any order (the
+/// largest fixed point below the start is one, however it is reached), until no core shrinks.
+/// `st` holds each position's `(s, n - t)`, `changed` the positions the first pass lowered.
+/// Counts its passes on `passes` and returns the positions it evaluated.
+#[allow(clippy::too_many_arguments)]
+fn core_passes(
+    variant: Variant,
+    n: usize,
+    exits: &Narrow,
+    st: &Narrow,
+    changed: &Bits,
+    dirty: &Bits,
+    progress: &impl Progress,
+    passes: &mut u32,
+) -> u64 {
+    let nb = n as u8;
+    let blocks = Bits::blocks(layer_size(n) as usize);
+    let units = || (0..blocks).map(|_| ()).collect::<Vec<()>>();
+    let get_st = |i: usize| {
+        let (s, u) = st.get(i);
+        (s, nb - u)
+    };
+    let set_st = |i: usize, (s, t): (u8, u8)| st.set(i, (s, nb - t));
+    let mut evaluated = 0;
+    // A parent's `s` can only fall below
+    // a child's new `t` if that fell, and its `t` below the child's new `s` likewise; a
+    // position that changes marks the parents it can move at once, so that a pass also
+    // evaluates those it has yet to reach.
+    let affects = |now: (u8, u8), was: (u8, u8), p: usize| core_reaches(now, was, get_st(p));
+    changed.drain(
+        n,
+        units(),
+        |j, walk, _| {
+            let houses = walk.houses(j);
+            let row: u8 = houses[..6].iter().sum();
+            let (now, was) = (get_st(j), (row, nb - row));
+            parents(variant, &houses, |p| {
+                if affects(now, was, p as usize) {
+                    dirty.insert(p);
+                }
+            });
+            0
+        },
+        |_, _| {},
+    );
+    loop {
+        let marked = dirty.count();
+        if marked == 0 {
+            break;
+        }
+        *passes += 1;
+        progress.pass(*passes, marked);
+        evaluated += dirty
+            .drain(
+                n,
+                units(),
+                |i, walk, _| {
+                    let x = exits.raw(i);
+                    if x == Narrow::OVER {
+                        return 0;
+                    }
+                    let (was_s, was_t) = get_st(i);
+                    let mut core = Core::new(nb, Narrow::unpack(x));
+                    let houses = walk.houses(i);
+                    children(variant, &houses, |c| core.child(get_st(rank(c) as usize)));
+                    let (new_s, new_t) = core.held((was_s, was_t));
+                    if (new_s, new_t) != (was_s, was_t) {
+                        set_st(i, (new_s, new_t));
+                        parents(variant, &houses, |p| {
+                            if affects((new_s, new_t), (was_s, was_t), p as usize) {
+                                dirty.insert(p);
+                            }
+                        });
+                    }
+                    0
+                },
+                |count, _| progress.advance(count),
+            )
+            .0;
+    }
+
     evaluated
 }
