@@ -8,6 +8,7 @@
 //! - [`layer`]: what a layer's solvers share: moves as steps, what a solve reads and returns.
 //! - [`solve`]: one layer from the smaller ones, by either solver.
 //! - `rule`: what every solver computes at a position, written once.
+//! - `passes`: the propagating solvers' passes, over a store of either solver's shape.
 //! - [`propagate`]: the solver builds use, passes over only what changed.
 //! - [`steps`]: a position's children played and its parents un-sown, from its houses.
 //! - [`sweep`]: the first solver, passes over whole layers; the reference.
@@ -29,6 +30,7 @@ mod graph;
 pub mod index;
 pub mod layer;
 pub mod packed;
+mod passes;
 pub mod paths;
 pub mod points;
 pub mod probe;

@@ -25,14 +25,14 @@
 //! moved. The words are held in runs of [`RUN_BITS`], each mapped for itself, and at the end
 //! their pages go a piece at a time as the values and ranks come out of them.
 
-use super::index::{layer_size, rank};
+use super::index::layer_size;
 use super::layer::{Lower, Progress, Solved};
-use super::propagate::{first_core_pass, read_exits, Walk, BLOCK};
-use super::rule::{bounds_reach, core_reaches, finish, Bounds, Core};
-use super::steps::{children, parents};
+use super::passes::{bounds_passes, core_passes, Set, Store, Walk, BLOCK};
+use super::propagate::{first_core_pass, read_exits};
+use super::rule::finish;
 use crate::rules::Variant;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// The most seeds a layer solved here may hold: a bound takes five bits.
 pub const MOST_SEEDS: usize = 31;
@@ -141,12 +141,6 @@ impl Words {
         self.at(i).load(Relaxed)
     }
 
-    /// The bounds `(lo, hi)` of position `i`.
-    #[inline]
-    fn pair(&self, i: usize) -> (u8, u8) {
-        pair(self.load(i))
-    }
-
     /// Replaces the bits of `mask` in word `i` by `bits`, whole, whatever other threads set
     /// meanwhile in its other bits (flags).
     #[inline]
@@ -156,14 +150,101 @@ impl Words {
             .fetch_update(Relaxed, Relaxed, |w| Some((w & !mask) | bits));
     }
 
-    /// Sets `flag` on position `i`; whether it was not set.
+    /// [`Store::drain`] of the positions that have `flag`. The blocks are found from their
+    /// number and the totals summed as they come: a list of the blocks, or of their counts,
+    /// would be bytes a position beside the words (some 0.01: 1.8 MiB at 193 million
+    /// positions). The states are none but stage 2's logs, which the words hold: the list of
+    /// them is of a type of no size.
+    fn drain_flag<T: Send>(
+        &self,
+        n: usize,
+        flag: u32,
+        states: Vec<T>,
+        f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
+        done: impl Fn(u64, &mut T) + Sync,
+    ) -> (u64, u64, Vec<T>) {
+        let bits = self.bits;
+        // Every run but the last is whole, and a whole run holds whole blocks.
+        let per_run = (1usize << bits) / BLOCK;
+        let blocks: usize = self.runs.iter().map(|r| r.len.div_ceil(BLOCK)).sum();
+        assert_eq!(states.len(), blocks);
+        let (count, sum) = (AtomicU64::new(0), AtomicU64::new(0));
+        let states = states
+            .into_par_iter()
+            .enumerate()
+            .map(|(b, mut state)| {
+                let (c, k) = (b / per_run, b % per_run);
+                let items = self.runs[c].items();
+                let block = &items[k * BLOCK..((k + 1) * BLOCK).min(items.len())];
+                let start = (c << bits) + k * BLOCK;
+                let (mut block_count, mut block_sum) = (0, 0);
+                let mut walk = Walk::new(n);
+                for (i, word) in block.iter().enumerate() {
+                    if word.load(Relaxed) & flag == 0 {
+                        continue;
+                    }
+                    word.fetch_and(!flag, Relaxed);
+                    block_count += 1;
+                    block_sum += f(start + i, &mut walk, &mut state);
+                }
+                done(block_count, &mut state);
+                count.fetch_add(block_count, Relaxed);
+                sum.fetch_add(block_sum, Relaxed);
+                state
+            })
+            .collect();
+        (count.into_inner(), sum.into_inner(), states)
+    }
+}
+
+/// The flag of a set.
+#[inline]
+fn flag(set: Set) -> u32 {
+    match set {
+        Set::Dirty => DIRTY,
+        Set::Changed => CHANGED,
+    }
+}
+
+/// The packed solver's [`Store`]: everything in the words. Stage 2's log is in the word too:
+/// a position that changes writes its new `lo` over its exits' `lo` and, when its `hi` fell,
+/// its new `hi` over its rank (`HI_LOGGED`); the commit puts them in place and sets the rank.
+impl Store for Words {
+    type Log = ();
+    type Logged = ();
+
     #[inline]
-    fn mark(&self, i: usize, flag: u32) -> bool {
-        self.at(i).fetch_or(flag, Relaxed) & flag == 0
+    fn exits(&self, i: usize) -> Option<(u8, u8)> {
+        let w = self.load(i);
+        (w & OVER == 0).then(|| exits_of(w))
     }
 
-    /// How many positions have `flag`.
-    fn count(&self, flag: u32) -> u64 {
+    #[inline]
+    fn pair(&self, i: usize) -> (u8, u8) {
+        pair(self.load(i))
+    }
+
+    #[inline]
+    fn set_pair(&self, i: usize, p: (u8, u8)) {
+        self.replace(i, PAIR, pair_bits(p));
+    }
+
+    #[inline]
+    fn mark(&self, set: Set, i: usize) -> bool {
+        self.at(i).fetch_or(flag(set), Relaxed) & flag(set) == 0
+    }
+
+    fn mark_all(&self) {
+        self.runs
+            .par_iter()
+            .flat_map(|run| run.items().par_iter())
+            .for_each(|w| {
+                w.fetch_or(DIRTY, Relaxed);
+            });
+    }
+
+    fn count(&self, set: Set) -> u64 {
+        let flag = flag(set);
         self.runs
             .par_iter()
             .flat_map(|run| run.items().par_chunks(BLOCK))
@@ -171,45 +252,44 @@ impl Words {
             .sum()
     }
 
-    /// Calls `f` with every position that has `flag` and a [`Walk`] that gives its houses, in
-    /// parallel, a block of [`BLOCK`] positions in increasing order, taking the flag off as it
-    /// goes (a position flagged meanwhile is seen if the walk has not passed it), and `done`
-    /// with the count of each block after it; returns the number of positions and the sum of
-    /// what `f` returned. The blocks are found from their number and the totals summed as they
-    /// come: a list of the blocks, or of their counts, would be bytes a position beside the
-    /// words (some 0.01: 1.8 MiB at 193 million positions).
-    fn drain(
+    fn drain<T: Send>(
         &self,
         n: usize,
-        flag: u32,
-        f: impl Fn(usize, &mut Walk) -> u64 + Sync,
-        done: impl Fn(u64) + Sync,
-    ) -> (u64, u64) {
-        let bits = self.bits;
-        // Every run but the last is whole, and a whole run holds whole blocks.
-        let per_run = (1usize << bits) / BLOCK;
-        let blocks: usize = self.runs.iter().map(|r| r.len.div_ceil(BLOCK)).sum();
-        (0..blocks)
-            .into_par_iter()
-            .map(|b| {
-                let (c, k) = (b / per_run, b % per_run);
-                let items = self.runs[c].items();
-                let block = &items[k * BLOCK..((k + 1) * BLOCK).min(items.len())];
-                let start = (c << bits) + k * BLOCK;
-                let (mut count, mut sum) = (0, 0);
-                let mut walk = Walk::new(n);
-                for (i, word) in block.iter().enumerate() {
-                    if word.load(Relaxed) & flag == 0 {
-                        continue;
-                    }
-                    word.fetch_and(!flag, Relaxed);
-                    count += 1;
-                    sum += f(start + i, &mut walk);
-                }
-                done(count);
-                (count, sum)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        set: Set,
+        states: Vec<T>,
+        f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
+        done: impl Fn(u64, &mut T) + Sync,
+    ) -> (u64, u64, Vec<T>) {
+        self.drain_flag(n, flag(set), states, f, done)
+    }
+
+    #[inline]
+    fn log(&self, i: usize, _: u32, (lo, hi): (u8, u8), was: (u8, u8), _: &mut ()) {
+        let (mut mask, mut bits) = ((FIVE << XLO) | CHANGED, (u32::from(lo) << XLO) | CHANGED);
+        if hi != was.1 {
+            mask |= (0xff << RANK) | HI_LOGGED;
+            bits |= (u32::from(hi) << RANK) | HI_LOGGED;
+        }
+        self.replace(i, mask, bits);
+    }
+
+    fn logged((): ()) {}
+
+    #[inline]
+    fn commit(&self, j: usize, pass: u32, _: &mut ()) -> ((u8, u8), (u8, u8)) {
+        let w = self.load(j);
+        let was = pair(w);
+        let lo = ((w >> XLO) & FIVE) as u8;
+        let (hi, rank_bits) = match w & HI_LOGGED != 0 {
+            true => (((w >> RANK) & FIVE) as u8, pass.min(255) << RANK),
+            false => (was.1, w & (0xff << RANK)),
+        };
+        self.replace(
+            j,
+            PAIR | (0xff << RANK) | HI_LOGGED,
+            pair_bits((lo, hi)) | rank_bits,
+        );
+        (was, (lo, hi))
     }
 }
 
@@ -323,9 +403,6 @@ pub fn solve_in_runs(
     let mut passes = 1;
 
     evaluated += core_passes(variant, n, &words, progress, &mut passes);
-
-    // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and logs the new ones
-    // in the words, committed when its parents are marked; see the narrow solver.
     evaluated += bounds_passes(variant, n, &words, progress, &mut passes);
 
     // The words become the file's value bytes and rank bytes, their pages let go a piece at a
@@ -346,183 +423,4 @@ pub fn solve_in_runs(
         }
     }
     Solved::new(bytes, ranks, passes, unsettled, evaluated)
-}
-
-/// Stage 2 of the packed solver, from the cores in the words (stage 1's pairs, `(s, n - t)`):
-/// pass `k` reads the bounds pass `k - 1` left and logs the new ones in the words, committed
-/// when its parents are marked; see the narrow solver. Counts its passes on `passes` and returns
-/// the positions it evaluated.
-fn bounds_passes(
-    variant: Variant,
-    n: usize,
-    words: &Words,
-    progress: &impl Progress,
-    passes: &mut u32,
-) -> u64 {
-    let size = layer_size(n) as usize;
-    let nb = n as u8;
-    let mut evaluated = 0;
-    let mut pass = 0u32;
-    loop {
-        pass += 1;
-        let marked = if pass == 1 {
-            words
-                .runs
-                .par_iter()
-                .flat_map(|run| run.items().par_iter())
-                .for_each(|w| {
-                    w.fetch_or(DIRTY, Relaxed);
-                });
-            size as u64
-        } else {
-            // The rank of the pass just done.
-            let rank_then = (pass - 1).min(255);
-            words
-                .drain(
-                    n,
-                    CHANGED,
-                    |j, walk| {
-                        let w = words.load(j);
-                        let (was_l, was_h) = pair(w);
-                        let lj = ((w >> XLO) & FIVE) as u8;
-                        let hi_moved = w & HI_LOGGED != 0;
-                        let hj = match hi_moved {
-                            true => ((w >> RANK) & FIVE) as u8,
-                            false => was_h,
-                        };
-                        let lo_moved = lj != was_l;
-                        let rank_bits = match hi_moved {
-                            true => rank_then << RANK,
-                            false => w & (0xff << RANK),
-                        };
-                        words.replace(
-                            j,
-                            PAIR | (0xff << RANK) | HI_LOGGED,
-                            pair_bits((lj, hj)) | rank_bits,
-                        );
-                        let mut marked = 0;
-                        parents(variant, &walk.houses(j), |p| {
-                            let parent = words.pair(p as usize);
-                            if bounds_reach(nb, (lj, hj), (lo_moved, hi_moved), parent) {
-                                marked += u64::from(words.mark(p as usize, DIRTY));
-                            }
-                        });
-                        marked
-                    },
-                    |_| {},
-                )
-                .1
-        };
-        if marked == 0 {
-            break;
-        }
-        *passes += 1;
-        progress.pass(*passes, marked);
-        let first = pass == 1;
-        let evaluate = |i: usize, walk: &mut Walk| {
-            let w = words.load(i);
-            let (was_lo, was_hi) = pair(w);
-            if was_lo == was_hi {
-                return 0;
-            }
-            // After the first pass `lo` is at least `xlo`, whose bits then hold logs.
-            let (xlo, xhi) = exits_of(w);
-            let mut best = Bounds::new(nb, (if first { xlo } else { 0 }, xhi));
-            children(variant, &walk.houses(i), |c| {
-                best.child(words.pair(rank(c) as usize));
-            });
-            let (new_lo, new_hi) = best.held((was_lo, was_hi));
-            if (new_lo, new_hi) != (was_lo, was_hi) {
-                let (mask, mut bits) = (
-                    (FIVE << XLO) | CHANGED,
-                    (u32::from(new_lo) << XLO) | CHANGED,
-                );
-                let (mask, bits) = if new_hi != was_hi {
-                    bits |= (u32::from(new_hi) << RANK) | HI_LOGGED;
-                    (mask | (0xff << RANK) | HI_LOGGED, bits)
-                } else {
-                    (mask, bits)
-                };
-                words.replace(i, mask, bits);
-            }
-            0
-        };
-        let (count, _) = words.drain(n, DIRTY, evaluate, |count| progress.advance(count));
-        evaluated += count;
-    }
-
-    evaluated
-}
-
-/// Stage 1 of the packed solver after its first pass, from above, in place, in any order; see
-/// the narrow solver. The words hold each position's `(s, n - t)`, and `CHANGED` the positions
-/// the first pass lowered. Counts its passes on `passes` and returns the positions it
-/// evaluated.
-fn core_passes(
-    variant: Variant,
-    n: usize,
-    words: &Words,
-    progress: &impl Progress,
-    passes: &mut u32,
-) -> u64 {
-    let nb = n as u8;
-    let get_st = |i: usize| {
-        let (s, u) = words.pair(i);
-        (s, nb - u)
-    };
-    let mut evaluated = 0;
-    let affects = |now: (u8, u8), was: (u8, u8), p: usize| core_reaches(now, was, get_st(p));
-    words.drain(
-        n,
-        CHANGED,
-        |j, walk| {
-            let houses = walk.houses(j);
-            let row: u8 = houses[..6].iter().sum();
-            let (now, was) = (get_st(j), (row, nb - row));
-            parents(variant, &houses, |p| {
-                if affects(now, was, p as usize) {
-                    words.mark(p as usize, DIRTY);
-                }
-            });
-            0
-        },
-        |_| {},
-    );
-    loop {
-        let marked = words.count(DIRTY);
-        if marked == 0 {
-            break;
-        }
-        *passes += 1;
-        progress.pass(*passes, marked);
-        evaluated += words
-            .drain(
-                n,
-                DIRTY,
-                |i, walk| {
-                    let w = words.load(i);
-                    if w & OVER != 0 {
-                        return 0;
-                    }
-                    let (was_s, was_t) = get_st(i);
-                    let mut core = Core::new(nb, exits_of(w));
-                    let houses = walk.houses(i);
-                    children(variant, &houses, |c| core.child(get_st(rank(c) as usize)));
-                    let (new_s, new_t) = core.held((was_s, was_t));
-                    if (new_s, new_t) != (was_s, was_t) {
-                        words.replace(i, PAIR, pair_bits((new_s, nb - new_t)));
-                        parents(variant, &houses, |p| {
-                            if affects((new_s, new_t), (was_s, was_t), p as usize) {
-                                words.mark(p as usize, DIRTY);
-                            }
-                        });
-                    }
-                    0
-                },
-                |count| progress.advance(count),
-            )
-            .0;
-    }
-
-    evaluated
 }

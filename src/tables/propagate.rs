@@ -42,14 +42,12 @@
 
 use super::index::{from_side, layer_size, next, rank, seeds, unrank};
 use super::layer::{Lower, Progress, Solved};
-use super::rule::{bounds_reach, core_reaches, solved, Bounds, Core};
-use super::steps::{board, children, parents};
+use super::passes::{bounds_passes, core_passes, Set, Store, Walk, BLOCK};
+use super::rule::{solved, Core};
+use super::steps::{board, children};
 use crate::rules::{Side, Variant};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-
-/// Positions per task; a multiple of 64, so that a task owns whole words of the bit sets.
-pub(super) const BLOCK: usize = 1 << 12;
 /// The largest layer whose pairs of bounds fit one byte (`Narrow`).
 pub const NARROW_UP_TO: usize = 21;
 /// Runs of the first pass, after each of which the smaller layers' pages are let go.
@@ -154,11 +152,6 @@ impl Bits {
             .sum()
     }
 
-    /// Runs of [`BLOCK`] positions in a layer of `size`.
-    fn blocks(size: usize) -> usize {
-        size.div_ceil(BLOCK)
-    }
-
     /// Calls `f` with every position of the set, a [`Walk`] that gives its houses and the
     /// state of its run of positions (one of `states` per [`BLOCK`], in order), in parallel,
     /// a run in increasing order, emptying the set (a position added meanwhile is seen if its
@@ -202,7 +195,7 @@ impl Bits {
 
 /// The positions, the sum and the state of each run of a drain: the totals of the positions
 /// and the sums, and the states in order.
-pub(super) fn totals<T>(runs: Vec<(u64, u64, T)>) -> (u64, u64, Vec<T>) {
+fn totals<T>(runs: Vec<(u64, u64, T)>) -> (u64, u64, Vec<T>) {
     let (mut count, mut sum) = (0, 0);
     let states = runs
         .into_iter()
@@ -213,40 +206,6 @@ pub(super) fn totals<T>(runs: Vec<(u64, u64, T)>) -> (u64, u64, Vec<T>) {
         })
         .collect();
     (count, sum, states)
-}
-
-/// The houses of the positions of a run, in increasing order, each found from the last when it
-/// is near.
-pub(super) struct Walk {
-    n: usize,
-    /// The position `houses` holds (`usize::MAX`: none yet).
-    at: usize,
-    houses: [u8; 12],
-}
-
-impl Walk {
-    /// A walk over positions of layer `n`, at none yet.
-    pub(super) fn new(n: usize) -> Walk {
-        Walk {
-            n,
-            at: usize::MAX,
-            houses: [0; 12],
-        }
-    }
-
-    #[inline]
-    pub(super) fn houses(&mut self, i: usize) -> [u8; 12] {
-        if self.at < i && i - self.at <= 16 {
-            while self.at < i {
-                next(&mut self.houses);
-                self.at += 1;
-            }
-        } else if self.at != i {
-            self.houses = unrank(self.n, i as u64);
-            self.at = i;
-        }
-        self.houses
-    }
 }
 
 fn atomics(size: usize) -> Vec<AtomicU8> {
@@ -403,227 +362,134 @@ pub fn solve_layer_propagating(
     });
     let mut evaluated = size as u64;
     let mut passes = 1;
-    let dirty = Bits::new(size);
-    evaluated += core_passes(
-        variant,
-        n,
-        &exits,
-        &st,
-        &changed,
-        &dirty,
-        progress,
-        &mut passes,
-    );
-
-    // Stage 2, from the cores: pass `k` reads the bounds pass `k - 1` left and logs the new
-    // ones, committed when its parents are marked, so that a rank is the pass of the sweeping
-    // solver. A parent's `lo` can only rise if a child's new `hi` leaves it more, and its `hi`
-    // only fall if a child's new `lo` leaves it less.
-    let bounds = st;
-    let ranks = atomics(size);
-    evaluated += bounds_passes(
-        variant,
-        n,
-        &exits,
-        &bounds,
-        &ranks,
-        &changed,
-        &dirty,
-        progress,
-        &mut passes,
-    );
-    drop((dirty, changed, exits));
+    let store = NarrowStore {
+        exits,
+        pairs: st,
+        ranks: atomics(size),
+        dirty: Bits::new(size),
+        changed,
+    };
+    evaluated += core_passes(variant, n, &store, progress, &mut passes);
+    evaluated += bounds_passes(variant, n, &store, progress, &mut passes);
 
     // The pairs become the file's value bytes, and the ranks its rank bytes, each in place
     // where the sizes allow.
+    let NarrowStore {
+        pairs,
+        ranks,
+        exits,
+        dirty,
+        changed,
+    } = store;
+    drop((exits, dirty, changed));
     let ranks = ranks.into_iter().map(AtomicU8::into_inner).collect();
-    solved(n, bounds.into_pairs(), ranks, passes, evaluated)
+    solved(n, pairs.into_pairs(), ranks, passes, evaluated)
 }
 
-/// Stage 2 of the narrow solver, from the cores in `bounds` (stage 1's pairs, `(s, n - t)`):
-/// pass `k` reads the bounds pass `k - 1` left and logs the new ones, committed when its
-/// parents are marked, so that a rank is the pass of the sweeping solver. Counts its passes on
-/// `passes` and returns the positions it evaluated.
-#[allow(clippy::too_many_arguments)]
-fn bounds_passes(
-    variant: Variant,
-    n: usize,
-    exits: &Narrow,
-    bounds: &Narrow,
-    ranks: &[AtomicU8],
-    changed: &Bits,
-    dirty: &Bits,
-    progress: &impl Progress,
-    passes: &mut u32,
-) -> u64 {
-    let size = layer_size(n) as usize;
-    let nb = n as u8;
-    let blocks = Bits::blocks(size);
-    let mut evaluated = 0;
-    let mut pass = 0u32;
-    let mut logs: Vec<Vec<u8>> = Vec::new();
-    loop {
-        pass += 1;
-        let marked = if pass == 1 {
-            dirty.fill(size);
-            size as u64
+/// The narrow solver's [`Store`]: a byte for each position's pair, one for its exits and one
+/// for its rank, a bit in each set, and stage 2's logs in a list per run of positions, the
+/// pairs a pass found in the order it found them. Pass 1 of stage 2 logs in the rank bytes
+/// instead, all 0 until it is committed, so that its log (most of the layer changes in it)
+/// costs nothing.
+struct NarrowStore {
+    exits: Narrow,
+    pairs: Narrow,
+    ranks: Vec<AtomicU8>,
+    dirty: Bits,
+    changed: Bits,
+}
+
+impl NarrowStore {
+    #[inline]
+    fn set(&self, set: Set) -> &Bits {
+        match set {
+            Set::Dirty => &self.dirty,
+            Set::Changed => &self.changed,
+        }
+    }
+}
+
+impl Store for NarrowStore {
+    type Log = Vec<u8>;
+    type Logged = std::vec::IntoIter<u8>;
+
+    #[inline]
+    fn exits(&self, i: usize) -> Option<(u8, u8)> {
+        match self.exits.raw(i) {
+            Narrow::OVER => None,
+            x => Some(Narrow::unpack(x)),
+        }
+    }
+
+    #[inline]
+    fn pair(&self, i: usize) -> (u8, u8) {
+        self.pairs.get(i)
+    }
+
+    #[inline]
+    fn set_pair(&self, i: usize, pair: (u8, u8)) {
+        self.pairs.set(i, pair);
+    }
+
+    #[inline]
+    fn mark(&self, set: Set, i: usize) -> bool {
+        self.set(set).insert(i as u64)
+    }
+
+    fn mark_all(&self) {
+        self.dirty.fill(self.pairs.0.len());
+    }
+
+    fn count(&self, set: Set) -> u64 {
+        self.set(set).count()
+    }
+
+    fn drain<T: Send>(
+        &self,
+        n: usize,
+        set: Set,
+        states: Vec<T>,
+        f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
+        done: impl Fn(u64, &mut T) + Sync,
+    ) -> (u64, u64, Vec<T>) {
+        self.set(set).drain(n, states, f, done)
+    }
+
+    #[inline]
+    fn log(&self, i: usize, pass: u32, now: (u8, u8), was: (u8, u8), log: &mut Vec<u8>) {
+        let new = Narrow::pack(now);
+        if pass == 1 {
+            self.ranks[i].store(new, Ordering::Relaxed);
         } else {
-            let logs = std::mem::take(&mut logs)
-                .into_iter()
-                .map(Vec::into_iter)
-                .collect();
-            changed
-                .drain(
-                    n,
-                    logs,
-                    |j, walk, log| {
-                        let new = if pass == 2 {
-                            ranks[j].load(Ordering::Relaxed)
-                        } else {
-                            log.next().expect("a logged pair per changed position")
-                        };
-                        let (was_l, was_h) = bounds.get(j);
-                        bounds.put(j, new);
-                        let (lj, hj) = Narrow::unpack(new);
-                        let (lo_moved, hi_moved) = (lj != was_l, hj != was_h);
-                        if pass == 2 {
-                            ranks[j].store(u8::from(hi_moved), Ordering::Relaxed);
-                        }
-                        let mut marked = 0;
-                        parents(variant, &walk.houses(j), |p| {
-                            let parent = bounds.get(p as usize);
-                            if bounds_reach(nb, (lj, hj), (lo_moved, hi_moved), parent) {
-                                marked += u64::from(dirty.insert(p));
-                            }
-                        });
-                        marked
-                    },
-                    |_, _| {},
-                )
-                .1
-        };
-        if marked == 0 {
-            break;
-        }
-        *passes += 1;
-        progress.pass(*passes, marked);
-        let rank_now = pass.min(255) as u8;
-        let evaluate = |i: usize, walk: &mut Walk, log: &mut Vec<u8>| {
-            let (was_lo, was_hi) = bounds.get(i);
-            if was_lo == was_hi {
-                return 0;
+            log.push(new);
+            // Ranks are not read in a pass: the rank is set now rather than at the commit.
+            if now.1 != was.1 {
+                self.ranks[i].store(pass.min(255) as u8, Ordering::Relaxed);
             }
-            let mut best = Bounds::new(nb, Narrow::unpack(exits.raw(i)));
-            children(variant, &walk.houses(i), |c| {
-                best.child(bounds.get(rank(c) as usize));
-            });
-            let (new_lo, new_hi) = best.held((was_lo, was_hi));
-            if (new_lo, new_hi) != (was_lo, was_hi) {
-                let new = Narrow::pack((new_lo, new_hi));
-                if pass == 1 {
-                    // Every rank is 0 until pass 1 is committed: its byte holds the log.
-                    ranks[i].store(new, Ordering::Relaxed);
-                } else {
-                    log.push(new);
-                    if new_hi != was_hi {
-                        ranks[i].store(rank_now, Ordering::Relaxed);
-                    }
-                }
-                changed.insert(i as u64);
-            }
-            0
-        };
-        let fresh = (0..blocks).map(|_| Vec::new()).collect();
-        let (count, _, written) = dirty.drain(n, fresh, evaluate, |count, log| {
-            progress.advance(count);
-            log.shrink_to_fit();
-        });
-        evaluated += count;
-        logs = written;
-    }
-    evaluated
-}
-
-/// Stage 1 of the narrow solver after its first pass, from above: in place, in any order (the
-/// largest fixed point below the start is one, however it is reached), until no core shrinks.
-/// `st` holds each position's `(s, n - t)`, `changed` the positions the first pass lowered.
-/// Counts its passes on `passes` and returns the positions it evaluated.
-#[allow(clippy::too_many_arguments)]
-fn core_passes(
-    variant: Variant,
-    n: usize,
-    exits: &Narrow,
-    st: &Narrow,
-    changed: &Bits,
-    dirty: &Bits,
-    progress: &impl Progress,
-    passes: &mut u32,
-) -> u64 {
-    let nb = n as u8;
-    let blocks = Bits::blocks(layer_size(n) as usize);
-    let units = || (0..blocks).map(|_| ()).collect::<Vec<()>>();
-    let get_st = |i: usize| {
-        let (s, u) = st.get(i);
-        (s, nb - u)
-    };
-    let set_st = |i: usize, (s, t): (u8, u8)| st.set(i, (s, nb - t));
-    let mut evaluated = 0;
-    // A parent's `s` can only fall below
-    // a child's new `t` if that fell, and its `t` below the child's new `s` likewise; a
-    // position that changes marks the parents it can move at once, so that a pass also
-    // evaluates those it has yet to reach.
-    let affects = |now: (u8, u8), was: (u8, u8), p: usize| core_reaches(now, was, get_st(p));
-    changed.drain(
-        n,
-        units(),
-        |j, walk, _| {
-            let houses = walk.houses(j);
-            let row: u8 = houses[..6].iter().sum();
-            let (now, was) = (get_st(j), (row, nb - row));
-            parents(variant, &houses, |p| {
-                if affects(now, was, p as usize) {
-                    dirty.insert(p);
-                }
-            });
-            0
-        },
-        |_, _| {},
-    );
-    loop {
-        let marked = dirty.count();
-        if marked == 0 {
-            break;
         }
-        *passes += 1;
-        progress.pass(*passes, marked);
-        evaluated += dirty
-            .drain(
-                n,
-                units(),
-                |i, walk, _| {
-                    let x = exits.raw(i);
-                    if x == Narrow::OVER {
-                        return 0;
-                    }
-                    let (was_s, was_t) = get_st(i);
-                    let mut core = Core::new(nb, Narrow::unpack(x));
-                    let houses = walk.houses(i);
-                    children(variant, &houses, |c| core.child(get_st(rank(c) as usize)));
-                    let (new_s, new_t) = core.held((was_s, was_t));
-                    if (new_s, new_t) != (was_s, was_t) {
-                        set_st(i, (new_s, new_t));
-                        parents(variant, &houses, |p| {
-                            if affects((new_s, new_t), (was_s, was_t), p as usize) {
-                                dirty.insert(p);
-                            }
-                        });
-                    }
-                    0
-                },
-                |count, _| progress.advance(count),
-            )
-            .0;
+        self.changed.insert(i as u64);
     }
 
-    evaluated
+    fn written(log: &mut Vec<u8>) {
+        log.shrink_to_fit();
+    }
+
+    fn logged(log: Vec<u8>) -> std::vec::IntoIter<u8> {
+        log.into_iter()
+    }
+
+    #[inline]
+    fn commit(&self, j: usize, pass: u32, logged: &mut Self::Logged) -> ((u8, u8), (u8, u8)) {
+        let new = match pass {
+            1 => self.ranks[j].load(Ordering::Relaxed),
+            _ => logged.next().expect("a logged pair per changed position"),
+        };
+        let was = self.pairs.get(j);
+        self.pairs.put(j, new);
+        let now = Narrow::unpack(new);
+        if pass == 1 {
+            self.ranks[j].store(u8::from(now.1 != was.1), Ordering::Relaxed);
+        }
+        (was, now)
+    }
 }
