@@ -1,7 +1,7 @@
 //! `awari tables build`: solves and writes layers 0..=N in order, resuming after the last whole
 //! file, on a pool of threads, with progress on a terminal and plain lines otherwise.
 
-use super::file::{write_layer, FileError, Layer};
+use super::file::{layer_path, write_layer, FileError, Layer};
 use super::index::{layer_size, positions_up_to};
 use super::layer::{Lower, Progress};
 use super::probe::supported;
@@ -230,6 +230,72 @@ impl BuildOptions {
     }
 }
 
+/// Where a build solves its layers: a pool of threads in this process ([`build`]), or the
+/// ranks of an MPI job (`tables::distributed`). [`layers`] runs the layer loop of both through
+/// this, so that both say the same things in the same words.
+pub(crate) trait Workers {
+    /// What the build's first line says it runs on: `2 threads`, `4 MPI ranks`.
+    fn named(&self) -> String;
+
+    /// Says `line` on `out` (the MPI build: rank 0 only).
+    fn say(&self, out: &mut dyn Write, line: &str) {
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    /// Layer `n`'s file as it is in the build's directory (the MPI build: as rank 0 found it,
+    /// told to every rank).
+    fn found(&mut self, options: &BuildOptions, n: usize) -> Found;
+
+    /// Solves layer `n` from the smaller layers in `lower` and writes its file, checked by
+    /// reading it back; `per_position` is the last layer built's seconds a position, and its
+    /// seed count, for the estimate of the time left.
+    fn solve(
+        &mut self,
+        options: &BuildOptions,
+        n: usize,
+        lower: &Opened,
+        per_position: Option<(f64, usize)>,
+    ) -> Result<Built, BuildError>;
+
+    /// Layer `n`'s file for the layers above, `kept` if it was opened already.
+    fn open(
+        &mut self,
+        options: &BuildOptions,
+        n: usize,
+        kept: Option<Layer>,
+    ) -> Result<Layer, BuildError>;
+
+    /// The peak resident memory of this process, and as the last line says it.
+    fn peak(&mut self) -> (Option<u64>, String);
+}
+
+/// A layer's file as a build finds it.
+pub(crate) enum Found {
+    /// Whole: kept, and opened already where the build opened it to see.
+    Whole(Option<Layer>),
+    /// Not there: built.
+    Missing,
+    /// There, but not a sound layer: built again (the build says why).
+    Unsound(FileError),
+}
+
+/// What solving and writing a layer found.
+pub(crate) struct Built {
+    /// Passes over the layer.
+    pub(crate) passes: u32,
+    /// Positions whose bounds differ (a repetition bounds them).
+    pub(crate) unsettled: u64,
+    /// Positions evaluated, all passes together.
+    pub(crate) evaluated: u64,
+    /// The largest rank byte.
+    pub(crate) max_rank: u8,
+    /// The file read back, where the build read it.
+    pub(crate) layer: Option<Layer>,
+    /// More to say on the layer's line (the MPI build: the traffic between its ranks).
+    pub(crate) more: String,
+}
+
 /// Builds the tables `options` asks for, writing one line per layer to `out`.
 pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, BuildError> {
     options.check()?;
@@ -238,47 +304,129 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
         .num_threads(options.threads)
         .build()
         .map_err(|e| BuildError::Threads(options.threads, e))?;
+    layers(options, out, &mut Threads(pool))
+}
+
+/// The layers of the build `options` asks for on `workers`, in order, each kept if its file is
+/// whole and solved otherwise, with a line for each on `out` and a last line for the build.
+pub(crate) fn layers(
+    options: &BuildOptions,
+    out: &mut dyn Write,
+    workers: &mut impl Workers,
+) -> Result<Summary, BuildError> {
+    workers.say(
+        out,
+        &format!(
+            "building {} tables up to {} seeds ({} positions) in {} with {}",
+            options.variant,
+            options.seeds,
+            positions_up_to(options.seeds),
+            options.dir.display(),
+            workers.named()
+        ),
+    );
     let start = Instant::now();
     let mut summary = Summary::default();
     let mut lower = Opened(Vec::new());
     // The last layer built: its seconds per position, and its seed count.
     let mut per_position: Option<(f64, usize)> = None;
-    let say = |out: &mut dyn Write, line: String| {
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
-    };
-    say(
+    for n in 0..=options.seeds {
+        let kept = match workers.found(options, n) {
+            Found::Whole(layer) => {
+                summary.kept.push(n);
+                layer
+            }
+            found => {
+                if let Found::Unsound(e) = found {
+                    workers.say(out, &format!("layer {n}: {e}; building it again"));
+                }
+                let size = layer_size(n);
+                let t = Instant::now();
+                let built = workers.solve(options, n, &lower, per_position)?;
+                let secs = t.elapsed().as_secs_f64();
+                // Larger layers take longer per position: the estimate leans on the last one.
+                per_position = Some((secs / size.max(1) as f64, n));
+                workers.say(out, &layer_line(options, n, secs, &built));
+                if built.max_rank == u8::MAX {
+                    workers.say(
+                        out,
+                        &format!(
+                            "layer {n}: warning: distances of 255 passes or more share one rank"
+                        ),
+                    );
+                }
+                summary.built.push(n);
+                built.layer
+            }
+        };
+        lower.0.push(workers.open(options, n, kept)?);
+    }
+    summary.time = start.elapsed();
+    let (peak, said) = workers.peak();
+    summary.peak_memory = peak;
+    workers.say(
         out,
-        format!(
-            "building {} tables up to {} seeds ({} positions) in {} with {} thread{}",
-            options.variant,
-            options.seeds,
-            positions_up_to(options.seeds),
-            options.dir.display(),
-            options.threads,
-            if options.threads == 1 { "" } else { "s" }
+        &format!(
+            "done: {} layers built, {} kept, {:.1} s, peak memory {said}",
+            summary.built.len(),
+            summary.kept.len(),
+            summary.time.as_secs_f64(),
         ),
     );
-    for n in 0..=options.seeds {
+    Ok(summary)
+}
+
+/// The line a build says for layer `n`, built in `secs`.
+fn layer_line(options: &BuildOptions, n: usize, secs: f64, built: &Built) -> String {
+    let size = layer_size(n).max(1) as f64;
+    format!(
+        "layer {n:>2}: {:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, \
+         {:>6.2} M positions/s, {:>5.1} evaluations per position ({:.2} M/s){} -> {}",
+        layer_size(n),
+        built.passes,
+        100.0 * built.unsettled as f64 / size,
+        secs,
+        size / secs.max(1e-9) / 1e6,
+        built.evaluated as f64 / size,
+        built.evaluated as f64 / secs.max(1e-9) / 1e6,
+        built.more,
+        layer_path(&options.dir, options.variant, n).display()
+    )
+}
+
+/// The build on a pool of threads in this process.
+struct Threads(rayon::ThreadPool);
+
+impl Workers for Threads {
+    fn named(&self) -> String {
+        let threads = self.0.current_num_threads();
+        format!("{threads} thread{}", if threads == 1 { "" } else { "s" })
+    }
+
+    fn found(&mut self, options: &BuildOptions, n: usize) -> Found {
         match Layer::open(&options.dir, options.variant, n) {
-            Ok(layer) => {
-                // Opening read it whole; the solves read only what they need of it.
-                layer.release();
-                summary.kept.push(n);
-                lower.0.push(layer);
-                continue;
-            }
-            Err(e) if e.is_missing() => {}
-            Err(e) => say(out, format!("layer {n}: {e}; building it again")),
+            // Opening read it whole; the solves read only what they need of it.
+            Ok(layer) => Found::Whole(Some(layer)),
+            Err(e) if e.is_missing() => Found::Missing,
+            Err(e) => Found::Unsound(e),
         }
-        let size = layer_size(n);
+    }
+
+    fn solve(
+        &mut self,
+        options: &BuildOptions,
+        n: usize,
+        lower: &Opened,
+        per_position: Option<(f64, usize)>,
+    ) -> Result<Built, BuildError> {
         let bar = Bar::new(options, n, per_position);
-        let t = Instant::now();
-        let solved = pool.install(|| solve_layer(options.variant, n, &lower, &bar));
+        let solved = self
+            .0
+            .install(|| solve_layer(options.variant, n, lower, &bar));
         if let Some(b) = &bar.bar {
             b.finish_and_clear();
         }
-        let path = write_layer(
+        write_layer(
             &options.dir,
             options.variant,
             n,
@@ -292,48 +440,39 @@ pub fn build(options: &BuildOptions, out: &mut dyn Write) -> Result<Summary, Bui
         drop(solved);
         let layer =
             Layer::open(&options.dir, options.variant, n).map_err(|e| BuildError::Reread(n, e))?;
-        layer.release();
-        let secs = t.elapsed().as_secs_f64();
-        // Larger layers take longer per position: the estimate leans on the last one.
-        per_position = Some((secs / size as f64, n));
-        say(
-            out,
-            format!(
-                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s, {:>5.1} evaluations per position ({:.2} M/s) -> {}",
-                passes,
-                100.0 * unsettled as f64 / size as f64,
-                secs,
-                size as f64 / secs.max(1e-9) / 1e6,
-                evaluated as f64 / size as f64,
-                evaluated as f64 / secs.max(1e-9) / 1e6,
-                path.display()
-            ),
-        );
-        if max_rank == u8::MAX {
-            say(
-                out,
-                format!("layer {n}: warning: distances of 255 passes or more share one rank"),
-            );
-        }
-        summary.built.push(n);
-        lower.0.push(layer);
+        Ok(Built {
+            passes,
+            unsettled,
+            evaluated,
+            max_rank,
+            layer: Some(layer),
+            more: String::new(),
+        })
     }
-    summary.time = start.elapsed();
-    summary.peak_memory = peak_memory();
-    say(
-        out,
-        format!(
-            "done: {} layers built, {} kept, {:.1} s, peak memory {}",
-            summary.built.len(),
-            summary.kept.len(),
-            summary.time.as_secs_f64(),
-            summary.peak_memory.map_or_else(
-                || "unknown".to_string(),
-                |b| format!("{:.1} MiB", b as f64 / 1048576.0)
-            )
-        ),
-    );
-    Ok(summary)
+
+    fn open(
+        &mut self,
+        options: &BuildOptions,
+        n: usize,
+        kept: Option<Layer>,
+    ) -> Result<Layer, BuildError> {
+        let layer = match kept {
+            Some(layer) => layer,
+            None => Layer::open(&options.dir, options.variant, n)
+                .map_err(|e| BuildError::Reread(n, e))?,
+        };
+        layer.release();
+        Ok(layer)
+    }
+
+    fn peak(&mut self) -> (Option<u64>, String) {
+        let peak = peak_memory();
+        let said = peak.map_or_else(
+            || "unknown".to_string(),
+            |b| format!("{:.1} MiB", b as f64 / 1048576.0),
+        );
+        (peak, said)
+    }
 }
 
 /// The process's peak resident memory (Linux's `VmHWM`).

@@ -28,9 +28,11 @@ mod exchange;
 
 use self::agree::agree_on_the_build;
 use self::exchange::{agree, all_to_all, all_to_all_counted, by_rank, Bits, Traffic, BLOCK};
-use super::build::{peak_memory, BuildError, BuildOptions, Opened, Summary};
+use super::build::{
+    layers, peak_memory, BuildError, BuildOptions, Built, Found, Opened, Summary, Workers,
+};
 use super::file::{layer_path, table_header, FileError, Layer, HEADER};
-use super::index::{layer_size, next, positions_up_to, rank, unrank};
+use super::index::{layer_size, next, rank, unrank};
 use super::layer::{best_exit, moves, Moves};
 use super::rule::{exits, finish, Bounds, Core, NO_EXIT};
 use super::steps::{children, parents};
@@ -39,7 +41,6 @@ use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use std::io::{Seek, SeekFrom, Write};
-use std::time::Instant;
 
 /// Bytes of a message that carries a share of a layer file to rank 0.
 const STREAM: usize = 1 << 22;
@@ -445,101 +446,115 @@ pub fn build(
     options: &BuildOptions,
     out: &mut dyn Write,
 ) -> Result<Summary, BuildError> {
-    let me = world.rank() as usize;
-    let ranks = world.size() as usize;
     agree_on_the_build(world, options)?;
     options.check()?;
-    if me == 0 {
+    if world.rank() == 0 {
         if let Err(e) = options.prepare(out) {
             fail(world, &e.to_string());
         }
     }
-    let mut say = |line: String| {
-        if me == 0 {
+    world.barrier();
+    layers(options, out, &mut Ranks(world))
+}
+
+/// The build as one rank of an MPI job: rank 0 looks at the files, writes them and speaks.
+struct Ranks<'a>(&'a SimpleCommunicator);
+
+impl Workers for Ranks<'_> {
+    fn named(&self) -> String {
+        let ranks = self.0.size();
+        format!("{ranks} MPI rank{}", if ranks == 1 { "" } else { "s" })
+    }
+
+    fn say(&self, out: &mut dyn Write, line: &str) {
+        if self.0.rank() == 0 {
             let _ = writeln!(out, "{line}");
             let _ = out.flush();
         }
-    };
-    world.barrier();
-    say(format!(
-        "building {} tables up to {} seeds ({} positions) in {} with {ranks} MPI rank{}",
-        options.variant,
-        options.seeds,
-        positions_up_to(options.seeds),
-        options.dir.display(),
-        if ranks == 1 { "" } else { "s" }
-    ));
-    let start = Instant::now();
-    let mut summary = Summary::default();
-    let mut lower = Opened(Vec::new());
-    for n in 0..=options.seeds {
-        // Rank 0 decides whether the layer's file is whole, and says so to every rank.
+    }
+
+    fn found(&mut self, options: &BuildOptions, n: usize) -> Found {
+        // Rank 0 decides whether the layer's file is whole, and says so to every rank; every
+        // rank maps it afterwards (`open`).
+        let mut found = Found::Missing;
         let mut whole = 0u8;
-        if me == 0 {
+        if self.0.rank() == 0 {
             match Layer::open(&options.dir, options.variant, n) {
                 Ok(_) => whole = 1,
                 Err(e) if e.is_missing() => {}
-                Err(e) => say(format!("layer {n}: {e}; building it again")),
+                Err(e) => found = Found::Unsound(e),
             }
         }
-        world.process_at_rank(0).broadcast_into(&mut whole);
-        if whole == 0 {
-            let t = Instant::now();
-            let solved = solve_share(world, options.variant, n, &lower);
-            if let Err(e) = write_shares(world, options, n, &solved) {
-                fail(world, &BuildError::Write(n, e).to_string());
+        self.0.process_at_rank(0).broadcast_into(&mut whole);
+        match whole {
+            1 => Found::Whole(None),
+            _ => found,
+        }
+    }
+
+    fn solve(
+        &mut self,
+        options: &BuildOptions,
+        n: usize,
+        lower: &Opened,
+        _: Option<(f64, usize)>,
+    ) -> Result<Built, BuildError> {
+        let world = self.0;
+        let solved = solve_share(world, options.variant, n, lower);
+        if let Err(e) = write_shares(world, options, n, &solved) {
+            fail(world, &BuildError::Write(n, e).to_string());
+        }
+        if world.rank() == 0 {
+            if let Err(e) = Layer::open(&options.dir, options.variant, n) {
+                fail(world, &BuildError::Reread(n, e).to_string());
             }
-            if me == 0 {
-                if let Err(e) = Layer::open(&options.dir, options.variant, n) {
-                    fail(world, &BuildError::Reread(n, e).to_string());
-                }
-            }
-            let size = layer_size(n);
-            let secs = t.elapsed().as_secs_f64();
-            let traffic = solved.traffic;
-            say(format!(
-                "layer {n:>2}: {size:>11} positions, {:>3} passes, {:>5.1}% bounded by repetition, {:>8.2} s, {:>6.2} M positions/s, {:>5.1} evaluations per position, {} values and {} marks between ranks ({:.1} MB) in {} exchanges -> {}",
-                solved.passes,
-                100.0 * solved.unsettled as f64 / size.max(1) as f64,
-                secs,
-                size as f64 / secs.max(1e-9) / 1e6,
-                traffic.evaluated as f64 / size.max(1) as f64,
+        }
+        let own_max = solved.ranks.iter().max().copied().unwrap_or(0);
+        let mut max_rank = 0u8;
+        world.all_reduce_into(&own_max, &mut max_rank, SystemOperation::max());
+        let traffic = solved.traffic;
+        Ok(Built {
+            passes: solved.passes,
+            unsettled: solved.unsettled,
+            evaluated: traffic.evaluated,
+            max_rank,
+            layer: None,
+            more: format!(
+                ", {} values and {} marks between ranks ({:.1} MB) in {} exchanges",
                 traffic.asks,
                 traffic.marks,
                 traffic.bytes() as f64 / 1e6,
                 traffic.exchanges,
-                layer_path(&options.dir, options.variant, n).display()
-            ));
-            summary.built.push(n);
-        } else {
-            summary.kept.push(n);
-        }
-        world.barrier();
+            ),
+        })
+    }
+
+    fn open(
+        &mut self,
+        options: &BuildOptions,
+        n: usize,
+        _: Option<Layer>,
+    ) -> Result<Layer, BuildError> {
+        self.0.barrier();
         // Rank 0 checked the file whole; the others map it as it is.
         match open_written(options, n) {
-            Ok(layer) => lower.0.push(layer),
-            Err(e) => fail(world, &format!("layer {n}: cannot open: {e}")),
+            Ok(layer) => Ok(layer),
+            Err(e) => fail(self.0, &format!("layer {n}: cannot open: {e}")),
         }
     }
-    summary.time = start.elapsed();
-    let peak = peak_memory().unwrap_or(0);
-    let mut peaks = vec![0u64; ranks];
-    world.all_gather_into(&peak, &mut peaks[..]);
-    summary.peak_memory = Some(peak);
-    let mib = |b: u64| b as f64 / 1048576.0;
-    say(format!(
-        "done: {} layers built, {} kept, {:.1} s, peak memory per rank {}",
-        summary.built.len(),
-        summary.kept.len(),
-        summary.time.as_secs_f64(),
-        peaks
+
+    fn peak(&mut self) -> (Option<u64>, String) {
+        let peak = peak_memory().unwrap_or(0);
+        let mut peaks = vec![0u64; self.0.size() as usize];
+        self.0.all_gather_into(&peak, &mut peaks[..]);
+        let said = peaks
             .iter()
             .enumerate()
-            .map(|(r, &b)| format!("{r}: {:.1} MiB", mib(b)))
+            .map(|(r, &b)| format!("{r}: {:.1} MiB", b as f64 / 1048576.0))
             .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    Ok(summary)
+            .join(", ");
+        (Some(peak), format!("per rank {said}"))
+    }
 }
 
 fn open_written(options: &BuildOptions, n: usize) -> Result<Layer, FileError> {
