@@ -29,7 +29,7 @@ with SimpleEngine.popen(path) as engine:
                     break
                 try:
                     reason = board.illegal_reason(move)
-                except ValueError as e:  # not a move at all
+                except awari.NotationError as e:  # not a move at all
                     reason = str(e)
                 if reason is not None:
                     print(reason)

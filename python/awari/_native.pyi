@@ -1,6 +1,7 @@
 """The awari crate's rules and endgame tables (python/native, built by maturin)."""
 
 from os import PathLike
+from pathlib import Path
 from types import TracebackType
 from typing import Final, Literal, TypedDict
 
@@ -19,6 +20,50 @@ class IllegalMoveError(ValueError):
     move: str
     reason: Literal["game-over", "not-your-house", "empty-house", "must-feed", "endless"]
     index: int | None
+
+class SetupError(ValueError):
+    """A start position that cannot be set up (`Board(seeds=)` out of 1 to 21)."""
+
+    reason: Literal["seeds-per-house", "too-many-seeds", "bonus-not-in-rules"]
+
+class UnknownRulesError(ValueError):
+    """A rule set's name that is none of `RULES`: the name as given."""
+
+    rules: str
+
+class ReplyError(ValueError):
+    """A line given to the reply reader that is not of the kind asked for."""
+
+    line: str
+    expected: Literal["info", "bestmove"]
+
+class TablesError(Exception):
+    """What `Tables` raises past its directory and its rule set's name; each subclass is also
+    a `ValueError` or an `OSError`."""
+
+class TablesClosedError(TablesError, ValueError):
+    """Tables used after `close`."""
+
+    dir: Path
+
+class RulesMismatchError(TablesError, ValueError):
+    """A board of another rule set than the tables'."""
+
+    board_rules: str
+    tables_rules: str
+
+class UnsupportedRulesError(TablesError, ValueError):
+    """A rule set that has no tables (there are oware's and kalah's)."""
+
+    rules: str
+
+class LayerFileError(TablesError, OSError):
+    """A layer file cut short or rewritten under open tables, the one a probe's read failed
+    on: its layer is left out from then on."""
+
+    path: Path
+    layer: int
+    reason: Literal["resized", "written", "unreadable", "faulted"]
 
 class Outcome:
     """How a finished game ended."""
@@ -93,7 +138,7 @@ class Tables:
     @property
     def rules(self) -> str: ...
     @property
-    def dir(self) -> str: ...
+    def dir(self) -> Path: ...
     @property
     def reach(self) -> int | None: ...
     @property
@@ -138,10 +183,10 @@ class OptionFields(TypedDict):
     var: list[str]
 
 def read_info(line: str) -> InfoFields:
-    """An `info` line's fields, read by the crate's reader; ValueError for another line."""
+    """An `info` line's fields, read by the crate's reader; ReplyError for another line."""
 
 def read_bestmove(line: str) -> tuple[str, str | None]:
-    """A `bestmove` line's move and ponder move as written; ValueError for another line."""
+    """A `bestmove` line's move and ponder move as written; ReplyError for another line."""
 
 def read_option(line: str) -> OptionFields | None:
     """An `option` line's fields, or None when the line names no option."""

@@ -54,6 +54,7 @@ from awari.reply import (
     Info,
     InfoDict,
     PlayResult,
+    ReplyError,
     parse_info,
 )
 from awari.score import Cp, Mate, PovScore, Score
@@ -92,6 +93,7 @@ __all__ = [
     "PositionLike",
     "PovScore",
     "ProtocolError",
+    "ReplyError",
     "Score",
     "SimpleAnalysisResult",
     "SimpleEngine",

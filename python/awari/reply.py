@@ -4,7 +4,8 @@
 The lines are read by the crate's own reader (`src/client/reply.rs`, the referee's and the
 page's), bound into `awari._native`: there is one reader, so the client cannot read a line
 otherwise than they do. A field whose value does not parse is left out and the rest of its
-line kept; a `bestmove` that is not a move is an `IllegalBestMoveError`.
+line kept; a `bestmove` that is not a move is an `IllegalBestMoveError`; a line of another kind
+than the one asked for is a `ReplyError` (a `ValueError`: `line`, `expected`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from collections.abc import Sequence
 from typing import Optional, TypedDict, cast
 
 from awari import _native
+from awari._native import ReplyError
 from awari.errors import IllegalBestMoveError
 from awari.position import MOVE
 from awari.score import Cp, Mate, PovScore, Side
 
-__all__ = ["Info", "InfoDict", "PlayResult", "parse_bestmove", "parse_info"]
+__all__ = ["Info", "InfoDict", "PlayResult", "ReplyError", "parse_bestmove", "parse_info"]
 
 
 class Info(enum.IntFlag):
@@ -65,7 +67,7 @@ class InfoDict(TypedDict, total=False):
 
 def parse_info(line: str, turn: Side = "south") -> InfoDict:
     """An `info` line read by the crate's reader, its score from `turn`'s point of view (the
-    side to move in the position searched)."""
+    side to move in the position searched); `ReplyError` for a line that is not `info`."""
     read = _native.read_info(line)
     info = cast(InfoDict, {k: v for k, v in read.items() if k not in ("score", "time")})
     if "score" in read:
@@ -93,7 +95,8 @@ class PlayResult:
 def parse_bestmove(line: str, legal: Optional[Sequence[str]]
                    ) -> tuple[Optional[str], Optional[str]]:
     """A `bestmove` line read: its move (None for `0000`, the game over) and its ponder move,
-    or `IllegalBestMoveError` when the move is not a house letter or not in `legal`."""
+    or `IllegalBestMoveError` when the move is not a house letter or not in `legal`;
+    `ReplyError` for a line that is not `bestmove`."""
     move, ponder = _native.read_bestmove(line)
     if not move:
         raise IllegalBestMoveError(f"the engine sent {line!r}: a bestmove without a move")

@@ -9,6 +9,7 @@ import multiprocessing
 import pickle
 import re
 import subprocess
+from typing import Any
 
 import pytest
 
@@ -100,6 +101,33 @@ def test_the_rule_sets_are_the_engines_five() -> None:
     assert awari.RULES == ["oware", "awari", "ahl", "kalah", "ayoayo", "kalah-empty"]
     with pytest.raises(ValueError, match="the rule sets are oware, awari, ahl, kalah, ayoayo"):
         awari.Board(rules="chess")
+
+
+# (what Board is given, the exception, its fields): a board that cannot be made raises a class
+# that says why, each a ValueError as before it had one.
+REFUSED_BOARDS: list[tuple[dict[str, Any], type[ValueError] | None, dict[str, object]]] = [
+    ({"rules": "chess"}, awari.UnknownRulesError, {"rules": "chess"}),
+    ({"rules": "Oware "}, None, {}),  # any case, spaces around: a rule set all the same
+    ({"seeds": 0}, awari.SetupError, {"reason": "seeds-per-house"}),
+    ({"seeds": 22}, awari.SetupError, {"reason": "seeds-per-house"}),
+    ({"seeds": 21}, None, {}),
+    # A position's text that cannot be set up is the notation's error, with its column.
+    ({"fen": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S+"}, awari.NotationError, {"column": 29}),
+    ({"fen": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S+", "rules": "ahl"}, None, {}),
+]
+
+
+@pytest.mark.parametrize("given, error, fields", REFUSED_BOARDS)
+def test_a_board_that_cannot_be_made_raises_its_class(given: dict[str, Any],
+                                                      error: type[ValueError] | None,
+                                                      fields: dict[str, object]) -> None:
+    if error is None:
+        awari.Board(**given)
+        return
+    with pytest.raises(error) as refused:
+        awari.Board(**given)
+    assert type(refused.value) is error and isinstance(refused.value, ValueError)
+    assert {name: getattr(refused.value, name) for name in fields} == fields
 
 
 # (rules, position, moves played first, a move, the reason it is refused or None if legal)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from awari import _native
+from awari.engine import ReplyError, parse_info
 from conftest import ROOT
 
 ROWS: list[dict[str, Any]] = json.loads(
@@ -49,16 +50,28 @@ def test_each_line_reads_as_the_table_says(row: dict[str, Any]) -> None:
     if row["reply"] == "info":
         assert _native.read_info(line) == expected_info(row)
     else:
-        with pytest.raises(ValueError, match="not an info line"):
+        with pytest.raises(ReplyError) as refused:
             _native.read_info(line)
+        assert (refused.value.line, refused.value.expected) == (line, "info")
+        assert isinstance(refused.value, ValueError)
     if row["reply"] == "bestmove":
         assert _native.read_bestmove(line) == (row["move"], row.get("ponder"))
     else:
-        with pytest.raises(ValueError, match="not a bestmove line"):
+        with pytest.raises(ReplyError) as refused:
             _native.read_bestmove(line)
+        assert (refused.value.line, refused.value.expected) == (line, "bestmove")
     if row["reply"] == "option":
         assert _native.read_option(line) == {
             "name": row["name"], "type": row.get("type"), "default": row.get("default"),
             "min": row.get("min"), "max": row.get("max"), "var": row["var"]}
     else:
         assert _native.read_option(line) is None
+
+
+def test_the_client_s_reader_raises_the_same_class() -> None:
+    # What the public reader refuses is the binding's ReplyError, a ValueError as before.
+    with pytest.raises(ReplyError) as refused:
+        parse_info("bestmove F", "north")
+    assert (refused.value.line, refused.value.expected) == ("bestmove F", "info")
+    assert type(refused.value).__module__ == "awari.engine"
+    assert str(refused.value) == "not an info line: \"bestmove F\""

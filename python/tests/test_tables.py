@@ -1,8 +1,10 @@
 """awari.tables against `awari tables probe`: the same directory, the same positions, the same
-values, for the position and for each of its moves; and the ways opening a directory fails."""
+values, for the position and for each of its moves; and the ways opening and probing fail,
+each with its class and the fields a program reads."""
 
 from __future__ import annotations
 
+import errno
 import json
 import random
 import re
@@ -14,7 +16,13 @@ from pathlib import Path
 import pytest
 
 import awari
-from awari.tables import Tables
+from awari.tables import (
+    RulesMismatchError,
+    Tables,
+    TablesClosedError,
+    TablesError,
+    UnsupportedRulesError,
+)
 from conftest import ROOT
 
 SEEDS = {"oware": 10, "kalah": 8}
@@ -91,14 +99,43 @@ def test_a_position_outside_the_tables_has_no_value(table_dirs: dict[str, Path])
     assert taken is not None and taken.exact is not None and str(taken) == str(taken.exact)
 
 
-def test_opening_fails_clearly(tmp_path: Path, table_dirs: dict[str, Path]) -> None:
-    with pytest.raises(FileNotFoundError, match="no such directory"):
-        Tables(tmp_path / "absent")
-    (tmp_path / "file").write_text("x")
-    with pytest.raises(NotADirectoryError):
-        Tables(tmp_path / "file")
-    with pytest.raises(ValueError, match="tables exist for oware and kalah"):
-        Tables(table_dirs["oware"], rules="awari")
+# (what is opened, with what rule set, the exception, the built-in exception it also is, its
+# fields): opening fails with a class that says why, and is still what it was before it had
+# one. A directory that is not there or not one raises the built-in error `open()` would, its
+# `filename` the path; `{dir}` is the directory of the row.
+OPENING_FAILS = [
+    ("absent", "oware", FileNotFoundError, FileNotFoundError,
+     {"filename": "{dir}", "errno": errno.ENOENT}),
+    ("a file", "oware", NotADirectoryError, NotADirectoryError,
+     {"filename": "{dir}", "errno": errno.ENOTDIR}),
+    ("tables", "awari", UnsupportedRulesError, ValueError, {"rules": "awari"}),
+    ("tables", "AHL", UnsupportedRulesError, ValueError, {"rules": "ahl"}),
+    ("tables", "chess", awari.UnknownRulesError, ValueError, {"rules": "chess"}),
+]
+
+
+@pytest.mark.parametrize("what, rules, error, builtin, fields", OPENING_FAILS)
+def test_opening_fails_with_a_class_of_its_own(tmp_path: Path, table_dirs: dict[str, Path],
+                                               what: str, rules: str, error: type[Exception],
+                                               builtin: type[Exception],
+                                               fields: dict[str, object]) -> None:
+    directory = {"absent": tmp_path / "absent", "a file": tmp_path / "file",
+                 "tables": table_dirs["oware"]}[what]
+    if what == "a file":
+        directory.write_text("x")
+    with pytest.raises(error) as refused:
+        Tables(directory, rules=rules)
+    assert type(refused.value) is error and isinstance(refused.value, builtin)
+    # The rule set's name is the package's to check, before any tables.
+    assert isinstance(refused.value, TablesError) == (error is UnsupportedRulesError)
+    for name, value in fields.items():
+        if value == "{dir}":
+            value = directory
+        assert getattr(refused.value, name) == value, name
+
+
+def test_a_damaged_layer_is_left_out_and_named(tmp_path: Path,
+                                               table_dirs: dict[str, Path]) -> None:
     # A damaged layer is left out and named; the layers below it still answer.
     damaged = tmp_path / "damaged"
     shutil.copytree(table_dirs["oware"], damaged)
@@ -127,12 +164,14 @@ def test_a_board_of_another_rule_set_is_refused(table_dirs: dict[str, Path], tab
                                                 board_rules: str) -> None:
     tables = Tables(table_dirs[tables_rules], rules=tables_rules, verify=False)
     board = awari.Board("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S", rules=board_rules)
-    with pytest.raises(ValueError, match=f"rule set {board_rules} and the tables are of "
-                                         f"{tables_rules}"):
-        tables.probe(board)
-    with pytest.raises(ValueError, match=f"rule set {board_rules} and the tables are of "
-                                         f"{tables_rules}"):
-        tables.probe_moves(board)
+    for probe in (tables.probe, tables.probe_moves):
+        with pytest.raises(RulesMismatchError) as refused:
+            probe(board)
+        assert isinstance(refused.value, ValueError) and isinstance(refused.value, TablesError)
+        assert (refused.value.board_rules, refused.value.tables_rules) == \
+            (board_rules, tables_rules)
+        assert str(refused.value).startswith(
+            f"the board is of rule set {board_rules} and the tables are of {tables_rules}")
 
 
 def test_closed_tables_refuse_every_use_but_their_names(table_dirs: dict[str, Path]) -> None:
@@ -144,9 +183,11 @@ def test_closed_tables_refuse_every_use_but_their_names(table_dirs: dict[str, Pa
     uses = {"probe": lambda: tables.probe(board), "probe_moves": lambda: tables.probe_moves(board),
             "reach": lambda: tables.reach, "problems": lambda: tables.problems}
     for name, use in uses.items():
-        with pytest.raises(ValueError, match="closed"):
+        with pytest.raises(TablesClosedError) as refused:
             use()
             pytest.fail(f"{name} answered on closed tables")
+        assert isinstance(refused.value, ValueError) and isinstance(refused.value, TablesError)
+        assert refused.value.dir == table_dirs["oware"], name
     tables.close()  # a second close does nothing
     assert tables.closed
     # An exception from the block goes on, and the tables are closed all the same.
@@ -157,23 +198,34 @@ def test_closed_tables_refuse_every_use_but_their_names(table_dirs: dict[str, Pa
 
 
 # Run in a child, so that a SIGBUS the guard missed ends the child and fails the test, not the
-# test run: opens tables, probes a position of 7 seeds, cuts its layer's file to nothing, and
-# probes it again, then once more.
+# test run: opens tables, probes a position of 7 seeds, cuts its layer's file to nothing (and,
+# with `also`, writes layer 6's in place), and probes it again, then once more.
 CUT_SHORT = """
 import json, os, sys
 import awari
-from awari.tables import Tables
+from awari.tables import LayerFileError, Tables, TablesError
 
-directory, method, verify = sys.argv[1], sys.argv[2], sys.argv[3] == "verify"
+directory, method, verify, also = sys.argv[1], sys.argv[2], sys.argv[3] == "verify", sys.argv[4]
 tables = Tables(directory, verify=verify)
 board = awari.Board("0-0-0-0-0-4-0-0-0-0-0-3-20-21-S")
 probe = getattr(tables, method)
 result = {"before": repr(probe(board))}
+if also == "written":
+    six = os.path.join(directory, "oware-06.awtb")
+    with open(six, "r+b") as f:  # the same byte again: only the file's time says so
+        f.seek(40)
+        byte = f.read(1)
+        f.seek(40)
+        f.write(byte)
+    stat = os.stat(six)
+    os.utime(six, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
 os.truncate(os.path.join(directory, "oware-07.awtb"), 0)
 try:
     result["cut"] = repr(probe(board))
-except OSError as e:
-    result["raised"] = str(e)
+except LayerFileError as e:
+    result["raised"] = {"class": type(e).__name__, "oserror": isinstance(e, OSError),
+                        "tables": isinstance(e, TablesError), "path": str(e.path),
+                        "layer": e.layer, "reason": e.reason, "message": str(e)}
 result["after"] = repr(probe(board))
 result["problems"] = tables.problems
 result["reach"] = tables.reach
@@ -181,22 +233,29 @@ print(json.dumps(result))
 """
 
 
-@pytest.mark.parametrize("method, verify, after", [
-    ("probe", "verify", "None"),
-    ("probe", "unverified", "None"),
-    ("probe_moves", "unverified", "{'F': None}"),
+@pytest.mark.parametrize("method, verify, also, after", [
+    ("probe", "verify", "-", "None"),
+    ("probe", "unverified", "-", "None"),
+    ("probe_moves", "unverified", "-", "{'F': None}"),
+    # Layer 6 changed too: the error is layer 7's, whose read failed; its message names both.
+    ("probe", "unverified", "written", "None"),
 ])
 def test_a_layer_cut_short_under_open_tables_raises_and_is_dropped(
-        tmp_path: Path, table_dirs: dict[str, Path], method: str, verify: str,
+        tmp_path: Path, table_dirs: dict[str, Path], method: str, verify: str, also: str,
         after: str) -> None:
     directory = tmp_path / "tables"
     shutil.copytree(table_dirs["oware"], directory)
-    run = subprocess.run([sys.executable, "-c", CUT_SHORT, str(directory), method, verify],
+    run = subprocess.run([sys.executable, "-c", CUT_SHORT, str(directory), method, verify, also],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, f"the interpreter ended with {run.returncode}: {run.stderr}"
     result = json.loads(run.stdout)
     assert result["before"] != after, result
-    assert "oware-07" in result.get("raised", ""), result
+    raised = result.get("raised")
+    assert raised is not None, result
+    assert {k: raised[k] for k in ("class", "oserror", "tables", "path", "layer", "reason")} == \
+        {"class": "LayerFileError", "oserror": True, "tables": True,
+         "path": str(directory / "oware-07.awtb"), "layer": 7, "reason": "resized"}, result
+    assert ("oware-06.awtb: written in place" in raised["message"]) == (also == "written")
     assert result["after"] == after, result
     assert any("oware-07" in problem for problem in result["problems"]), result
-    assert result["reach"] == 6, result
+    assert result["reach"] == 6 - (also == "written"), result

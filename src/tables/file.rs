@@ -114,6 +114,40 @@ impl FileError {
     }
 }
 
+/// What has become of a layer file in use since it was opened, when its layer must no longer
+/// be read: typed, so that a caller (the Python bindings) can tell a file cut short from one
+/// rewritten without reading the sentence.
+#[derive(Debug)]
+pub enum Change {
+    /// Its metadata can no longer be read.
+    Unreadable(io::Error),
+    /// Its length is no longer the one mapped: cut short (truncated), or grown, in place.
+    Resized {
+        /// Its length now.
+        actual: u64,
+        /// The length mapped.
+        expected: u64,
+    },
+    /// Written in place: the same length, another modification time.
+    Written,
+    /// A read of its mapped pages failed (a SIGBUS its guard caught) with no change in sight.
+    Faulted,
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Change::Unreadable(e) => write!(f, "unreadable: {e}"),
+            Change::Resized { actual, expected } => write!(
+                f,
+                "changed in place while in use: {actual} bytes, expected {expected}"
+            ),
+            Change::Written => f.write_str("written in place while in use"),
+            Change::Faulted => f.write_str("a read failed while in use (SIGBUS)"),
+        }
+    }
+}
+
 fn variant_code(variant: Variant) -> u8 {
     Variant::ALL
         .iter()
@@ -399,26 +433,20 @@ impl Layer {
 
     /// What has become of the file since it was opened, if it was written or truncated in
     /// place: its size or its modification time changed (a file replaced by rename is not
-    /// changed: the old one stays mapped, whole). One `fstat`; `dir`, `variant` and `n` name
-    /// the file.
-    pub fn changed(&self, dir: &Path, variant: Variant, n: usize) -> Option<String> {
-        let path = || self.kind.path(dir, variant, n);
+    /// changed: the old one stays mapped, whole). One `fstat`.
+    pub fn changed(&self) -> Option<Change> {
         let metadata = match self.file.metadata() {
             Ok(metadata) => metadata,
-            Err(e) => return Some(format!("{}: unreadable: {e}", path().display())),
+            Err(e) => return Some(Change::Unreadable(e)),
         };
         let expected = self.map.len() as u64;
         if metadata.len() != expected {
-            Some(format!(
-                "{}: changed in place while in use: {} bytes, expected {expected}",
-                path().display(),
-                metadata.len()
-            ))
+            Some(Change::Resized {
+                actual: metadata.len(),
+                expected,
+            })
         } else if metadata.modified().ok() != self.modified {
-            Some(format!(
-                "{}: written in place while in use",
-                path().display()
-            ))
+            Some(Change::Written)
         } else {
             None
         }

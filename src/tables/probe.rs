@@ -1,7 +1,7 @@
 //! Tables opened for play: the layer files of one rule set in one directory, memory-mapped
 //! once per process and shared by every search in it.
 
-use super::file::{FileError, FileKind, Layer};
+use super::file::{Change, FileError, FileKind, Layer};
 use super::index::locate;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::{Board, Variant};
@@ -63,6 +63,28 @@ pub struct Tables {
     /// Whether the layers' checksums are still to be checked ([`Tables::open_unverified`]).
     unverified: bool,
     problems: Mutex<Vec<String>>,
+}
+
+/// A file [`Tables::recheck`] dropped: which, and what became of it.
+#[derive(Debug)]
+pub struct Dropped {
+    /// The file.
+    pub path: PathBuf,
+    /// A table file or a paths file.
+    pub kind: FileKind,
+    /// Its layer (the seeds on the board).
+    pub layer: usize,
+    /// What became of it.
+    pub change: Change,
+    /// Whether a read of it failed (a SIGBUS its guard caught): the file a probe was reading
+    /// when it found the others.
+    pub faulted: bool,
+}
+
+impl std::fmt::Display for Dropped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.change)
+    }
 }
 
 /// The tables opened in this process, by directory and rule set.
@@ -204,10 +226,10 @@ impl Tables {
 
     /// Drops every layer whose file was written or truncated in place since it was opened
     /// ([`Layer::changed`]) or lost pages under a read (a SIGBUS its guard caught), and adds
-    /// each to [`Tables::problems`] once. Returns whether any was found now. One `fstat` per
-    /// file: for each search, not for each probe (a read of a page cut off during a search
-    /// drops its layer at once; this says so, and catches a change that did not fault).
-    pub fn recheck(&self) -> bool {
+    /// each to [`Tables::problems`] once. Returns the files found now. One `fstat` per file:
+    /// for each search, not for each probe (a read of a page cut off during a search drops its
+    /// layer at once; this says so, and catches a change that did not fault).
+    pub fn recheck(&self) -> Vec<Dropped> {
         let mut noticed = self.noticed.lock().unwrap_or_else(PoisonError::into_inner);
         let mut found = Vec::new();
         let files = [
@@ -226,27 +248,27 @@ impl Tables {
                     continue;
                 }
                 let faulted = guards[n].as_ref().is_some_and(Guard::faulted);
-                let changed = layer.changed(&self.dir, self.variant, n).or_else(|| {
-                    faulted.then(|| {
-                        format!(
-                            "{}: a read failed while in use (SIGBUS)",
-                            kind.path(&self.dir, self.variant, n).display()
-                        )
-                    })
-                });
-                if let Some(problem) = changed {
+                let change = layer
+                    .changed()
+                    .or_else(|| faulted.then_some(Change::Faulted));
+                if let Some(change) = change {
                     dropped[n].store(true, Ordering::Relaxed);
                     noticed.push((kind, n));
-                    found.push(problem);
+                    found.push(Dropped {
+                        path: kind.path(&self.dir, self.variant, n),
+                        kind,
+                        layer: n,
+                        change,
+                        faulted,
+                    });
                 }
             }
         }
-        let any = !found.is_empty();
         self.problems
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .extend(found);
-        any
+            .extend(found.iter().map(Dropped::to_string));
+        found
     }
 
     /// Checks the checksum and the value bytes of every layer that [`Tables::open_unverified`]

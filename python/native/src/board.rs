@@ -22,15 +22,11 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// The rule set named `rules` (any case), or a `ValueError` listing the five.
-pub fn variant(rules: &str) -> PyResult<Variant> {
-    rules.parse::<Variant>().map_err(|_| {
-        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-        PyValueError::new_err(format!(
-            "unknown rule set {rules:?}: the rule sets are {}",
-            names.join(", ")
-        ))
-    })
+/// The rule set named `rules` (any case), or `UnknownRulesError` listing them.
+pub fn variant(py: Python<'_>, rules: &str) -> PyResult<Variant> {
+    rules
+        .parse::<Variant>()
+        .map_err(|e| errors::unknown_rules(py, &e))
 }
 
 /// One move letter (`A`-`F` South's houses, `a`-`f` North's).
@@ -116,7 +112,7 @@ impl Board {
     #[new]
     #[pyo3(signature = (fen=None, *, rules="oware", seeds=None))]
     fn new(py: Python<'_>, fen: Option<&str>, rules: &str, seeds: Option<u32>) -> PyResult<Self> {
-        let variant = variant(rules)?;
+        let variant = variant(py, rules)?;
         let start = match (fen, seeds) {
             (Some(_), Some(_)) => {
                 return Err(PyValueError::new_err(
@@ -125,8 +121,9 @@ impl Board {
             }
             (Some(text), None) => RulesBoard::from_notation(variant, text)
                 .map_err(|e| errors::from_notation(py, &e))?,
-            (None, Some(n)) => RulesBoard::start_with_seeds(variant, n)
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
+            (None, Some(n)) => {
+                RulesBoard::start_with_seeds(variant, n).map_err(|e| errors::setup(py, &e))?
+            }
             (None, None) => RulesBoard::start(variant),
         };
         Ok(Board {

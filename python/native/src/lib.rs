@@ -7,7 +7,8 @@
 //! - `tables`: `Tables`, a directory of endgame tables opened for probing.
 //! - `reply`: `read_info`, `read_bestmove`, `read_option`, an engine's lines read by the
 //!   crate's reader, for the Python engine client.
-//! - `errors`: the exceptions both raise, with the fields a program reads.
+//! - `errors`: the exceptions they raise, each built from one of the crate's typed errors,
+//!   with the fields a program reads.
 //!
 //! The Python names, their signatures and docstrings are in `python/awari/_native.pyi`, which
 //! `mypy --strict` reads; `python/tests` checks every one of them against the real engine.
@@ -35,6 +36,16 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "IllegalMoveError",
         py.get_type::<errors::IllegalMoveError>(),
     )?;
+    m.add("SetupError", py.get_type::<errors::SetupError>())?;
+    m.add(
+        "UnknownRulesError",
+        py.get_type::<errors::UnknownRulesError>(),
+    )?;
+    m.add("ReplyError", py.get_type::<errors::ReplyError>())?;
+    m.add("TablesError", py.get_type::<errors::TablesError>())?;
+    for class in errors::TablesClass::ALL {
+        m.add(class.name(), class.class(py)?)?;
+    }
     let names: Vec<&str> = awari::rules::Variant::ALL
         .iter()
         .map(|v| v.name())

@@ -3,10 +3,10 @@
 //! that the Python client reads every line exactly as they do. `tests/data/replies.json` holds
 //! the cases that both this binding (`python/tests/test_reply.py`) and the reader run.
 
+use crate::errors;
 use awari::client::reply::{EngineOption, Info, Reply, ScoreBound};
 use awari::rules::parse_move_list;
 use awari::said::EngineScore;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -21,11 +21,12 @@ use pyo3::types::PyDict;
 /// house letters, `[]` when `pv` names no move. A variation with a word that is not a move
 /// (`0000` among them) is left out whole, as a number that does not parse is: the page reads
 /// a variation the same way and shows none for it. Its legality is not checked here (there is
-/// no position); `Board.push_moves` checks it. `ValueError` when `line` is not an `info` line.
+/// no position); `Board.push_moves` checks it. `ReplyError` (a `ValueError`)
+/// when `line` is not an `info` line.
 #[pyfunction]
 pub fn read_info<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict>> {
     let Reply::Info(info) = Reply::parse(line) else {
-        return Err(not_a(line, "an info"));
+        return Err(errors::not_a(py, line, "info"));
     };
     let Info {
         depth,
@@ -93,13 +94,13 @@ pub fn read_info<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict
 
 /// A `bestmove` line's move as written (`""` when it names none; `0000` when the engine says
 /// the game is over) and its ponder move as written (None when it names none). The caller
-/// checks the move against the position, as the referee does. `ValueError` when `line` is not
-/// a `bestmove` line.
+/// checks the move against the position, as the referee does. `ReplyError` (a `ValueError`)
+/// when `line` is not a `bestmove` line.
 #[pyfunction]
-pub fn read_bestmove(line: &str) -> PyResult<(String, Option<String>)> {
+pub fn read_bestmove(py: Python<'_>, line: &str) -> PyResult<(String, Option<String>)> {
     match Reply::parse(line) {
         Reply::BestMove(mv, ponder) => Ok((mv.to_string(), ponder.map(str::to_string))),
-        _ => Err(not_a(line, "a bestmove")),
+        _ => Err(errors::not_a(py, line, "bestmove")),
     }
 }
 
@@ -127,9 +128,4 @@ pub fn read_option<'py>(py: Python<'py>, line: &str) -> PyResult<Option<Bound<'p
     dict.set_item("max", max)?;
     dict.set_item("var", vars)?;
     Ok(Some(dict))
-}
-
-/// The error for a line of another kind than the one asked for (`kind` with its article).
-fn not_a(line: &str, kind: &str) -> PyErr {
-    PyValueError::new_err(format!("not {kind} line: {line:?}"))
 }

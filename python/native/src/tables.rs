@@ -3,11 +3,12 @@
 //! one the engine plays by and `awari tables probe` prints.
 
 use crate::board::{variant, Board};
+use crate::errors;
 use awari::rules::{Move, Variant};
 use awari::sys::sigbus;
 use awari::tables::probe::{after_move, show, supported};
 use awari::tables::{Tables as RulesTables, Value as RulesValue};
-use pyo3::exceptions::{PyFileNotFoundError, PyNotADirectoryError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyNotADirectoryError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
@@ -57,8 +58,8 @@ impl Value {
 ///
 /// The layer files are mapped into memory and guarded ([`awari::sys::sigbus`]), as the
 /// engine's are: a file cut short under an open `Tables` (rewritten, truncated) makes the probe
-/// that reads past its new end raise `OSError` naming it, and its layer is dropped from then on
-/// (named in `problems`), instead of SIGBUS ending the interpreter.
+/// that reads past its new end raise `LayerFileError` (an `OSError`) naming it, and its layer is
+/// dropped from then on (named in `problems`), instead of SIGBUS ending the interpreter.
 #[pyclass(module = "awari.tables", frozen)]
 pub struct Tables {
     variant: Variant,
@@ -69,38 +70,35 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// The open tables, or `ValueError` once closed.
+    /// The open tables, or `TablesClosedError` once closed.
     fn open(&self) -> PyResult<Arc<RulesTables>> {
-        self.tables
+        let tables = self
+            .tables
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("the tables in {} are closed", self.dir.display()))
-            })
+            .clone();
+        tables.ok_or_else(|| Python::attach(|py| errors::closed(py, &self.dir)))
     }
 
-    /// Runs `read` on the open tables for `board`: `ValueError` when they are closed or the
-    /// board is of another rule set; `OSError` naming the file when a read found one cut short
-    /// under them (its guard caught the SIGBUS and dropped its layer).
+    /// Runs `read` on the open tables for `board`: `TablesClosedError` when they are closed,
+    /// `RulesMismatchError` when the board is of another rule set, `LayerFileError` naming the
+    /// file when a read found one cut short under them (its guard caught the SIGBUS and dropped
+    /// its layer).
     fn read<T>(&self, board: &Board, read: impl FnOnce(&RulesTables) -> T) -> PyResult<T> {
         let tables = self.open()?;
         let rules = board.game().board().variant();
         if rules != tables.variant() {
-            return Err(PyValueError::new_err(format!(
-                "the board is of rule set {} and the tables are of {}: probe a board of theirs",
-                rules.name(),
-                tables.variant().name()
-            )));
+            return Err(Python::attach(|py| {
+                errors::rules_mismatch(py, rules, tables.variant())
+            }));
         }
         let seen = sigbus::faults();
         let value = read(&tables);
         if sigbus::faults() != seen {
             // Another `Tables` may have faulted meanwhile: only what these find is raised.
-            let known = tables.problems().len();
-            if tables.recheck() {
-                let found = tables.problems().split_off(known);
-                return Err(PyOSError::new_err(found.join("; ")));
+            let found = tables.recheck();
+            if !found.is_empty() {
+                return Err(Python::attach(|py| errors::layer_file(py, &found)));
             }
         }
         Ok(value)
@@ -116,23 +114,28 @@ impl Tables {
     #[new]
     #[pyo3(signature = (dir, *, rules="oware", verify=true))]
     fn new(py: Python<'_>, dir: PathBuf, rules: &str, verify: bool) -> PyResult<Self> {
-        let variant = variant(rules)?;
+        let variant = variant(py, rules)?;
         if !supported(variant) {
-            return Err(PyValueError::new_err(format!(
-                "rules={rules:?}: tables exist for oware and kalah (both readings)"
-            )));
+            return Err(errors::unsupported_rules(py, variant, rules));
         }
-        if !dir.exists() {
-            return Err(PyFileNotFoundError::new_err(format!(
-                "{}: no such directory (build tables with `awari tables build --dir DIR`)",
-                dir.display()
-            )));
-        }
-        if !dir.is_dir() {
-            return Err(PyNotADirectoryError::new_err(format!(
-                "{}: not a directory",
-                dir.display()
-            )));
+        // In the form `open()` raises (errno, words, path), so that `filename` names the path.
+        match std::fs::metadata(&dir) {
+            Err(e) => {
+                return Err(PyFileNotFoundError::new_err((
+                    e.raw_os_error(),
+                    "no such directory (build tables with `awari tables build --dir DIR`)",
+                    dir,
+                )))
+            }
+            Ok(metadata) if !metadata.is_dir() => {
+                let errno = std::fs::read_dir(&dir).err().and_then(|e| e.raw_os_error());
+                return Err(PyNotADirectoryError::new_err((
+                    errno,
+                    "not a directory",
+                    dir,
+                )));
+            }
+            Ok(_) => {}
         }
         // Guarded before the checksums are read, so that a file cut short while they are read
         // is a dropped layer too.
@@ -188,8 +191,8 @@ impl Tables {
     }
 
     /// The value of `board`'s current position for its side to move; None when its seed count
-    /// has no layer here. Stores and history are not part of a table position. `ValueError`
-    /// for a board of another rule set.
+    /// has no layer here. Stores and history are not part of a table position.
+    /// `RulesMismatchError` for a board of another rule set.
     fn probe(&self, board: &Board) -> PyResult<Option<Value>> {
         self.read(board, |tables| {
             tables.probe(board.game().board()).map(Value::from)
@@ -197,8 +200,8 @@ impl Tables {
     }
 
     /// What each legal move of `board` leads to, for the side making it: {move: Value}, a move
-    /// whose position has no layer mapped to None. Empty when the game is over. `ValueError`
-    /// for a board of another rule set.
+    /// whose position has no layer mapped to None. Empty when the game is over.
+    /// `RulesMismatchError` for a board of another rule set.
     fn probe_moves<'py>(&self, py: Python<'py>, board: &Board) -> PyResult<Bound<'py, PyDict>> {
         let position = board.game().board();
         let values: Vec<(Move, Option<Value>)> = self.read(board, |tables| {
@@ -217,9 +220,9 @@ impl Tables {
     }
 
     /// Lets the files go (their maps and guards); any use but `rules`, `dir` and `closed` then
-    /// raises `ValueError`. Closing twice does nothing. The guards are few in a process (the
-    /// tables' files of a few openings), so a program that opens tables again and again closes
-    /// them, or opens them in a `with` block.
+    /// raises `TablesClosedError`. Closing twice does nothing. The guards are few in a process
+    /// (the tables' files of a few openings), so a program that opens tables again and again
+    /// closes them, or opens them in a `with` block.
     fn close(&self) {
         self.tables
             .lock()
