@@ -20,7 +20,7 @@ use crate::cluster::outdir;
 use crate::cluster::shard::Shard;
 use crate::rules::{Board, Move, Variant};
 use crate::search::book::{line_text, parse_line, Book, Entry};
-use crate::search::eval::{Weights, WEIGHTS};
+use crate::search::eval::{Evaluator, Weights, WEIGHTS};
 use crate::tables::Tables;
 use crate::tools::book::{self, BuildOptions};
 use crate::tools::tune::{self, Sample, TuneOptions, ROW};
@@ -333,6 +333,7 @@ const MAX_PLIES: u64 = 8;
 impl BookManifest {
     /// The manifest of a build of `options` in `shards` shards.
     pub fn new(options: &BuildOptions, shards: u64) -> BookManifest {
+        let evaluator = Evaluator::engine(options.variant);
         BookManifest {
             variant: options.variant.to_string(),
             plies: options.plies as u64,
@@ -344,10 +345,8 @@ impl BookManifest {
             line_plies: options.line_plies as u64,
             line_margin: options.line_margin,
             line_depth: options.line_depth,
-            weights: weights_map(&Weights::of(options.variant)),
-            network: Weights::engine(options.variant)
-                .network
-                .map(|n| format!("{:016x}", n.checksum())),
+            weights: weights_map(&evaluator.weights),
+            network: evaluator.network.map(|n| format!("{:016x}", n.checksum())),
             shards,
         }
     }

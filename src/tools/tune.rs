@@ -176,7 +176,7 @@ fn one_game(
             break;
         }
         seen.push((board.side_to_move(), Terms::of(&board)));
-        let found = search_to_depth(&game, options.depth, *weights, tables, &mut table);
+        let found = search_to_depth(&game, options.depth, (*weights).into(), tables, &mut table);
         let Some(m) = found.best else {
             break;
         };
