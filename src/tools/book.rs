@@ -18,9 +18,12 @@ use crate::search::tt::HashTable;
 use crate::search::MATE;
 use crate::tools::tune::result_for;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
-/// What `awari book build` makes of: the settings that decide the book.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What `awari book build` makes of: the settings that decide the book. Each field is named
+/// as its flag's argument (`line_plies`: `--line-plies`), and a sharded build's manifest
+/// holds them under the same names ([`crate::tools::jobs::BookManifest`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BuildOptions {
     /// The rule set.
     pub variant: Variant,
