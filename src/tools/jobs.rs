@@ -64,8 +64,9 @@ fn weights_of(map: &BTreeMap<String, i32>) -> Result<Weights, String> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TuneManifest {
-    /// The run's options, each a field of the manifest's own (`variant`, `games`, `depth`,
-    /// `opening_plies`, `seed`; not `threads`).
+    /// The run's options, their fields the manifest's own, as the directories of runs before
+    /// have them (`variant`, `games`, `depth`, `opening_plies`, `seed`; not `threads`, as the
+    /// games are the same on any number).
     #[serde(flatten)]
     pub options: TuneOptions,
     /// The weights the games were played with, by engine option.
@@ -281,7 +282,8 @@ pub fn tune_gather(dir: &Path, manifest: &TuneManifest) -> Result<TuneRun, Strin
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BookManifest {
-    /// The build's options, each a field of the manifest's own.
+    /// The build's options, their fields the manifest's own, as the directories of builds
+    /// before have them.
     #[serde(flatten)]
     pub options: BuildOptions,
     /// The weights of the searches, by engine option.
