@@ -5,7 +5,7 @@
 use awari::rng::Rng;
 use awari::rules::{Board, Game, Move, Variant};
 use awari::search::bench::bench;
-use awari::search::eval::Weights;
+use awari::search::eval::Evaluator;
 use awari::search::switches::{self, Switches};
 use awari::search::time::Limits;
 use awari::search::tt::HashTable;
@@ -40,7 +40,7 @@ fn think(game: &Game, depth: u32, on: Switches) -> Found {
             tt: &mut table,
             threads: 1,
             control: &control,
-            weights: Weights::of(game.board().variant()),
+            evaluator: Evaluator::terms(game.board().variant()),
             limits: &limits,
             overhead: 0,
             tables: None,
@@ -210,7 +210,7 @@ fn every_switch_off_is_the_search_without_them() {
                 Some(14),
                 None,
                 1,
-                Weights::of,
+                Evaluator::terms,
                 &Control::new(false),
                 &mut |_| {},
             )

@@ -31,7 +31,7 @@ fn think_with(game: &Game, limits: &Limits, threads: usize) -> Found {
         tt: &mut table,
         threads,
         control: &control,
-        weights: Weights::OWARE,
+        evaluator: Weights::OWARE.into(),
         limits,
         overhead: 0,
         tables: None,

@@ -293,7 +293,7 @@ fn a_root_the_tables_restrict_is_not_stored_as_the_positions_value() {
                 tt: &mut table,
                 threads: 1,
                 control: &control,
-                weights: Weights::OWARE,
+                evaluator: Weights::OWARE.into(),
                 limits: &limits,
                 overhead: 0,
                 tables: Some(&tables),

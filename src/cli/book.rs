@@ -7,6 +7,7 @@ use super::say;
 use super::sharded::{given, shard_of};
 use crate::rules::Variant;
 use crate::sys::stderr;
+use crate::tools::book::BuildOptions;
 use crate::uci::options::MAX_THREADS;
 use clap::{ArgMatches, Subcommand};
 use std::path::{Path, PathBuf};
@@ -86,7 +87,6 @@ pub(super) struct BookArgs {
 
 /// `awari book build`: the whole book, one shard of it, or the merge of the shards'.
 pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), String> {
-    use crate::tools::book::BuildOptions;
     use crate::tools::jobs::{book_manifest, book_merge, book_shard, BOOK_MANIFEST};
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS as usize)),
@@ -111,41 +111,18 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
             stderr::line(format_args!("book: {done} of {total} positions"));
         }
     };
+    let options = options_of(args);
     if let Some(dir) = &args.from {
         let out = args.out.as_deref().ok_or("--from needs --out FILE")?;
         let manifest = book_manifest(dir)?;
-        let settings = [
-            ("variant", args.variant.to_string()),
-            ("plies", args.plies.to_string()),
-            ("depth", args.depth.to_string()),
-            ("games", args.games.to_string()),
-            ("game_depth", args.game_depth.to_string()),
-            ("explore", args.explore.to_string()),
-            ("seed", args.seed.to_string()),
-            ("line_plies", args.line_plies.to_string()),
-            ("line_margin", args.line_margin.to_string()),
-            ("line_depth", args.line_depth.to_string()),
-        ];
         crate::cluster::outdir::check_given(
             &dir.join(BOOK_MANIFEST),
             &manifest,
-            &given(matches, &settings),
+            &given(matches, &options),
         )?;
         let book = book_merge(dir, &manifest, threads)?;
-        return write_book(&book, &manifest.options()?, out, started);
+        return write_book(&book, &manifest.options, out, started);
     }
-    let options = BuildOptions {
-        variant: args.variant,
-        plies: args.plies as usize,
-        depth: args.depth,
-        games: args.games as usize,
-        game_depth: args.game_depth,
-        explore: args.explore,
-        seed: args.seed,
-        line_plies: args.line_plies as usize,
-        line_margin: args.line_margin,
-        line_depth: args.line_depth,
-    };
     if let Some(dir) = &args.out_dir {
         return book_shard(dir, shard, &options, threads, &progress, &mut say);
     }
@@ -170,6 +147,22 @@ pub(super) fn run(args: &BookArgs, matches: Option<&ArgMatches>) -> Result<(), S
     write_book(&book, &options, out, started)
 }
 
+/// The build the flags ask for.
+pub(super) fn options_of(args: &BookArgs) -> BuildOptions {
+    BuildOptions {
+        variant: args.variant,
+        plies: args.plies as usize,
+        depth: args.depth,
+        games: args.games as usize,
+        game_depth: args.game_depth,
+        explore: args.explore,
+        seed: args.seed,
+        line_plies: args.line_plies as usize,
+        line_margin: args.line_margin,
+        line_depth: args.line_depth,
+    }
+}
+
 /// A file of a sharded build's directory: its settings or a shard's part.
 fn is_part(name: &str) -> bool {
     name == crate::tools::jobs::BOOK_MANIFEST
@@ -179,7 +172,7 @@ fn is_part(name: &str) -> bool {
 /// Writes `book` to `out` whole ([`crate::sys::write::replace`]) and says so.
 fn write_book(
     book: &crate::search::book::Book,
-    options: &crate::tools::book::BuildOptions,
+    options: &BuildOptions,
     out: &Path,
     started: std::time::Instant,
 ) -> Result<(), String> {

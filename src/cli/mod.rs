@@ -162,16 +162,16 @@ pub fn main() -> ExitCode {
                     dir.display()
                 )));
             }
-            let weights = if terms {
-                crate::search::eval::Weights::of
+            let evaluator = if terms {
+                crate::search::eval::Evaluator::terms
             } else {
-                crate::search::eval::Weights::engine
+                crate::search::eval::Evaluator::engine
             };
             bench(
                 depth,
                 tables.as_deref(),
                 usize::from(threads),
-                weights,
+                evaluator,
                 &Control::new(false),
                 &mut say,
             );

@@ -242,7 +242,7 @@ fn fit(
     let (trained, held) = (&data.trained, &data.held);
     let train_set = samples(trained, k, args.lambda);
     let valid_set = samples(held, k, args.lambda);
-    let hand = |b: &Board| evaluate(b, &Weights::OWARE);
+    let hand = |b: &Board| evaluate(b, &Weights::OWARE.into());
     let mu = args.exact_weight;
     let old = pool.install(|| eval_loss(held, &valid_set, k, mu, &hand));
     say(format!(
@@ -289,7 +289,7 @@ fn measure(
         .reach()
         .ok_or_else(|| format!("--tables {}: no oware tables there", dir.display()))?;
     let boards = table_positions(held, reach as u32, most);
-    let hand = |b: &Board| evaluate(b, &Weights::OWARE);
+    let hand = |b: &Board| evaluate(b, &Weights::OWARE.into());
     let net = |b: &Board| network.evaluate(b);
     let shipped = |b: &Board| Network::shipped().evaluate(b);
     for (name, eval) in [

@@ -6,6 +6,7 @@
 use super::say;
 use super::sharded::{given, shard_of};
 use crate::rules::Variant;
+use crate::tools::tune::TuneOptions;
 use crate::uci::options::MAX_THREADS;
 use clap::ArgMatches;
 use std::path::{Path, PathBuf};
@@ -62,7 +63,6 @@ pub(super) struct TuneArgs {
 
 pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), String> {
     use crate::search::eval::Weights;
-    use crate::tools::tune::TuneOptions;
     // Held to the end: it keeps a FIFO output's reader waiting for the write.
     let _outputs = super::check_files(|files| {
         if let Some(dir) = &args.tables {
@@ -75,21 +75,11 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
             files.writes_dir("--out-dir", dir, is_part, 1);
         }
     })?;
+    let options = options_of(args);
     if let Some(dir) = &args.from {
-        return run_from(args, matches, dir);
+        return run_from(args, &options, matches, dir);
     }
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS as usize)),
-        usize::from,
-    );
-    let options = TuneOptions {
-        variant: args.variant,
-        games: args.games as usize,
-        depth: args.depth,
-        opening_plies: args.opening_plies as usize,
-        seed: args.seed,
-        threads,
-    };
+    let threads = options.threads;
     let shard = shard_of(args.shard.as_deref(), args.out_dir.as_deref())?;
     let mut head = format!(
         "tune {} games {} depth {} opening plies {} seed {} threads {threads}",
@@ -126,37 +116,53 @@ pub(super) fn run(args: &TuneArgs, matches: Option<&ArgMatches>) -> Result<(), S
     Ok(())
 }
 
+/// The run the flags ask for.
+pub(super) fn options_of(args: &TuneArgs) -> TuneOptions {
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS as usize)),
+        usize::from,
+    );
+    TuneOptions {
+        variant: args.variant,
+        games: args.games as usize,
+        depth: args.depth,
+        opening_plies: args.opening_plies as usize,
+        seed: args.seed,
+        threads,
+    }
+}
+
 /// A file of a sharded run's directory: its settings or a shard's samples.
 fn is_part(name: &str) -> bool {
     name == crate::tools::jobs::TUNE_MANIFEST
         || (name.starts_with("tune-shard-") && name.ends_with(".json"))
 }
 
-/// `awari tune --from DIR`: the fit of every shard's samples.
-fn run_from(args: &TuneArgs, matches: Option<&ArgMatches>, dir: &Path) -> Result<(), String> {
+/// `awari tune --from DIR`: the fit of every shard's samples; the settings of `options` that
+/// the command line gave must be the run's.
+fn run_from(
+    args: &TuneArgs,
+    options: &TuneOptions,
+    matches: Option<&ArgMatches>,
+    dir: &Path,
+) -> Result<(), String> {
     use crate::tools::jobs::{tune_gather, tune_manifest, TUNE_MANIFEST};
     let started = std::time::Instant::now();
     let manifest = tune_manifest(dir)?;
-    let settings = [
-        ("variant", args.variant.to_string()),
-        ("games", args.games.to_string()),
-        ("depth", args.depth.to_string()),
-        ("opening_plies", args.opening_plies.to_string()),
-        ("seed", args.seed.to_string()),
-    ];
     crate::cluster::outdir::check_given(
         &dir.join(TUNE_MANIFEST),
         &manifest,
-        &given(matches, &settings),
+        &given(matches, options),
     )?;
     let n = manifest.shards;
+    let settings = &manifest.options;
     say(format!(
         "tune {} games {} depth {} opening plies {} seed {} from {} ({n} shards)",
-        manifest.variant,
-        manifest.games,
-        manifest.depth,
-        manifest.opening_plies,
-        manifest.seed,
+        settings.variant,
+        settings.games,
+        settings.depth,
+        settings.opening_plies,
+        settings.seed,
         dir.display()
     ));
     if let Some(reach) = manifest.tables {
@@ -174,7 +180,7 @@ fn run_from(args: &TuneArgs, matches: Option<&ArgMatches>, dir: &Path) -> Result
     if !run.missing.0.is_empty() {
         let what = format!(
             "shard(s) {} of {n} missing ({} of the {} games)",
-            run.missing.1, run.missing_games, manifest.games
+            run.missing.1, run.missing_games, manifest.options.games
         );
         if !args.allow_missing {
             return Err(format!(

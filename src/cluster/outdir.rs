@@ -109,11 +109,11 @@ pub fn show(value: &Value) -> String {
 pub fn check_given<M: Serialize>(
     path: &Path,
     manifest: &M,
-    given: &[(&str, String)],
+    given: &[(String, String)],
 ) -> Result<(), Error> {
     let there = to_value(manifest);
     for (field, value) in given {
-        let theirs = there.get(*field).map(show).unwrap_or_default();
+        let theirs = there.get(field).map(show).unwrap_or_default();
         if &theirs != value {
             return Err(Error::NotTheRuns(format!(
                 "--{} {value}: the run in {} has {field} {theirs} ({}); leave the flag out to \

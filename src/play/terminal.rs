@@ -8,7 +8,7 @@ use crate::classic::opponent::Opponent;
 use crate::classic::player::{Limit, Player};
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
-use crate::search::eval::Weights;
+use crate::search::eval::Evaluator;
 use crate::search::fixed::search_to_depth;
 use crate::search::tt::HashTable;
 use std::io::{self, BufRead, Write};
@@ -146,6 +146,6 @@ pub fn play(mut input: impl BufRead, mut out: impl Write, options: &Options) -> 
 
 /// The engine's move, searched to `depth`; `None` when the game is over.
 fn engine_move(game: &Game, depth: u32, table: &mut HashTable) -> Option<Move> {
-    let weights = Weights::engine(game.board().variant());
-    search_to_depth(game, depth, weights, None, table).best
+    let evaluator = Evaluator::engine(game.board().variant());
+    search_to_depth(game, depth, evaluator, None, table).best
 }

@@ -1,6 +1,7 @@
 //! The six rule sets. Each is described exactly in `doc/rules.md` (section "Rules"); this module
 //! only names them and answers the questions the rest of the rules ask about them.
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 
@@ -120,5 +121,21 @@ impl FromStr for Variant {
             .into_iter()
             .find(|v| v.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}
+
+/// By its name, as the settings files of the tools' runs hold it.
+impl Serialize for Variant {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// From its name, as [`FromStr`] reads it.
+impl<'de> Deserialize<'de> for Variant {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Variant, D::Error> {
+        String::deserialize(deserializer)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }

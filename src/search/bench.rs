@@ -4,7 +4,7 @@
 //! changes only when the search does. Its nodes per second measure speed.
 
 use crate::rules::{divide_until, Board, Game, Variant};
-use crate::search::eval::Weights;
+use crate::search::eval::Evaluator;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
 use crate::search::{self, Control, Setup};
@@ -48,13 +48,13 @@ pub const BENCH_HASH_MB: usize = 8;
 /// is stopped (the total then says so). With `tables`, the search probes the endgame tables of
 /// that directory, and with `threads` above 1 it searches with that many threads: the node
 /// count is then no longer the search's signature (threads make it vary from run to run).
-/// `weights` gives each rule set's evaluation: [`Weights::engine`] is the engine's as it plays,
-/// [`Weights::of`] the terms alone (oware without its network).
+/// `evaluator` gives each rule set's evaluation: [`Evaluator::engine`] is the engine's as it
+/// plays, [`Evaluator::terms`] the terms alone (oware without its network).
 pub fn bench(
     depth: Option<u32>,
     tables: Option<&Path>,
     threads: usize,
-    weights: fn(Variant) -> Weights,
+    evaluator: fn(Variant) -> Evaluator,
     control: &Control,
     out: &mut dyn FnMut(String),
 ) -> u64 {
@@ -77,7 +77,7 @@ pub fn bench(
             tt: &mut table,
             threads,
             control,
-            weights: weights(variant),
+            evaluator: evaluator(variant),
             limits: &limits,
             overhead: 0,
             tables: opened.as_deref(),

@@ -11,9 +11,10 @@
 //! also count the rows. Every rule set has its own fitted weights ([`Weights::of`]); each
 //! weight is also an engine option, which overrides it in every rule set.
 //!
-//! Oware can be evaluated instead by a network ([`super::network`], doc/network.md): the
-//! weights then carry it ([`Weights::network`], the `UseNetwork` and `EvalFile` options) and
-//! [`evaluate`] returns its score.
+//! Oware can be evaluated instead by a network ([`super::network`], doc/network.md). What
+//! evaluates a position, the weights and that network if any, is an [`Evaluator`]: the search
+//! and `eval` take one, while what deals only in weights (their options, `awari tune`, the
+//! manifests of the tools' runs) takes [`Weights`].
 
 use super::network::Network;
 use crate::rules::exposed::exposed;
@@ -54,9 +55,6 @@ pub struct Weights {
     /// Per own move ending in the own store (which moves again) minus the opponent's (kalah,
     /// ahl).
     pub free: i32,
-    /// The network that evaluates oware positions instead of the terms (`UseNetwork`,
-    /// `EvalFile`); `None`: the terms. The other rule sets always use their terms.
-    pub network: Option<&'static Network>,
 }
 
 /// One weight: its option name, its field, and its term.
@@ -151,7 +149,6 @@ const ZERO: Weights = Weights {
     capture: 0,
     threat: 0,
     free: 0,
-    network: None,
 };
 
 impl Weights {
@@ -220,17 +217,6 @@ impl Weights {
         ..ZERO
     };
 
-    /// The engine's evaluation of `variant` as it plays by default: the shipped weights, and
-    /// for oware the shipped network ([`Network::shipped`]), which an SPRT preferred to the
-    /// terms (tournament/README.md).
-    pub fn engine(variant: Variant) -> Weights {
-        let mut weights = Weights::of(variant);
-        if variant == Variant::Oware {
-            weights.network = Some(Network::shipped());
-        }
-        weights
-    }
-
     /// The shipped weights of `variant`: the terms alone, which `awari tune` fits and the
     /// tools' self-play uses.
     pub const fn of(variant: Variant) -> Weights {
@@ -241,6 +227,49 @@ impl Weights {
             Variant::Kalah | Variant::KalahEmpty => Weights::KALAH,
             Variant::Ahl => Weights::AHL,
             Variant::Ayoayo => Weights::AYOAYO,
+        }
+    }
+}
+
+/// What evaluates a position: the terms under their weights, or, in oware, the network that
+/// evaluates instead of them when there is one. The other rule sets have no network: a
+/// network given for one of them is not used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evaluator {
+    /// The terms' weights.
+    pub weights: Weights,
+    /// The network that evaluates oware positions instead of the terms (`UseNetwork`,
+    /// `EvalFile`); `None`: the terms.
+    pub network: Option<&'static Network>,
+}
+
+impl Evaluator {
+    /// The engine's evaluation of `variant` as it plays by default: the shipped weights, and
+    /// for oware the shipped network ([`Network::shipped`]), which an SPRT preferred to the
+    /// terms (tournament/README.md).
+    pub fn engine(variant: Variant) -> Evaluator {
+        Evaluator {
+            weights: Weights::of(variant),
+            network: (variant == Variant::Oware).then(Network::shipped),
+        }
+    }
+
+    /// The shipped weights of `variant` alone ([`Weights::of`]), with no network: what `awari
+    /// tune` fits, and oware as the engine plays it with `UseNetwork` off.
+    pub const fn terms(variant: Variant) -> Evaluator {
+        Evaluator {
+            weights: Weights::of(variant),
+            network: None,
+        }
+    }
+}
+
+impl From<Weights> for Evaluator {
+    /// The terms under `weights`, with no network.
+    fn from(weights: Weights) -> Evaluator {
+        Evaluator {
+            weights,
+            network: None,
         }
     }
 }
@@ -327,24 +356,30 @@ const fn collects_rows(variant: Variant) -> bool {
     )
 }
 
-/// The static evaluation of `board` for the side to move: [`Terms::score`] of
-/// [`Terms::of`], computed without building the terms (this runs at every leaf); in oware,
-/// the network's score instead when the weights carry one.
+/// The static evaluation of `board` for the side to move: in oware, the network's score when
+/// `e` has one; otherwise [`Terms::score`] of [`Terms::of`] under its weights, computed without
+/// building the terms (this runs at every leaf).
 #[inline]
-pub fn evaluate(board: &Board, w: &Weights) -> i32 {
-    evaluate_in(board.variant(), board, w)
+pub fn evaluate(board: &Board, e: &Evaluator) -> i32 {
+    evaluate_in(board.variant(), board, e)
 }
 
 /// [`evaluate`] for a caller that knows the board's `variant` when it is compiled (a search
 /// specialized to each rule set): the rule set's terms alone are left, with no branch on it.
 #[inline(always)]
-pub fn evaluate_in(variant: Variant, board: &Board, w: &Weights) -> i32 {
+pub fn evaluate_in(variant: Variant, board: &Board, e: &Evaluator) -> i32 {
     debug_assert_eq!(variant, board.variant(), "the board's own variant");
     if variant == Variant::Oware {
-        if let Some(network) = w.network {
+        if let Some(network) = e.network {
             return network.evaluate(board);
         }
     }
+    weigh_in(variant, board, &e.weights)
+}
+
+/// The terms of `board` (of `variant`) under `w`, counted as [`evaluate_in`] needs them.
+#[inline(always)]
+fn weigh_in(variant: Variant, board: &Board, w: &Weights) -> i32 {
     let me = board.side_to_move();
     let you = me.opponent();
     let stores = board.stores();
@@ -499,7 +534,10 @@ mod tests {
             let board = Board::from_notation(Variant::Oware, text).unwrap();
             let t = Terms::of(&board);
             assert_eq!((t.a2, t.a3, t.b2, t.b3), (a2, a3, b2, b3), "{text}");
-            assert_eq!(evaluate(&board, &Weights::OWARE), t.score(&Weights::OWARE));
+            assert_eq!(
+                evaluate(&board, &Weights::OWARE.into()),
+                t.score(&Weights::OWARE)
+            );
         }
     }
 
@@ -577,7 +615,6 @@ mod tests {
             capture: 29,
             threat: 31,
             free: 37,
-            network: None,
         };
         for variant in Variant::ALL {
             for _ in 0..50 {
@@ -585,7 +622,7 @@ mod tests {
                 loop {
                     let board = *game.board();
                     assert_eq!(
-                        evaluate(&board, &weights),
+                        evaluate(&board, &weights.into()),
                         Terms::of(&board).score(&weights)
                     );
                     let moves: Vec<_> = game.legal_moves().collect();

@@ -3,19 +3,19 @@
 //! the search, written once (`awari bench`, which also takes threads and `stop`, sets up its
 //! own).
 
-use super::eval::Weights;
+use super::eval::Evaluator;
 use super::time::Limits;
 use super::tt::HashTable;
 use super::{Control, Found, Setup};
 use crate::rules::Game;
 use crate::tables::Tables;
 
-/// Searches `game`'s position to `depth` with `weights` (and the endgame `tables`, if any),
+/// Searches `game`'s position to `depth`, evaluated by `evaluator` (and the endgame `tables`, if any),
 /// using and keeping `table`.
 pub fn search_to_depth(
     game: &Game,
     depth: u32,
-    weights: Weights,
+    evaluator: Evaluator,
     tables: Option<&Tables>,
     table: &mut HashTable,
 ) -> Found {
@@ -28,7 +28,7 @@ pub fn search_to_depth(
         tt: table,
         threads: 1,
         control: &control,
-        weights,
+        evaluator,
         limits: &limits,
         overhead: 0,
         tables,

@@ -53,7 +53,7 @@ mod threads;
 pub mod time;
 pub mod tt;
 
-use self::eval::Weights;
+use self::eval::Evaluator;
 use self::negamax::Searcher;
 pub use self::score::{
     finished, point_score, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND,
@@ -173,8 +173,8 @@ pub struct Setup<'a> {
     pub threads: usize,
     /// Stop and ponder flags.
     pub control: &'a Control,
-    /// Evaluation weights.
-    pub weights: Weights,
+    /// What evaluates the positions.
+    pub evaluator: Evaluator,
     /// Depth, nodes and time.
     pub limits: &'a Limits,
     /// Milliseconds kept back from the clock.
@@ -191,7 +191,7 @@ pub struct Setup<'a> {
 struct Shared<'a> {
     tt: &'a HashTable,
     control: &'a Control,
-    weights: Weights,
+    evaluator: Evaluator,
     limits: &'a Limits,
     overhead: u64,
     tables: Option<&'a Tables>,
@@ -262,7 +262,7 @@ pub fn analyse(
     let shared = Shared {
         tt: setup.tt,
         control: setup.control,
-        weights: setup.weights,
+        evaluator: setup.evaluator,
         limits: setup.limits,
         overhead: setup.overhead,
         tables: setup.tables,

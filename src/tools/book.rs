@@ -12,15 +12,18 @@ use crate::cluster::shard::Shard;
 use crate::rng::Rng;
 use crate::rules::{Board, Game, Move, Side, Variant};
 use crate::search::book::{Book, Entry};
-use crate::search::eval::Weights;
+use crate::search::eval::Evaluator;
 use crate::search::fixed::search_to_depth;
 use crate::search::tt::HashTable;
 use crate::search::MATE;
 use crate::tools::tune::result_for;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
-/// What `awari book build` makes of: the settings that decide the book.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What `awari book build` makes of: the settings that decide the book. Each field is named
+/// as its flag's argument (`line_plies`: `--line-plies`), and a sharded build's manifest
+/// holds them under the same names ([`crate::tools::jobs::BookManifest`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BuildOptions {
     /// The rule set.
     pub variant: Variant,
@@ -178,7 +181,7 @@ impl Book {
         let mut game = Game::new(Board::start(self.variant));
         let mut made = Vec::new();
         let mut table = HashTable::new(1);
-        let weights = Weights::engine(self.variant);
+        let evaluator = Evaluator::engine(self.variant);
         while game.outcome().is_none() && game.moves().len() < super::MAX_GAME_PLIES {
             let board = *game.board();
             let in_book = self.moves(&board).and_then(|moves| {
@@ -199,7 +202,7 @@ impl Book {
                     made.push((board.key(), m, board.side_to_move()));
                     m
                 }
-                None => match search_to_depth(&game, depth, weights, None, &mut table).best {
+                None => match search_to_depth(&game, depth, evaluator, None, &mut table).best {
                     Some(m) => m,
                     None => break,
                 },
@@ -345,8 +348,13 @@ fn search_moves(variant: Variant, game: &Game, depth: u32) -> Vec<Entry> {
                 },
                 None => {
                     let below = depth.saturating_sub(1).max(1);
-                    let found =
-                        search_to_depth(&child, below, Weights::engine(variant), None, &mut table);
+                    let found = search_to_depth(
+                        &child,
+                        below,
+                        Evaluator::engine(variant),
+                        None,
+                        &mut table,
+                    );
                     let same_side = child.board().side_to_move() == game.board().side_to_move();
                     if same_side {
                         found.score

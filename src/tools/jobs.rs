@@ -18,9 +18,9 @@
 
 use crate::cluster::outdir;
 use crate::cluster::shard::Shard;
-use crate::rules::{Board, Move, Variant};
+use crate::rules::{Board, Move};
 use crate::search::book::{line_text, parse_line, Book, Entry};
-use crate::search::eval::{Weights, WEIGHTS};
+use crate::search::eval::{Evaluator, Weights, WEIGHTS};
 use crate::tables::Tables;
 use crate::tools::book::{self, BuildOptions};
 use crate::tools::tune::{self, Sample, TuneOptions, ROW};
@@ -60,24 +60,15 @@ fn weights_of(map: &BTreeMap<String, i32>) -> Result<Weights, String> {
     Ok(weights)
 }
 
-fn variant_of(name: &str) -> Result<Variant, String> {
-    name.parse().map_err(|e| format!("{e}"))
-}
-
 /// The settings that decide a tuning run's samples: every shard's must be these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TuneManifest {
-    /// The rule set.
-    pub variant: String,
-    /// Self-play games, all shards together.
-    pub games: u64,
-    /// The search depth of every move.
-    pub depth: u32,
-    /// Random moves at the start of each game.
-    pub opening_plies: u64,
-    /// The seed of the openings.
-    pub seed: u64,
+    /// The run's options, their fields the manifest's own, as the directories of runs before
+    /// have them (`variant`, `games`, `depth`, `opening_plies`, `seed`; not `threads`, as the
+    /// games are the same on any number).
+    #[serde(flatten)]
+    pub options: TuneOptions,
     /// The weights the games were played with, by engine option.
     pub weights: BTreeMap<String, i32>,
     /// The endgame tables' reach in seeds, if the games used tables.
@@ -96,11 +87,7 @@ impl TuneManifest {
         shards: u64,
     ) -> TuneManifest {
         TuneManifest {
-            variant: options.variant.to_string(),
-            games: options.games as u64,
-            depth: options.depth,
-            opening_plies: options.opening_plies as u64,
-            seed: options.seed,
+            options: options.clone(),
             weights: weights_map(weights),
             tables: tables.map(|t| t as u64),
             shards,
@@ -193,21 +180,18 @@ fn read_tune_part(
         return Ok(None);
     };
     let damaged = |why: String| format!("{}: damaged: {why}", path.display());
-    if games.len() as u64 != shard.items_of(manifest.games) {
+    let all = manifest.options.games as u64;
+    if games.len() as u64 != shard.items_of(all) {
         return Err(damaged(format!(
-            "{} games, where shard {shard} of {} games has {}",
+            "{} games, where shard {shard} of {all} games has {}",
             games.len(),
-            manifest.games,
-            shard.items_of(manifest.games)
+            shard.items_of(all)
         )));
     }
     let mut read = Vec::with_capacity(games.len());
     let mut last = None;
     for game in games {
-        if game.game >= manifest.games
-            || !shard.owns_item(game.game)
-            || last.is_some_and(|l| l >= game.game)
-        {
+        if game.game >= all || !shard.owns_item(game.game) || last.is_some_and(|l| l >= game.game) {
             return Err(damaged(format!(
                 "game {} is not the next of shard {shard}'s",
                 game.game
@@ -230,7 +214,6 @@ pub fn tune_manifest(dir: &Path) -> Result<TuneManifest, String> {
     let manifest: TuneManifest = outdir::read_manifest(dir, TUNE_MANIFEST)
         .map_err(|e| format!("--from: {e}"))?
         .ok_or_else(|| no_manifest(dir, TUNE_MANIFEST, "awari tune"))?;
-    variant_of(&manifest.variant).map_err(|e| format!("--from: {TUNE_MANIFEST}: {e}"))?;
     manifest
         .weights()
         .map_err(|e| format!("--from: {TUNE_MANIFEST}: {e}"))?;
@@ -284,7 +267,7 @@ pub fn tune_gather(dir: &Path, manifest: &TuneManifest) -> Result<TuneRun, Strin
                 index,
                 count: manifest.shards,
             }
-            .items_of(manifest.games)
+            .items_of(manifest.options.games as u64)
         })
         .sum();
     Ok(TuneRun {
@@ -299,26 +282,10 @@ pub fn tune_gather(dir: &Path, manifest: &TuneManifest) -> Result<TuneRun, Strin
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BookManifest {
-    /// The rule set.
-    pub variant: String,
-    /// Positions up to this many plies from the start.
-    pub plies: u64,
-    /// The search depth of each move.
-    pub depth: u32,
-    /// Self-play games, all shards together.
-    pub games: u64,
-    /// The games' search depth after the book.
-    pub game_depth: u32,
-    /// Book moves within this many centi-seeds of the best are chosen at random.
-    pub explore: i32,
-    /// The seed of the games' random choices.
-    pub seed: u64,
-    /// The main lines go on to this many plies.
-    pub line_plies: u64,
-    /// The main lines go on through the moves within this many centi-seeds of the best...
-    pub line_margin: i32,
-    /// ... by a search to this depth.
-    pub line_depth: u32,
+    /// The build's options, their fields the manifest's own, as the directories of builds
+    /// before have them.
+    #[serde(flatten)]
+    pub options: BuildOptions,
     /// The weights of the searches, by engine option.
     pub weights: BTreeMap<String, i32>,
     /// The network of the searches (its checksum, in hexadecimal), if they use one.
@@ -328,50 +295,34 @@ pub struct BookManifest {
 }
 
 /// The most plies a book build goes to (as `awari book build --plies` allows).
-const MAX_PLIES: u64 = 8;
+const MAX_PLIES: usize = 8;
 
 impl BookManifest {
-    /// The manifest of a build of `options` in `shards` shards.
+    /// The manifest of a build of `options` in `shards` shards, whose searches evaluate as
+    /// the engine plays ([`Evaluator::engine`]).
     pub fn new(options: &BuildOptions, shards: u64) -> BookManifest {
+        let evaluator = Evaluator::engine(options.variant);
         BookManifest {
-            variant: options.variant.to_string(),
-            plies: options.plies as u64,
-            depth: options.depth,
-            games: options.games as u64,
-            game_depth: options.game_depth,
-            explore: options.explore,
-            seed: options.seed,
-            line_plies: options.line_plies as u64,
-            line_margin: options.line_margin,
-            line_depth: options.line_depth,
-            weights: weights_map(&Weights::of(options.variant)),
-            network: Weights::engine(options.variant)
-                .network
-                .map(|n| format!("{:016x}", n.checksum())),
+            options: *options,
+            weights: weights_map(&evaluator.weights),
+            network: evaluator.network.map(|n| format!("{:016x}", n.checksum())),
             shards,
         }
     }
 
-    /// The build's settings.
-    pub fn options(&self) -> Result<BuildOptions, String> {
-        if self.plies.max(self.line_plies) > MAX_PLIES || self.shards == 0 {
+    /// Whether this program could have made the build: within its reach, in shards.
+    pub fn check(&self) -> Result<(), String> {
+        let BuildOptions {
+            plies, line_plies, ..
+        } = self.options;
+        if plies.max(line_plies) > MAX_PLIES || self.shards == 0 {
             return Err(format!(
-                "{} plies (main lines {}) in {} shards: not a book build of this program",
-                self.plies, self.line_plies, self.shards
+                "{plies} plies (main lines {line_plies}) in {} shards: not a book build of this \
+                 program",
+                self.shards
             ));
         }
-        Ok(BuildOptions {
-            variant: variant_of(&self.variant)?,
-            plies: self.plies as usize,
-            depth: self.depth,
-            games: usize::try_from(self.games).map_err(|e| e.to_string())?,
-            game_depth: self.game_depth,
-            explore: self.explore,
-            seed: self.seed,
-            line_plies: self.line_plies as usize,
-            line_margin: self.line_margin,
-            line_depth: self.line_depth,
-        })
+        Ok(())
     }
 }
 
@@ -381,7 +332,7 @@ pub fn book_manifest(dir: &Path) -> Result<BookManifest, String> {
         .map_err(|e| format!("--from: {e}"))?
         .ok_or_else(|| no_manifest(dir, BOOK_MANIFEST, "awari book build"))?;
     manifest
-        .options()
+        .check()
         .map_err(|e| format!("--from: {BOOK_MANIFEST}: {e}"))?;
     Ok(manifest)
 }
@@ -549,13 +500,13 @@ fn read_games(
     let Some(games) = outdir::read_part::<_, BookGames>(path, GAMES_JOB, shard, manifest)? else {
         return Ok(None);
     };
-    if games.games != shard.items_of(manifest.games) {
+    let all = manifest.options.games as u64;
+    if games.games != shard.items_of(all) {
         return Err(format!(
-            "{}: damaged: {} games, where shard {shard} of {} has {}",
+            "{}: damaged: {} games, where shard {shard} of {all} has {}",
             path.display(),
             games.games,
-            manifest.games,
-            shard.items_of(manifest.games)
+            shard.items_of(all)
         ));
     }
     Ok(Some(games))
@@ -588,7 +539,8 @@ fn searched_book(
 /// shard's games' records added, the same book the unsharded build makes. Refused while a
 /// shard's searches or games are missing, naming them.
 pub fn book_merge(dir: &Path, manifest: &BookManifest, threads: usize) -> Result<Book, String> {
-    let options = manifest.options()?;
+    manifest.check()?;
+    let options = manifest.options;
     let boards = boards(&options, threads)?;
     let (mut book, missing) = searched_book(dir, manifest, &options, &boards)?;
     let n = manifest.shards;
@@ -632,4 +584,220 @@ pub fn book_merge(dir: &Path, manifest: &BookManifest, threads: usize) -> Result
         }
     }
     Ok(book)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+    use serde::de::DeserializeOwned;
+
+    /// The manifest's text as `outdir` writes it, and its fields in that order.
+    fn written<M: Serialize>(manifest: &M) -> (String, Vec<String>) {
+        let text = serde_json::to_string_pretty(manifest).unwrap() + "\n";
+        let fields = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  \""))
+            .map(|l| l[..l.find('"').unwrap()].to_string())
+            .collect();
+        (text, fields)
+    }
+
+    /// `text` read as a manifest, then written again: the same text.
+    fn read_back<M: Serialize + DeserializeOwned>(text: &str) -> M {
+        let manifest: M = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(written(&manifest).0, text, "written back as read");
+        manifest
+    }
+
+    const BOOK_FIELDS: [&str; 13] = [
+        "variant",
+        "plies",
+        "depth",
+        "games",
+        "game_depth",
+        "explore",
+        "seed",
+        "line_plies",
+        "line_margin",
+        "line_depth",
+        "weights",
+        "network",
+        "shards",
+    ];
+
+    const TUNE_FIELDS: [&str; 8] = [
+        "variant",
+        "games",
+        "depth",
+        "opening_plies",
+        "seed",
+        "weights",
+        "tables",
+        "shards",
+    ];
+
+    /// A book build's manifest holds its options under their names and in their order, as
+    /// directories written before have them, and reads back as the same options.
+    #[test]
+    fn book_manifests_hold_their_options_by_name() {
+        let options = |variant, plies, line_plies| BuildOptions {
+            variant,
+            plies,
+            depth: 22,
+            games: 2000,
+            game_depth: 10,
+            explore: 100,
+            seed: 7,
+            line_plies,
+            line_margin: 25,
+            line_depth: 12,
+        };
+        // (options, shards, whether a network searches)
+        let rows = [
+            (options(Variant::Oware, 3, 8), 40, true),
+            (options(Variant::Kalah, 1, 0), 1, false),
+            (options(Variant::KalahEmpty, 0, 2), 3, false),
+        ];
+        for (options, shards, network) in rows {
+            let manifest = BookManifest::new(&options, shards);
+            let (text, fields) = written(&manifest);
+            assert_eq!(fields, BOOK_FIELDS, "{text}");
+            assert_eq!(manifest.network.is_some(), network, "{text}");
+            let read: BookManifest = read_back(&text);
+            assert_eq!(read, manifest);
+            assert_eq!(read.options, options);
+            assert_eq!(read.check(), Ok(()));
+        }
+    }
+
+    /// A tuning run's manifest holds the options that decide its samples (not its threads)
+    /// under their names and in their order, and reads back as the same options.
+    #[test]
+    fn tune_manifests_hold_their_options_by_name() {
+        let options = |variant, seed| TuneOptions {
+            variant,
+            games: 10_000,
+            depth: 8,
+            opening_plies: 6,
+            seed,
+            threads: 4,
+        };
+        // (options, the weights, the tables' reach, shards)
+        let rows = [
+            (options(Variant::Oware, 1), Weights::OWARE, Some(18), 10),
+            (options(Variant::Ahl, 3), Weights::AHL, None, 1),
+        ];
+        for (options, weights, tables, shards) in rows {
+            let manifest = TuneManifest::new(&options, &weights, tables, shards);
+            let (text, fields) = written(&manifest);
+            assert_eq!(fields, TUNE_FIELDS, "{text}");
+            let read: TuneManifest = read_back(&text);
+            assert_eq!(
+                read.options,
+                TuneOptions {
+                    threads: 1,
+                    ..options
+                }
+            );
+            assert_eq!(read.weights(), Ok(weights));
+            assert_eq!(
+                (read.tables, read.shards),
+                (tables.map(|t| t as u64), shards)
+            );
+        }
+    }
+
+    /// Manifests as this program wrote them before their options were a type of their own
+    /// read as they did, and are written back the same; one with a field more, or less, is
+    /// refused, as is an unknown rule set.
+    #[test]
+    fn manifests_written_before_read_and_others_are_refused() {
+        let weights = "  \"weights\": {\n    \"EvalA2\": 155,\n    \"EvalA3\": 142,\n    \
+                       \"EvalB2\": 106,\n    \"EvalB3\": 44,\n    \"EvalCapture\": 0,\n    \
+                       \"EvalFree\": 0,\n    \"EvalKroo\": 142,\n    \"EvalMobility\": 119,\n    \
+                       \"EvalRow\": 0,\n    \"EvalTempo\": -25,\n    \"EvalThreat\": 0\n  },\n";
+        let book = format!(
+            "{{\n  \"variant\": \"oware\",\n  \"plies\": 1,\n  \"depth\": 3,\n  \"games\": 4,\n  \
+             \"game_depth\": 2,\n  \"explore\": 100,\n  \"seed\": 1,\n  \"line_plies\": 2,\n  \
+             \"line_margin\": 30,\n  \"line_depth\": 2,\n{weights}  \"network\": \
+             \"35b6df84e2ff9614\",\n  \"shards\": 1\n}}\n"
+        );
+        let tune = format!(
+            "{{\n  \"variant\": \"oware\",\n  \"games\": 3,\n  \"depth\": 2,\n  \
+             \"opening_plies\": 2,\n  \"seed\": 5,\n{weights}  \"tables\": null,\n  \
+             \"shards\": 1\n}}\n"
+        );
+        let read: BookManifest = read_back(&book);
+        assert_eq!(
+            read.options,
+            BuildOptions {
+                variant: Variant::Oware,
+                plies: 1,
+                depth: 3,
+                games: 4,
+                game_depth: 2,
+                explore: 100,
+                seed: 1,
+                line_plies: 2,
+                line_margin: 30,
+                line_depth: 2,
+            }
+        );
+        assert_eq!(read.network.as_deref(), Some("35b6df84e2ff9614"));
+        let read: TuneManifest = read_back(&tune);
+        assert_eq!(
+            read.options,
+            TuneOptions {
+                variant: Variant::Oware,
+                games: 3,
+                depth: 2,
+                opening_plies: 2,
+                seed: 5,
+                threads: 1,
+            }
+        );
+        assert_eq!(read.weights(), Ok(Weights::OWARE));
+        // (text replaced, by what, the error's start), in the book's manifest, the tuning
+        // run's or both: threads are no setting of either.
+        let refused = [
+            (
+                "\"seed\": 1,",
+                "\"seed\": 1, \"threads\": 2,",
+                "unknown field `threads`",
+            ),
+            (
+                "\"seed\": 5,",
+                "\"seed\": 5, \"threads\": 2,",
+                "unknown field `threads`",
+            ),
+            (
+                "\"shards\": 1",
+                "\"shards\": 1, \"more\": 0",
+                "unknown field `more`",
+            ),
+            ("\"line_depth\": 2,", "", "missing field `line_depth`"),
+            ("\"opening_plies\": 2,", "", "missing field `opening_plies`"),
+            ("\"oware\"", "\"chess\"", "unknown variant `chess`"),
+        ];
+        fn refusal<M: DeserializeOwned>(text: &str) -> Option<String> {
+            serde_json::from_str::<M>(text).err().map(|e| e.to_string())
+        }
+        for (from, to, error) in refused {
+            let mut tried = 0;
+            for (text, refusal) in [
+                (&book, refusal::<BookManifest> as fn(&str) -> Option<String>),
+                (&tune, refusal::<TuneManifest>),
+            ] {
+                if !text.contains(from) {
+                    continue;
+                }
+                let changed = text.replacen(from, to, 1);
+                let got = refusal(&changed).unwrap_or_else(|| panic!("read: {changed}"));
+                assert!(got.starts_with(error), "{got}, not {error}: {changed}");
+                tried += 1;
+            }
+            assert!(tried > 0, "{from}");
+        }
+    }
 }

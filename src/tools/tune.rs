@@ -19,9 +19,12 @@ use crate::search::fixed::search_to_depth;
 use crate::search::tt::HashTable;
 use crate::tables::Tables;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
-/// What `awari tune` does.
-#[derive(Clone, Debug)]
+/// What `awari tune` does. Each field is named as its flag's argument (`opening_plies`:
+/// `--opening-plies`), and a sharded run's manifest holds those that decide the samples under
+/// the same names ([`crate::tools::jobs::TuneManifest`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TuneOptions {
     /// The rule set of the games.
     pub variant: Variant,
@@ -33,8 +36,15 @@ pub struct TuneOptions {
     pub opening_plies: usize,
     /// The seed of the openings: the same seed gives the same games.
     pub seed: u64,
-    /// Threads playing games at once.
+    /// Threads playing games at once. Not in a manifest: the games are the same on any
+    /// number (one read back from a manifest plays on one).
+    #[serde(skip, default = "one_thread")]
     pub threads: usize,
+}
+
+/// The threads of options read back from a manifest.
+fn one_thread() -> usize {
+    1
 }
 
 /// One labelled position: its terms and its game's result for its side to move.
@@ -176,7 +186,7 @@ fn one_game(
             break;
         }
         seen.push((board.side_to_move(), Terms::of(&board)));
-        let found = search_to_depth(&game, options.depth, *weights, tables, &mut table);
+        let found = search_to_depth(&game, options.depth, (*weights).into(), tables, &mut table);
         let Some(m) = found.best else {
             break;
         };

@@ -7,7 +7,7 @@ use super::proven::Proven;
 use super::text::{beyond_line, describe, drawn, info_line};
 use crate::classic::player::{Limit, Player};
 use crate::rules::Game;
-use crate::search::eval::Weights;
+use crate::search::eval::Evaluator;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
 use crate::search::{self, Analysis, Report, Score, Setup};
@@ -18,7 +18,7 @@ use std::time::Duration;
 pub(super) struct Search<'a> {
     pub(super) limits: &'a Limits,
     pub(super) flight: &'a Flight,
-    pub(super) weights: Weights,
+    pub(super) evaluator: Evaluator,
     pub(super) overhead: u64,
     pub(super) tables: Option<&'a Tables>,
     pub(super) path_values: bool,
@@ -38,7 +38,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
     let Search {
         limits,
         flight,
-        weights,
+        evaluator,
         overhead,
         tables,
         path_values,
@@ -57,7 +57,7 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
         tt: table,
         threads,
         control: &flight.control,
-        weights,
+        evaluator,
         limits,
         overhead,
         tables,
@@ -231,7 +231,7 @@ mod tests {
             let search = Search {
                 limits: &limits,
                 flight: &flight,
-                weights: Weights::of(Variant::Oware),
+                evaluator: Evaluator::terms(Variant::Oware),
                 overhead: 0,
                 tables: None,
                 path_values: false,

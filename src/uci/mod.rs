@@ -291,12 +291,12 @@ impl Engine {
             }
             Command::Eval => {
                 let board = *self.game.board();
-                // The weights are taken when the answer is made, after an `EvalFile` read
+                // The evaluator is taken when the answer is made, after an `EvalFile` read
                 // before it.
                 let settings = self.settings.clone();
                 let tables = self.tables_dir();
                 self.answer(move || {
-                    let mut lines = eval_lines(&board, &settings.weights());
+                    let mut lines = eval_lines(&board, &settings.evaluator());
                     lines.extend(table_line(&board, tables.as_deref()));
                     lines
                 });
@@ -449,7 +449,7 @@ impl Engine {
             None => Task::Search {
                 game,
                 limits,
-                weights: self.settings.weights(),
+                evaluator: self.settings.evaluator(),
                 overhead,
                 tables_path: self.settings.tables_path.clone(),
                 path_values: self.settings.path_values,

@@ -3,7 +3,7 @@
 //! that write them, so that what a line says can be read (and changed) in one place.
 
 use crate::rules::{format_move_list, Board, Game};
-use crate::search::eval::{Terms, Weights, WEIGHTS};
+use crate::search::eval::{Evaluator, Terms, WEIGHTS};
 use crate::search::table_root::Root;
 use crate::search::tt::Bound;
 use crate::search::{self, Report, Score};
@@ -152,8 +152,8 @@ pub(super) fn beyond_line(root: &Root, board: &Board, score: i32) -> Option<Stri
 }
 
 /// `eval`'s lines: each term, its weight and its share, from the side to move's view.
-pub(super) fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
-    let t = Terms::of(board);
+pub(super) fn eval_lines(board: &Board, e: &Evaluator) -> Vec<String> {
+    let (t, w) = (Terms::of(board), &e.weights);
     // The terms of this rule set (or weighed by an option), with the weight's sign.
     let rows = std::iter::once(("stores (own - opponent's)", t.stores, 100)).chain(
         WEIGHTS
@@ -168,7 +168,7 @@ pub(super) fn eval_lines(board: &Board, w: &Weights) -> Vec<String> {
     // Oware's network, first: the table of terms ends with their total.
     if board.variant() == crate::rules::Variant::Oware {
         use crate::search::network::Network;
-        let (network, role) = match w.network {
+        let (network, role) = match e.network {
             Some(network) => (network, "in use (UseNetwork true); the terms below are not"),
             None => (
                 Network::shipped(),

@@ -16,7 +16,7 @@ use crate::rng::Rng;
 use crate::rules::{Game, Variant};
 use crate::search::bench::{bench, perft_lines};
 use crate::search::book::Book;
-use crate::search::eval::Weights;
+use crate::search::eval::Evaluator;
 use crate::search::network::Network;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
@@ -149,7 +149,7 @@ pub(super) enum Task {
     Search {
         game: Game,
         limits: Limits,
-        weights: Weights,
+        evaluator: Evaluator,
         overhead: u64,
         tables_path: String,
         /// `PathValues`.
@@ -310,7 +310,7 @@ impl Worker {
             Task::Search {
                 game,
                 limits,
-                weights,
+                evaluator,
                 overhead,
                 tables_path,
                 path_values,
@@ -326,9 +326,9 @@ impl Worker {
                 }
                 // The network of the last `EvalFile` read before this search, which the
                 // reader could not know when it sent it.
-                let mut weights = weights;
-                if weights.network.is_some() {
-                    weights.network = Some(self.network.get().unwrap_or_else(Network::shipped));
+                let mut evaluator = evaluator;
+                if evaluator.network.is_some() {
+                    evaluator.network = Some(self.network.get().unwrap_or_else(Network::shipped));
                 }
                 let size = self.size;
                 let table = self.table.get_or_insert_with(|| HashTable::new(size));
@@ -343,7 +343,7 @@ impl Worker {
                 let search = Search {
                     limits: &limits,
                     flight,
-                    weights,
+                    evaluator,
                     overhead,
                     tables: tables.as_deref(),
                     path_values,
@@ -369,8 +369,12 @@ impl Worker {
                 run_classic(&game, &mut self.classic, &limits, overhead, flight, out);
             }
             Task::Bench { depth, terms } => {
-                let weights = if terms { Weights::of } else { Weights::engine };
-                bench(depth, None, 1, weights, &flight.control, &mut |l| {
+                let evaluator = if terms {
+                    Evaluator::terms
+                } else {
+                    Evaluator::engine
+                };
+                bench(depth, None, 1, evaluator, &flight.control, &mut |l| {
                     out.line(&l)
                 });
             }

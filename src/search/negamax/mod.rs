@@ -24,7 +24,7 @@ use self::node::{Node, Window};
 use self::prune::{estimate, reduction, Futile, EXTENSION_DEPTH, MAX_EXTENSIONS};
 use self::pv::PvTable;
 use self::repetition::Repetitions;
-use super::eval::{evaluate_in, Weights};
+use super::eval::{evaluate_in, Evaluator};
 use super::ledger::Ledger;
 use super::ordering::{Heuristics, Picker};
 use super::score::{
@@ -39,7 +39,7 @@ use std::ops::ControlFlow;
 
 pub(super) struct Searcher<'a> {
     tt: &'a HashTable,
-    weights: Weights,
+    evaluator: Evaluator,
     /// Nodes, table hits and time spent, the limits, and whether the search must stop.
     pub(super) ledger: Ledger<'a>,
     seldepth: usize,
@@ -76,7 +76,7 @@ impl<'a> Searcher<'a> {
         let board = game.board();
         Searcher {
             tt: shared.tt,
-            weights: shared.weights,
+            evaluator: shared.evaluator,
             ledger: Ledger::new(&shared, board.side_to_move(), helper),
             seldepth: 0,
             tables: shared.tables,
@@ -311,7 +311,7 @@ impl<'a> Searcher<'a> {
             // Extreme weights must not reach the range of finished games or table results
             // (nor overflow the table's 16-bit scores).
             return ControlFlow::Break(
-                evaluate_in(variant, board, &self.weights)
+                evaluate_in(variant, board, &self.evaluator)
                     .clamp(-TB_BOUND + 1, TB_BOUND - 1)
                     .clamp(known.0, known.1),
             );

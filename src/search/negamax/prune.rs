@@ -40,7 +40,7 @@ impl Searcher<'_> {
         if !self.futility_applies(node, window) {
             return (Futile::No, 0);
         }
-        let eval = evaluate_in(variant::<V>(), board, &self.weights)
+        let eval = evaluate_in(variant::<V>(), board, &self.evaluator)
             .clamp(-TB_BOUND + 1, TB_BOUND - 1)
             .clamp(known.0, known.1);
         match futile(eval, window, node.depth) {
@@ -177,7 +177,7 @@ pub(super) fn reduction(child: &Child, same: bool, i: usize, depth: i32) -> i32 
 mod tests {
     use super::*;
     use crate::rules::{EndReason, Game};
-    use crate::search::eval::Weights;
+    use crate::search::eval::Evaluator;
     use crate::search::score::{MATE, TB_WIN};
     use crate::search::switches::Switches;
     use crate::search::threads::Pool;
@@ -235,9 +235,9 @@ mod tests {
         let shared = Shared {
             tt,
             control: &control,
-            weights: match network {
-                true => Weights::engine(variant),
-                false => Weights::of(variant),
+            evaluator: match network {
+                true => Evaluator::engine(variant),
+                false => Evaluator::terms(variant),
             },
             limits: &limits,
             overhead: 0,
@@ -444,7 +444,7 @@ mod tests {
     #[test]
     fn futility_gives_way_to_a_bound_in_the_table() {
         let board = Board::from_notation(Variant::Oware, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S").unwrap();
-        let eval = evaluate_in(Variant::Oware, &board, &Weights::engine(Variant::Oware));
+        let eval = evaluate_in(Variant::Oware, &board, &Evaluator::engine(Variant::Oware));
         let depth = 2;
         let alpha = eval - REVERSE_FUTILITY_MARGIN * depth - 50;
         assert_eq!(futile(eval, Window::null(alpha), depth), Futile::FailHigh);
@@ -598,7 +598,7 @@ mod tests {
         let mut wrong = Vec::new();
         for (variant, position, depth, pruned) in rows {
             let board = Board::from_notation(variant, position).unwrap();
-            let eval = evaluate_in(variant, &board, &Weights::engine(variant));
+            let eval = evaluate_in(variant, &board, &Evaluator::engine(variant));
             let reach = estimate(eval, depth);
             let alpha = reach + 300;
             assert_eq!(

@@ -46,7 +46,7 @@ impl Searcher<'_> {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(known) => known,
         };
-        let stand = evaluate_in(variant, board, &self.weights)
+        let stand = evaluate_in(variant, board, &self.evaluator)
             .clamp(-TB_BOUND + 1, TB_BOUND - 1)
             .clamp(known.0, known.1);
         if stand >= window.beta || qply >= QUIESCENCE_PLIES || node.ply >= MAX_PLY - 1 {

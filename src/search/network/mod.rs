@@ -318,7 +318,7 @@ impl Network {
     }
 
     /// The network of the weights file `path`, read once and kept for the program's life
-    /// (the search's [`crate::search::eval::Weights`] hold it by reference): a file read
+    /// (the search's [`crate::search::eval::Evaluator`] holds it by reference): a file read
     /// again is the same network. An empty path is the shipped network. A file of another
     /// length than a network's is refused by its size, read no further than its header.
     pub fn load(path: &str) -> Result<&'static Network, String> {

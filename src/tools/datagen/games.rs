@@ -6,7 +6,6 @@ use super::format::{Record, NO_TABLE};
 use super::DatagenOptions;
 use crate::rng::{item_seed, Rng};
 use crate::rules::{Board, Game, Variant};
-use crate::search::eval::Weights;
 use crate::search::fixed::search_to_depth;
 use crate::search::tt::HashTable;
 use crate::sys::lines::{excerpt, MAX_OPENING_LINE};
@@ -33,15 +32,12 @@ pub fn play_game(options: &DatagenOptions, tables: Option<&Tables>, index: u64) 
         let m = moves[rng.below(moves.len() as u64) as usize];
         game.play(m).expect("a legal move");
     }
-    let weights = Weights {
-        network: options.network,
-        ..Weights::of(options.variant)
-    };
+    let evaluator = options.evaluator();
     let mut table = HashTable::new(1);
     let mut seen = Vec::new();
     while game.outcome().is_none() && game.moves().len() < MAX_GAME_PLIES {
         let board = *game.board();
-        let found = search_to_depth(&game, options.depth, weights, tables, &mut table);
+        let found = search_to_depth(&game, options.depth, evaluator, tables, &mut table);
         let Some(m) = found.best else {
             break;
         };

@@ -41,6 +41,7 @@ pub use samples::{table_samples, write_table_samples, FIRST_SAMPLED_LAYER, TABLE
 
 use crate::cluster::shard::Shard;
 use crate::rules::Variant;
+use crate::search::eval::Evaluator;
 use crate::search::network::Network;
 use crate::tables::Tables;
 use manifest::manifest_file;
@@ -67,11 +68,21 @@ pub struct DatagenOptions {
     /// Threads playing games at once.
     pub threads: usize,
     /// The network the searches evaluate with (oware only); `None`: the rule set's terms
-    /// ([`Weights::of`](crate::search::eval::Weights::of)).
+    /// ([`Evaluator::terms`]).
     pub network: Option<&'static Network>,
     /// Positions drawn from the endgame tables' layers ([`table_samples`]), written by shard 0
     /// into [`TABLE_SAMPLES`].
     pub table_samples: u64,
+}
+
+impl DatagenOptions {
+    /// What the searches evaluate with: the rule set's weights, or oware's `network`.
+    pub fn evaluator(&self) -> Evaluator {
+        Evaluator {
+            network: self.network,
+            ..Evaluator::terms(self.variant)
+        }
+    }
 }
 
 /// What a shard's run did.

@@ -188,7 +188,7 @@ mod tests {
         );
         assert_eq!(s.weights().b2, Weights::OWARE.b2);
         set(&mut s, "EvalA2", Some("<VARIANT>")).unwrap();
-        assert_eq!(s.weights(), Weights::engine(Variant::Oware));
+        assert_eq!(s.weights(), Weights::OWARE);
         let refused = set(&mut s, "EvalA2", Some("10001")).unwrap_err();
         assert_eq!(
             refused.to_string(),

@@ -4,7 +4,7 @@
 use super::{OptionType, Value, OPTIONS, VARIANT_WEIGHT};
 use crate::classic::opponent::Opponent;
 use crate::rules::Variant;
-use crate::search::eval::{Weights, WEIGHTS};
+use crate::search::eval::{Evaluator, Weights, WEIGHTS};
 use crate::search::network::Network;
 use std::sync::{Arc, Mutex};
 
@@ -132,10 +132,17 @@ impl Settings {
                 (w.set)(&mut weights, v);
             }
         }
-        if self.use_network && self.variant == Variant::Oware {
-            weights.network = Some(self.network.get().unwrap_or_else(Network::shipped));
-        }
         weights
+    }
+
+    /// The evaluation in force: [`Settings::weights`], and in oware with `UseNetwork` on the
+    /// network `EvalFile` loaded (the shipped one until then).
+    pub fn evaluator(&self) -> Evaluator {
+        let network = self.use_network && self.variant == Variant::Oware;
+        Evaluator {
+            weights: self.weights(),
+            network: network.then(|| self.network.get().unwrap_or_else(Network::shipped)),
+        }
     }
 }
 
@@ -151,12 +158,16 @@ mod tests {
         assert_eq!(s.hash_mb, 16);
         assert_eq!(s.move_overhead, 10);
         assert_eq!(s.multipv, 1);
-        assert_eq!(s.weights(), Weights::engine(Variant::Oware));
+        assert_eq!(s.evaluator(), Evaluator::engine(Variant::Oware));
         assert!(
-            s.weights().network.is_some(),
+            s.evaluator().network.is_some(),
             "oware plays with its network"
         );
         set(&mut s, "UseNetwork", Some("false")).unwrap();
-        assert_eq!(s.weights(), Weights::OWARE, "the terms alone");
+        assert_eq!(
+            s.evaluator(),
+            Evaluator::terms(Variant::Oware),
+            "the terms alone"
+        );
     }
 }

@@ -393,7 +393,7 @@ mod tests {
             let spec = find(w.option).expect("an option per weight");
             let mut s = Settings::default();
             set(&mut s, w.option, Some("4321")).unwrap();
-            let mut expected = Weights::engine(Variant::Oware);
+            let mut expected = Weights::OWARE;
             (w.set)(&mut expected, 4321);
             assert_eq!(s.weights(), expected, "{}", w.option);
             assert_eq!(s.weight_overrides[i], Some(4321));
