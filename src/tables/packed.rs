@@ -149,52 +149,6 @@ impl Words {
             .at(i)
             .fetch_update(Relaxed, Relaxed, |w| Some((w & !mask) | bits));
     }
-
-    /// [`Store::drain`] of the positions that have `flag`. The blocks are found from their
-    /// number and the totals summed as they come: a list of the blocks, or of their counts,
-    /// would be bytes a position beside the words (some 0.01: 1.8 MiB at 193 million
-    /// positions). The states are none but stage 2's logs, which the words hold: the list of
-    /// them is of a type of no size.
-    fn drain_flag<T: Send>(
-        &self,
-        n: usize,
-        flag: u32,
-        states: Vec<T>,
-        f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
-        done: impl Fn(u64, &mut T) + Sync,
-    ) -> (u64, u64, Vec<T>) {
-        let bits = self.bits;
-        // Every run but the last is whole, and a whole run holds whole blocks.
-        let per_run = (1usize << bits) / BLOCK;
-        let blocks: usize = self.runs.iter().map(|r| r.len.div_ceil(BLOCK)).sum();
-        assert_eq!(states.len(), blocks);
-        let (count, sum) = (AtomicU64::new(0), AtomicU64::new(0));
-        let states = states
-            .into_par_iter()
-            .enumerate()
-            .map(|(b, mut state)| {
-                let (c, k) = (b / per_run, b % per_run);
-                let items = self.runs[c].items();
-                let block = &items[k * BLOCK..((k + 1) * BLOCK).min(items.len())];
-                let start = (c << bits) + k * BLOCK;
-                let (mut block_count, mut block_sum) = (0, 0);
-                let mut walk = Walk::new(n);
-                for (i, word) in block.iter().enumerate() {
-                    if word.load(Relaxed) & flag == 0 {
-                        continue;
-                    }
-                    word.fetch_and(!flag, Relaxed);
-                    block_count += 1;
-                    block_sum += f(start + i, &mut walk, &mut state);
-                }
-                done(block_count, &mut state);
-                count.fetch_add(block_count, Relaxed);
-                sum.fetch_add(block_sum, Relaxed);
-                state
-            })
-            .collect();
-        (count.into_inner(), sum.into_inner(), states)
-    }
 }
 
 /// The flag of a set.
@@ -252,6 +206,10 @@ impl Store for Words {
             .sum()
     }
 
+    /// The blocks are found from their number and the totals summed as they come: a list of
+    /// the blocks, or of their counts, would be bytes a position beside the words (some 0.01:
+    /// 1.8 MiB at 193 million positions). The states are none but stage 2's logs, which the
+    /// words hold: the list of them is of a type of no size.
     fn drain<T: Send>(
         &self,
         n: usize,
@@ -260,7 +218,38 @@ impl Store for Words {
         f: impl Fn(usize, &mut Walk, &mut T) -> u64 + Sync,
         done: impl Fn(u64, &mut T) + Sync,
     ) -> (u64, u64, Vec<T>) {
-        self.drain_flag(n, flag(set), states, f, done)
+        let flag = flag(set);
+        let bits = self.bits;
+        // Every run but the last is whole, and a whole run holds whole blocks.
+        let per_run = (1usize << bits) / BLOCK;
+        let blocks: usize = self.runs.iter().map(|r| r.len.div_ceil(BLOCK)).sum();
+        assert_eq!(states.len(), blocks);
+        let (count, sum) = (AtomicU64::new(0), AtomicU64::new(0));
+        let states = states
+            .into_par_iter()
+            .enumerate()
+            .map(|(b, mut state)| {
+                let (c, k) = (b / per_run, b % per_run);
+                let items = self.runs[c].items();
+                let block = &items[k * BLOCK..((k + 1) * BLOCK).min(items.len())];
+                let start = (c << bits) + k * BLOCK;
+                let (mut block_count, mut block_sum) = (0, 0);
+                let mut walk = Walk::new(n);
+                for (i, word) in block.iter().enumerate() {
+                    if word.load(Relaxed) & flag == 0 {
+                        continue;
+                    }
+                    word.fetch_and(!flag, Relaxed);
+                    block_count += 1;
+                    block_sum += f(start + i, &mut walk, &mut state);
+                }
+                done(block_count, &mut state);
+                count.fetch_add(block_count, Relaxed);
+                sum.fetch_add(block_sum, Relaxed);
+                state
+            })
+            .collect();
+        (count.into_inner(), sum.into_inner(), states)
     }
 
     #[inline]
