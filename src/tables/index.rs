@@ -87,7 +87,7 @@ const fn beyond() -> [[u64; MAX_LAYER + 1]; HOUSES] {
 /// being the seeds in houses `i..`. Summed, and each pair of terms with the same `l_i` joined
 /// by Pascal's rule, that is C(n + 11, 11) - 1 - the sum over `i` in `1..12` of
 /// C(l_i + 11 - i, 12 - i): one look-up a house, from the last house's end.
-#[inline]
+#[inline(always)]
 pub fn rank(houses: &[u8; 12]) -> u64 {
     let mut left = 0;
     let mut beyond = 0;

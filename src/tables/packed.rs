@@ -131,19 +131,19 @@ struct Words {
 }
 
 impl Words {
-    #[inline]
+    #[inline(always)]
     fn at(&self, i: usize) -> &AtomicU32 {
         &self.runs[i >> self.bits].items()[i & ((1 << self.bits) - 1)]
     }
 
-    #[inline]
+    #[inline(always)]
     fn load(&self, i: usize) -> u32 {
         self.at(i).load(Relaxed)
     }
 
     /// Replaces the bits of `mask` in word `i` by `bits`, whole, whatever other threads set
     /// meanwhile in its other bits (flags).
-    #[inline]
+    #[inline(always)]
     fn replace(&self, i: usize, mask: u32, bits: u32) {
         let _ = self
             .at(i)
@@ -167,23 +167,23 @@ impl Store for Words {
     type Log = ();
     type Logged = ();
 
-    #[inline]
+    #[inline(always)]
     fn exits(&self, i: usize) -> Option<(u8, u8)> {
         let w = self.load(i);
         (w & OVER == 0).then(|| exits_of(w))
     }
 
-    #[inline]
+    #[inline(always)]
     fn pair(&self, i: usize) -> (u8, u8) {
         pair(self.load(i))
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_pair(&self, i: usize, p: (u8, u8)) {
         self.replace(i, PAIR, pair_bits(p));
     }
 
-    #[inline]
+    #[inline(always)]
     fn mark(&self, set: Set, i: usize) -> bool {
         self.at(i).fetch_or(flag(set), Relaxed) & flag(set) == 0
     }
@@ -252,7 +252,7 @@ impl Store for Words {
         (count.into_inner(), sum.into_inner(), states)
     }
 
-    #[inline]
+    #[inline(always)]
     fn log(&self, i: usize, _: u32, (lo, hi): (u8, u8), was: (u8, u8), _: &mut ()) {
         let (mut mask, mut bits) = ((FIVE << XLO) | CHANGED, (u32::from(lo) << XLO) | CHANGED);
         if hi != was.1 {
@@ -264,7 +264,7 @@ impl Store for Words {
 
     fn logged((): ()) {}
 
-    #[inline]
+    #[inline(always)]
     fn commit(&self, j: usize, pass: u32, _: &mut ()) -> ((u8, u8), (u8, u8)) {
         let w = self.load(j);
         let was = pair(w);

@@ -260,7 +260,7 @@ impl Walk {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn houses(&mut self, i: usize) -> [u8; 12] {
         if self.at < i && i - self.at <= 16 {
             while self.at < i {

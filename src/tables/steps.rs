@@ -45,7 +45,7 @@ fn oware_takes(after: &[u8; 12], last: usize) -> bool {
 /// [`Board`] on raw houses, without its keys and counters: the moves of
 /// [`moves`](super::layer::moves) that are [`Step::Inside`](super::layer::Step::Inside) (a
 /// test checks they agree).
-#[inline]
+#[inline(always)]
 pub fn children(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(&[u8; 12])) {
     match variant {
         Variant::Kalah | Variant::KalahEmpty => {
@@ -98,8 +98,10 @@ pub fn children(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(&[u8; 12]
 /// Calls `f` with the index of every position that might lead to `houses` (seen from its side
 /// to move) by a move that keeps every seed on the board: every way to take back a sowing
 /// that ended there (see the module's documentation) that [`children`] would not rule out by
-/// a look at the board after it.
-#[inline]
+/// a look at the board after it. Always inlined, as [`children`] is: the solvers' passes,
+/// generic over their store, call both from closures the compiler otherwise leaves as calls,
+/// and the packed solver's layer 22 took a fifth longer (doc/figures.md).
+#[inline(always)]
 pub fn parents(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(u64)) {
     // The board after the move, seen from the mover.
     let after = swapped(houses);
