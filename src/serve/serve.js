@@ -24,7 +24,10 @@
     return data;
   }
 
-  function say(text) { $("notice").textContent = text; }
+  // The notice line. `page.hintSaid` is true only while it shows a hint, so that leaving the
+  // hint's position clears the hint and never a notice said since (a late state of a new game
+  // would otherwise wipe the offer to bring the game before back).
+  function say(text) { $("notice").textContent = text; page.hintSaid = false; }
 
   // ---- the board ----
   const houseIndex = (letter) => "ABCDEFabcdef".indexOf(letter);
@@ -311,7 +314,7 @@
       drawLines();
       $("why").textContent = "";
       // A hint is for one position.
-      if (page.hintSaid) { say(""); page.hintSaid = false; }
+      if (page.hintSaid) say("");
     }
     // Another game (a new one, a loaded one, a take-back): nothing said of the last one stays.
     const fresh = before && s.generation !== before.generation &&
