@@ -16,7 +16,7 @@
 use super::index::{layer_size, next, rank, unrank};
 use super::layer::Progress;
 use super::rule::{bounds_reach, core_reaches, Bounds, Core};
-use super::steps::{children, parents};
+use super::steps::{parents, Children};
 use crate::rules::Variant;
 
 /// Positions per run of a pass; a multiple of 64, so that a run owns whole words of a bit set.
@@ -114,12 +114,12 @@ pub(super) fn core_passes(
     passes: &mut u32,
 ) -> u64 {
     let nb = n as u8;
-    let st = |i: usize| {
+    let st = move |i: usize| {
         let (s, u) = store.pair(i);
         (s, nb - u)
     };
-    let mark_parents = |houses: &[u8; 12], now: (u8, u8), was: (u8, u8)| {
-        parents(variant, houses, |p| {
+    let mark_parents = move |houses: &[u8; 12], now: (u8, u8), was: (u8, u8)| {
+        parents(variant, houses, move |p| {
             if core_reaches(now, was, st(p as usize)) {
                 store.mark(Set::Dirty, p as usize);
             }
@@ -145,14 +145,16 @@ pub(super) fn core_passes(
         }
         *passes += 1;
         progress.pass(*passes, marked);
-        let evaluate = |i: usize, walk: &mut Walk, _: &mut ()| {
+        let evaluate = move |i: usize, walk: &mut Walk, _: &mut ()| {
             let Some(exits) = store.exits(i) else {
                 return 0;
             };
             let was = st(i);
             let mut core = Core::new(nb, exits);
             let houses = walk.houses(i);
-            children(variant, &houses, |c| core.child(st(rank(c) as usize)));
+            for c in Children::of(variant, &houses).iter() {
+                core.child(st(rank(c) as usize));
+            }
             let now = core.held(was);
             if now != was {
                 store.set_pair(i, (now.0, nb - now.1));
@@ -194,7 +196,7 @@ pub(super) fn bounds_passes<S: Store>(
                 .into_iter()
                 .map(S::logged)
                 .collect();
-            let commit = |j: usize, walk: &mut Walk, logged: &mut S::Logged| {
+            let commit = move |j: usize, walk: &mut Walk, logged: &mut S::Logged| {
                 let (was, now) = store.commit(j, pass - 1, logged);
                 let moved = (now.0 != was.0, now.1 != was.1);
                 let mut marked = 0;
@@ -213,7 +215,7 @@ pub(super) fn bounds_passes<S: Store>(
         *passes += 1;
         progress.pass(*passes, marked);
         let first = pass == 1;
-        let evaluate = |i: usize, walk: &mut Walk, log: &mut S::Log| {
+        let evaluate = move |i: usize, walk: &mut Walk, log: &mut S::Log| {
             let was = store.pair(i);
             if was.0 == was.1 {
                 return 0;
@@ -223,9 +225,9 @@ pub(super) fn bounds_passes<S: Store>(
             };
             // After the first pass `lo` is at least the exits' `lo`: see `Store::exits`.
             let mut best = Bounds::new(nb, (if first { xlo } else { 0 }, xhi));
-            children(variant, &walk.houses(i), |c| {
+            for c in Children::of(variant, &walk.houses(i)).iter() {
                 best.child(store.pair(rank(c) as usize));
-            });
+            }
             let now = best.held(was);
             if now != was {
                 store.log(i, pass, now, was, log);
