@@ -25,11 +25,12 @@
 //! moved. The words are held in runs of [`RUN_BITS`], each mapped for itself, and at the end
 //! their pages go a piece at a time as the values and ranks come out of them.
 
-use super::index::layer_size;
+use super::index::{layer_size, rank};
 use super::layer::{Lower, Progress, Solved};
 use super::passes::{bounds_passes, core_passes, Set, Store, Walk, BLOCK};
 use super::propagate::{first_core_pass, read_exits};
 use super::rule::finish;
+use super::steps::Children;
 use crate::rules::Variant;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -263,6 +264,13 @@ impl Store for Words {
     }
 
     fn logged((): ()) {}
+
+    #[inline(always)]
+    fn children_pairs(&self, variant: Variant, houses: &[u8; 12], mut f: impl FnMut((u8, u8))) {
+        for c in Children::of(variant, houses).iter() {
+            f(self.pair(rank(c) as usize));
+        }
+    }
 
     #[inline(always)]
     fn commit(&self, j: usize, pass: u32, _: &mut ()) -> ((u8, u8), (u8, u8)) {

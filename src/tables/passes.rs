@@ -16,7 +16,7 @@
 use super::index::{layer_size, next, rank, unrank};
 use super::layer::Progress;
 use super::rule::{bounds_reach, core_reaches, Bounds, Core};
-use super::steps::{parents, Children};
+use super::steps::{children, parents};
 use crate::rules::Variant;
 
 /// Positions per run of a pass; a multiple of 64, so that a run owns whole words of a bit set.
@@ -79,6 +79,16 @@ pub(super) trait Store: Sync {
     /// (in `log`, its run's, or in the store) and puts `i` in [`Set::Changed`]. A rank the
     /// store sets now must be the one [`Store::commit`] would set.
     fn log(&self, i: usize, pass: u32, now: (u8, u8), was: (u8, u8), log: &mut Self::Log);
+
+    /// Calls `f` with the pair of each child of the layer's position `houses` ([`children`]).
+    /// The callback that ranks a child and reads its pair is copied by the compiler into each
+    /// of the six moves' places where a store's read is small (the narrow store's byte); where
+    /// it is not (the packed words: a run, then a word) it was kept out of line, at a tenth of
+    /// the passes' time, and such a store gathers the children first ([`Children`]).
+    #[inline(always)]
+    fn children_pairs(&self, variant: Variant, houses: &[u8; 12], mut f: impl FnMut((u8, u8))) {
+        children(variant, houses, |c| f(self.pair(rank(c) as usize)));
+    }
 
     /// A run's log once its run is done with it: what it need not hold any more can go.
     fn written(_log: &mut Self::Log) {}
@@ -152,9 +162,7 @@ pub(super) fn core_passes(
             let was = st(i);
             let mut core = Core::new(nb, exits);
             let houses = walk.houses(i);
-            for c in Children::of(variant, &houses).iter() {
-                core.child(st(rank(c) as usize));
-            }
+            store.children_pairs(variant, &houses, |(s, u)| core.child((s, nb - u)));
             let now = core.held(was);
             if now != was {
                 store.set_pair(i, (now.0, nb - now.1));
@@ -225,9 +233,7 @@ pub(super) fn bounds_passes<S: Store>(
             };
             // After the first pass `lo` is at least the exits' `lo`: see `Store::exits`.
             let mut best = Bounds::new(nb, (if first { xlo } else { 0 }, xhi));
-            for c in Children::of(variant, &walk.houses(i)).iter() {
-                best.child(store.pair(rank(c) as usize));
-            }
+            store.children_pairs(variant, &walk.houses(i), |pair| best.child(pair));
             let now = best.held(was);
             if now != was {
                 store.log(i, pass, now, was, log);

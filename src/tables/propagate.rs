@@ -84,33 +84,33 @@ impl Narrow {
         Narrow((0..size).map(|_| AtomicU8::new(0)).collect())
     }
 
-    #[inline(always)]
+    #[inline]
     fn pack((lo, hi): (u8, u8)) -> u8 {
         debug_assert!(lo <= hi && usize::from(hi) <= NARROW_UP_TO);
         (u16::from(hi) * (u16::from(hi) + 1) / 2 + u16::from(lo)) as u8
     }
 
-    #[inline(always)]
+    #[inline]
     fn unpack(raw: u8) -> (u8, u8) {
         NARROW_PAIRS[usize::from(raw)]
     }
 
-    #[inline(always)]
+    #[inline]
     fn raw(&self, i: usize) -> u8 {
         self.0[i].load(Ordering::Relaxed)
     }
 
-    #[inline(always)]
+    #[inline]
     fn put(&self, i: usize, raw: u8) {
         self.0[i].store(raw, Ordering::Relaxed);
     }
 
-    #[inline(always)]
+    #[inline]
     fn get(&self, i: usize) -> (u8, u8) {
         Narrow::unpack(self.raw(i))
     }
 
-    #[inline(always)]
+    #[inline]
     fn set(&self, i: usize, pair: (u8, u8)) {
         self.put(i, Narrow::pack(pair));
     }
@@ -130,7 +130,7 @@ impl Bits {
     }
 
     /// Adds `i`; whether it was new.
-    #[inline(always)]
+    #[inline]
     fn insert(&self, i: u64) -> bool {
         let bit = 1u64 << (i % 64);
         self.0[(i / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
@@ -400,7 +400,7 @@ struct NarrowStore {
 }
 
 impl NarrowStore {
-    #[inline(always)]
+    #[inline]
     fn set(&self, set: Set) -> &Bits {
         match set {
             Set::Dirty => &self.dirty,
@@ -413,7 +413,7 @@ impl Store for NarrowStore {
     type Log = Vec<u8>;
     type Logged = std::vec::IntoIter<u8>;
 
-    #[inline(always)]
+    #[inline]
     fn exits(&self, i: usize) -> Option<(u8, u8)> {
         match self.exits.raw(i) {
             Narrow::OVER => None,
@@ -421,17 +421,17 @@ impl Store for NarrowStore {
         }
     }
 
-    #[inline(always)]
+    #[inline]
     fn pair(&self, i: usize) -> (u8, u8) {
         self.pairs.get(i)
     }
 
-    #[inline(always)]
+    #[inline]
     fn set_pair(&self, i: usize, pair: (u8, u8)) {
         self.pairs.set(i, pair);
     }
 
-    #[inline(always)]
+    #[inline]
     fn mark(&self, set: Set, i: usize) -> bool {
         self.set(set).insert(i as u64)
     }
@@ -455,7 +455,7 @@ impl Store for NarrowStore {
         self.set(set).drain(n, states, f, done)
     }
 
-    #[inline(always)]
+    #[inline]
     fn log(&self, i: usize, pass: u32, now: (u8, u8), was: (u8, u8), log: &mut Vec<u8>) {
         let new = Narrow::pack(now);
         if pass == 1 {
@@ -478,7 +478,7 @@ impl Store for NarrowStore {
         log.into_iter()
     }
 
-    #[inline(always)]
+    #[inline]
     fn commit(&self, j: usize, pass: u32, logged: &mut Self::Logged) -> ((u8, u8), (u8, u8)) {
         let new = match pass {
             1 => self.ranks[j].load(Ordering::Relaxed),

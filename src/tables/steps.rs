@@ -96,9 +96,8 @@ pub fn children(variant: Variant, houses: &[u8; 12], mut f: impl FnMut(&[u8; 12]
 }
 
 /// The children of [`children`], at most one a house, gathered in an array for a loop in the
-/// caller: a callback that ranks its child and reads its value (the passes' work at each child)
-/// is too large for the compiler to copy into the six places `children` calls it, and called
-/// out of line it cost the passes about a tenth of their time.
+/// caller, for a callback too large for the compiler to copy into the six places `children`
+/// calls it (see `Store::children_pairs` in [`passes`](super::passes)).
 pub(super) struct Children {
     list: [[u8; 12]; 6],
     len: usize,
