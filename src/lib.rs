@@ -45,22 +45,37 @@
 //! - [`cli`]: the `awari` command line (the engine, `perft`, `bench`, `play`, `tune`, `book`,
 //!   `tables`, `solve`, `datagen`, `train`, `serve`); `src/bin/awari.rs` only calls it. The referee's is [`referee::cli`].
 //!
+//! Without the `native` feature (on by default) the library is [`rng`], [`said`], [`rules`], the
+//! [`search`] on one thread and the [`tables`] read from bytes: no file, process, signal or
+//! memory map, for WebAssembly (`web/engine`).
+//!
 //! `protocol.md` describes the rules, the notation and the command-line and line protocols.
 
+#[cfg(feature = "native")]
 pub mod classic;
+#[cfg(feature = "native")]
 pub mod cli;
+#[cfg(feature = "native")]
 pub mod client;
+#[cfg(feature = "native")]
 pub mod cluster;
+#[cfg(feature = "native")]
 pub mod play;
+#[cfg(feature = "native")]
 pub mod puzzles;
+#[cfg(feature = "native")]
 pub mod record;
+#[cfg(feature = "native")]
 pub mod referee;
 pub mod rng;
 pub mod rules;
 pub mod said;
 pub mod search;
+#[cfg(feature = "native")]
 pub mod serve;
 pub mod sys;
 pub mod tables;
+#[cfg(feature = "native")]
 pub mod tools;
+#[cfg(feature = "native")]
 pub mod uci;

@@ -57,6 +57,7 @@ mod tables_guards;
 mod tables_mpi;
 mod tables_solvers;
 mod tables_values;
+mod web;
 
 /// With `autotests = false` a new file of `tests/` runs only if it is named: here, or as a
 /// `[[test]]` of its own in `Cargo.toml`. One named nowhere would never be compiled.

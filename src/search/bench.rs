@@ -3,15 +3,14 @@
 //! single-threaded and without time limits, so its node count is a signature of the search: it
 //! changes only when the search does. Its nodes per second measure speed.
 
+use super::instant::Instant;
 use crate::rules::{divide_until, Board, Game, Variant};
 use crate::search::eval::Evaluator;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
 use crate::search::{self, Control, Setup};
-use crate::tables::probe::supported;
 use crate::tables::Tables;
 use std::path::Path;
-use std::time::Instant;
 
 /// The bench positions: (variant, moves from the start, depth). Oware start and the
 /// reference middle games of protocol.md, then each other rule set's start.
@@ -66,9 +65,13 @@ pub fn bench(
         let mut game = Game::new(Board::start(variant));
         game.play_text(moves).expect("bench moves are legal");
         table.clear();
+        #[cfg(feature = "native")]
         let opened = tables
-            .filter(|_| supported(variant))
+            .filter(|_| crate::tables::probe::supported(variant))
             .map(|dir| Tables::shared(dir, variant));
+        // Without an operating system there is no directory to open.
+        #[cfg(not(feature = "native"))]
+        let opened: Option<std::sync::Arc<Tables>> = tables.and(None);
         let limits = Limits {
             depth: Some(depth.unwrap_or(own_depth)),
             ..Limits::default()

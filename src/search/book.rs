@@ -40,6 +40,7 @@ impl Entry {
 /// built or read (so that writing a book back gives the same file), found by Zobrist key.
 #[derive(Clone, Debug, Default)]
 pub struct Book {
+    #[cfg_attr(not(feature = "native"), allow(dead_code))]
     pub(crate) variant: Variant,
     pub(crate) lines: Vec<(Board, Vec<Entry>)>,
     pub(crate) index: AHashMap<u64, usize>,

@@ -33,15 +33,16 @@
 //! One file per concept: this one drives the search (iterative deepening, the threads, what a
 //! search is given and returns); `negamax` is the node search of one thread, `ledger` its accounts
 //! (nodes, time, limits, whether to stop); `ordering` the move ordering, [`tt`] the transposition
-//! table, [`eval`] the evaluation, [`time`] the time limits, `threads` the helper threads,
-//! [`score`] what scores mean, [`table_root`] a root within the endgame tables' reach, [`book`] the
-//! opening book played from, and [`bench`](mod@bench) the fixed positions whose node count signs
-//! the search (and `go perft`'s lines).
+//! table, [`eval`] the evaluation, [`time`] the time limits, [`instant`] the clock they read,
+//! `threads` the helper threads, [`score`] what scores mean, [`table_root`] a root within the
+//! endgame tables' reach, [`book`] the opening book played from, and [`bench`](mod@bench) the
+//! fixed positions whose node count signs the search (and `go perft`'s lines).
 
 pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod fixed;
+pub mod instant;
 mod ledger;
 mod negamax;
 pub mod network;
@@ -54,6 +55,7 @@ pub mod time;
 pub mod tt;
 
 use self::eval::Evaluator;
+use self::instant::Instant;
 use self::negamax::Searcher;
 pub use self::score::{
     finished, point_score, possible_bound, table_score, table_scores, Score, INF, MATE, MATE_BOUND,
@@ -66,7 +68,7 @@ use self::tt::{Bound, HashTable};
 use crate::rules::{Game, Move, MoveList};
 use crate::tables::Tables;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The deepest iteration.
 pub const MAX_DEPTH: u32 = 100;

@@ -5,8 +5,9 @@
 //! *hard* one, checked during the search, that is never exceeded. Both keep `MoveOverhead`
 //! back from the clock for the pipes and the GUI.
 
+use super::instant::Instant;
 use crate::rules::Side;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What `go` asked for. Times are milliseconds; clocks may arrive negative from a GUI whose
 /// engine overstepped, and count as zero.

@@ -127,6 +127,7 @@ struct Bucket([Entry; BUCKET]);
 /// every probe (and every prefetch, which the processor does not drop on a TLB miss) walks the
 /// page tables first; in a virtual machine that walk is two levels deep. Where the system gives
 /// no huge pages (`transparent_hugepage` set to `never`) the advice changes nothing.
+#[cfg(feature = "native")]
 struct Buckets {
     map: memmap2::MmapMut,
     /// Where the buckets start in `map`: the first 2 MiB boundary.
@@ -135,8 +136,10 @@ struct Buckets {
 }
 
 /// The size of a huge page, and the alignment the table's map is given.
+#[cfg(feature = "native")]
 const HUGE_PAGE: usize = 2 << 20;
 
+#[cfg(feature = "native")]
 impl Buckets {
     /// `n` empty buckets, their pages made resident now, not at the first search, whose time
     /// that would eat.
@@ -169,6 +172,7 @@ impl Buckets {
     }
 }
 
+#[cfg(feature = "native")]
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];
     fn deref(&self) -> &[Bucket] {
@@ -182,12 +186,52 @@ impl std::ops::Deref for Buckets {
     }
 }
 
+#[cfg(feature = "native")]
 impl std::ops::DerefMut for Buckets {
     fn deref_mut(&mut self) -> &mut [Bucket] {
         let len = self.len;
         let start = self.map[self.start..].as_mut_ptr();
         // SAFETY: as for `deref`, and `&mut self` makes the borrow unique.
         unsafe { std::slice::from_raw_parts_mut(start.cast::<Bucket>(), len) }
+    }
+}
+
+/// The buckets without an operating system to map memory from (WebAssembly): a boxed slice,
+/// whose memory goes back to the allocator when the table goes (a wasm instance's memory only
+/// grows anyway).
+#[cfg(not(feature = "native"))]
+struct Buckets(Box<[Bucket]>);
+
+#[cfg(not(feature = "native"))]
+impl Buckets {
+    /// `n` empty buckets, or an error where the memory cannot be had.
+    fn new(n: usize) -> std::io::Result<Buckets> {
+        let mut cells = Vec::new();
+        cells
+            .try_reserve_exact(n)
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        cells.resize_with(n, Bucket::default);
+        Ok(Buckets(cells.into_boxed_slice()))
+    }
+
+    /// Every bucket empty again.
+    fn clear(&mut self) {
+        self.0.fill_with(Bucket::default);
+    }
+}
+
+#[cfg(not(feature = "native"))]
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        &self.0
+    }
+}
+
+#[cfg(not(feature = "native"))]
+impl std::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        &mut self.0
     }
 }
 

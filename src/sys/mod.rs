@@ -12,16 +12,29 @@
 //! files truncated under the process: a dropped layer, not a dead engine), [`stderr`] (lines
 //! to the error output that never panic) and [`write`](mod@write) (writing a file whole, so no
 //! reader ever finds a part of one).
+//!
+//! Without the `native` feature only [`prefetch`] is here: it needs the processor alone.
 
+#[cfg(feature = "native")]
 pub mod conventions;
+#[cfg(feature = "native")]
 pub mod files;
+#[cfg(feature = "native")]
 pub mod lines;
+#[cfg(feature = "native")]
 pub mod outputs;
 pub mod prefetch;
+#[cfg(feature = "native")]
 pub mod procfs;
+#[cfg(feature = "native")]
 pub mod registry;
+#[cfg(feature = "native")]
 pub mod sigbus;
+#[cfg(feature = "native")]
 pub mod signals;
+#[cfg(feature = "native")]
 pub mod stderr;
+#[cfg(feature = "native")]
 pub mod subreaper;
+#[cfg(feature = "native")]
 pub mod write;

@@ -14,9 +14,12 @@
 use super::index::layer_size;
 use super::value::Value;
 use crate::rules::Variant;
+#[cfg(feature = "native")]
 use memmap2::Mmap;
 use std::fmt;
-use std::io::{self, Write};
+use std::io;
+#[cfg(feature = "native")]
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The format version this build reads and writes.
@@ -155,6 +158,7 @@ fn variant_code(variant: Variant) -> u8 {
         .expect("every variant is in ALL") as u8
 }
 
+#[cfg(feature = "native")]
 fn header(
     kind: FileKind,
     variant: Variant,
@@ -192,6 +196,7 @@ pub fn table_header(variant: Variant, n: usize, size: u64, crc: u32) -> [u8; HEA
 ///
 /// # Panics
 /// If `entries` and `ranks` are not both one byte per position of the layer.
+#[cfg(feature = "native")]
 pub fn write_layer(
     dir: &Path,
     variant: Variant,
@@ -206,6 +211,7 @@ pub fn write_layer(
 ///
 /// # Panics
 /// If `bounds` and `points` are not both one byte per position of the layer.
+#[cfg(feature = "native")]
 pub fn write_paths(
     dir: &Path,
     variant: Variant,
@@ -216,6 +222,7 @@ pub fn write_paths(
     write_file(FileKind::Paths, dir, variant, n, bounds, points)
 }
 
+#[cfg(feature = "native")]
 fn write_file(
     kind: FileKind,
     dir: &Path,
@@ -234,14 +241,23 @@ fn write_file(
     Ok(path)
 }
 
-/// A layer file, mapped into memory and checked.
+/// A layer file's bytes: mapped from the file, or (with no operating system to map from, as in
+/// WebAssembly) handed over whole ([`Layer::from_bytes`]).
+#[cfg(feature = "native")]
+type Bytes = Mmap;
+#[cfg(not(feature = "native"))]
+type Bytes = Box<[u8]>;
+
+/// A layer file, mapped into memory (or given as bytes) and checked.
 pub struct Layer {
-    map: Mmap,
+    map: Bytes,
     size: usize,
     kind: FileKind,
     /// The file mapped, kept open to see whether it changes ([`Layer::changed`]).
+    #[cfg(feature = "native")]
     file: std::fs::File,
     /// Its modification time when opened (`None` where the system keeps none).
+    #[cfg(feature = "native")]
     modified: Option<std::time::SystemTime>,
 }
 
@@ -250,11 +266,13 @@ impl Layer {
     /// checksum, and that every value byte reads as bounds of the layer (so that no byte a file
     /// holds can stop a reader later, whatever its checksum says). The file is memory-mapped:
     /// processes that open the same tables share the page cache.
+    #[cfg(feature = "native")]
     pub fn open(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
         Layer::open_kind(FileKind::Table, dir, variant, n)
     }
 
     /// [`Layer::open`] for a file of either kind.
+    #[cfg(feature = "native")]
     pub fn open_kind(
         kind: FileKind,
         dir: &Path,
@@ -269,11 +287,13 @@ impl Layer {
     /// [`Layer::open`] without reading the entries: header, size, variant and layer only,
     /// which costs no more than the first page however large the layer. [`Layer::verify`]
     /// does the rest.
+    #[cfg(feature = "native")]
     pub fn open_unverified(dir: &Path, variant: Variant, n: usize) -> Result<Layer, FileError> {
         Layer::open_unverified_kind(FileKind::Table, dir, variant, n)
     }
 
     /// [`Layer::open_unverified`] for a file of either kind.
+    #[cfg(feature = "native")]
     pub fn open_unverified_kind(
         kind: FileKind,
         dir: &Path,
@@ -308,56 +328,35 @@ impl Layer {
         // change of size or modification time ([`Layer::changed`]). Other readers (a build
         // rereading its layers) are ended by the signal rather than go on with wrong bytes.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| FileError::Io(path.clone(), e))?;
-        if &map[..8] != kind.magic() {
-            return Err(FileError::Header(path, "bad magic".into()));
-        }
-        let version = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
-            return Err(FileError::Header(
-                path,
-                format!("format version {version}, this build reads {VERSION}"),
-            ));
-        }
-        let code = map[12];
-        if code != variant_code(variant) {
-            let theirs = Variant::ALL
-                .get(usize::from(code))
-                .map_or_else(|| format!("unknown ({code})"), |v| v.name().to_string());
-            return Err(FileError::Mismatch(
-                path,
-                format!("wrong variant: holds {theirs}, expected {}", variant.name()),
-            ));
-        }
-        if usize::from(map[13]) != n {
-            return Err(FileError::Mismatch(
-                path,
-                format!("wrong layer: holds {} seeds, expected {n}", map[13]),
-            ));
-        }
-        let entries = u64::from_le_bytes(map[16..24].try_into().expect("8 bytes"));
-        if entries != layer_size(n) {
-            return Err(FileError::Mismatch(
-                path,
-                format!(
-                    "wrong entry count: the header says {entries}, a layer of {n} seeds has {}",
-                    layer_size(n)
-                ),
-            ));
-        }
-        if len != expected {
-            return Err(FileError::Size {
-                path,
-                actual: len,
-                expected,
-            });
-        }
+        let size = check_header(&map, kind, variant, n, &path)?;
         Ok(Layer {
             map,
-            size: entries as usize,
+            size,
             kind,
             modified: metadata.modified().ok(),
             file,
         })
+    }
+
+    /// Layer `n` of `variant` from a file's bytes, read by the embedder (a page fetches them),
+    /// with every check of [`Layer::open_kind`]. The errors name the file as `kind.path` does
+    /// in an empty directory.
+    #[cfg(not(feature = "native"))]
+    pub fn from_bytes(
+        kind: FileKind,
+        variant: Variant,
+        n: usize,
+        bytes: Box<[u8]>,
+    ) -> Result<Layer, FileError> {
+        let path = kind.path(Path::new(""), variant, n);
+        let size = check_header(&bytes, kind, variant, n, &path)?;
+        let layer = Layer {
+            map: bytes,
+            size,
+            kind,
+        };
+        layer.verify(Path::new(""), variant, n)?;
+        Ok(layer)
     }
 
     /// The checks [`Layer::open_unverified`] leaves out: the checksum, and that every value
@@ -422,6 +421,7 @@ impl Layer {
     /// Lets go of the pages read so far (they stay in the page cache, and a later read maps
     /// them again), so that a file read whole, as [`Layer::verify`] reads it, or read here
     /// and there over a long run, stops counting in the process's resident memory.
+    #[cfg(feature = "native")]
     pub fn release(&self) {
         // SAFETY: the mapping is read-only and of a file: after `MADV_DONTNEED` a read maps
         // the file's page again, with the same bytes, so no reference into it sees a change.
@@ -434,6 +434,7 @@ impl Layer {
     /// What has become of the file since it was opened, if it was written or truncated in
     /// place: its size or its modification time changed (a file replaced by rename is not
     /// changed: the old one stays mapped, whole). One `fstat`.
+    #[cfg(feature = "native")]
     pub fn changed(&self) -> Option<Change> {
         let metadata = match self.file.metadata() {
             Ok(metadata) => metadata,
@@ -451,4 +452,68 @@ impl Layer {
             None
         }
     }
+}
+
+/// The header's checks and the size: magic, version, rule set, layer, entry count, and the
+/// length the entry count makes. Returns the entry count.
+fn check_header(
+    map: &[u8],
+    kind: FileKind,
+    variant: Variant,
+    n: usize,
+    path: &Path,
+) -> Result<usize, FileError> {
+    let len = map.len() as u64;
+    let expected = HEADER as u64 + 2 * layer_size(n);
+    if len < HEADER as u64 {
+        return Err(FileError::Size {
+            path: path.to_path_buf(),
+            actual: len,
+            expected,
+        });
+    }
+    if &map[..8] != kind.magic() {
+        return Err(FileError::Header(path.to_path_buf(), "bad magic".into()));
+    }
+    let version = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(FileError::Header(
+            path.to_path_buf(),
+            format!("format version {version}, this build reads {VERSION}"),
+        ));
+    }
+    let code = map[12];
+    if code != variant_code(variant) {
+        let theirs = Variant::ALL
+            .get(usize::from(code))
+            .map_or_else(|| format!("unknown ({code})"), |v| v.name().to_string());
+        return Err(FileError::Mismatch(
+            path.to_path_buf(),
+            format!("wrong variant: holds {theirs}, expected {}", variant.name()),
+        ));
+    }
+    if usize::from(map[13]) != n {
+        return Err(FileError::Mismatch(
+            path.to_path_buf(),
+            format!("wrong layer: holds {} seeds, expected {n}", map[13]),
+        ));
+    }
+    let entries = u64::from_le_bytes(map[16..24].try_into().expect("8 bytes"));
+    if entries != layer_size(n) {
+        return Err(FileError::Mismatch(
+            path.to_path_buf(),
+            format!(
+                "wrong entry count: the header says {entries}, a layer of {n} seeds has {}",
+                layer_size(n)
+            ),
+        ));
+    }
+    if len != expected {
+        return Err(FileError::Size {
+            path: path.to_path_buf(),
+            actual: len,
+            expected,
+        });
+    }
+    Ok(entries as usize)
 }

@@ -148,6 +148,7 @@ pub struct Solved {
 
 impl Solved {
     /// What a solver found, in the order of the fields.
+    #[cfg(feature = "native")]
     pub(super) fn new(
         bytes: Vec<u8>,
         ranks: Vec<u8>,

@@ -19,9 +19,14 @@
 //! - [`points`]: a guess for play where the bounds differ (each side its own row on a cycle).
 //! - [`probe`]: tables opened for play ([`Tables`]), once per process.
 //!
+//! Without the `native` feature only the reader is here (`index`, `value`, `layer`, `points`,
+//! `file`'s checks and `probe`, whose `Tables::from_bytes` takes the files' bytes from the
+//! embedder): no solver, no file, no memory map.
+//!
 //! Stores are not part of a table position: they cannot change how the seeds left on the board
 //! are best played (`protocol.md`, section 8, says why and what a value means).
 
+#[cfg(feature = "native")]
 pub mod build;
 #[cfg(feature = "mpi")]
 pub mod distributed;
@@ -29,16 +34,25 @@ pub mod file;
 mod graph;
 pub mod index;
 pub mod layer;
+#[cfg(feature = "native")]
 pub mod packed;
+#[cfg(feature = "native")]
 mod passes;
+#[cfg(feature = "native")]
 pub mod paths;
 pub mod points;
 pub mod probe;
+#[cfg(feature = "native")]
 pub mod propagate;
+#[cfg(feature = "native")]
 pub mod rounds;
+#[cfg(feature = "native")]
 mod rule;
+#[cfg(feature = "native")]
 pub mod solve;
+#[cfg(feature = "native")]
 pub mod steps;
+#[cfg(feature = "native")]
 pub mod sweep;
 pub mod value;
 

@@ -1,16 +1,23 @@
 //! Tables opened for play: the layer files of one rule set in one directory, memory-mapped
 //! once per process and shared by every search in it.
 
-use super::file::{Change, FileError, FileKind, Layer};
+#[cfg(feature = "native")]
+use super::file::FileError;
+use super::file::{Change, FileKind, Layer};
 use super::index::locate;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::{Board, Variant};
+#[cfg(feature = "native")]
 use crate::sys::sigbus::{self, Guard};
+#[cfg(feature = "native")]
 use once_cell::sync::Lazy;
+#[cfg(feature = "native")]
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+#[cfg(feature = "native")]
+use std::sync::Arc;
+use std::sync::{Mutex, PoisonError};
 
 /// Whether `variant` has tables: oware and kalah, in both readings. (Awari's grand slam ends the game and its
 /// move limit counts plies, so oware's values are not awari's; ahl's bonus move and ayoayo's
@@ -25,6 +32,7 @@ pub fn supported(variant: Variant) -> bool {
 /// The directory tables go to and are read from when none is named: `awari/tables` in the
 /// platform's data directory (`$XDG_DATA_HOME` or `~/.local/share` on Linux,
 /// `~/Library/Application Support` on macOS, `%APPDATA%` on Windows).
+#[cfg(feature = "native")]
 pub fn default_dir() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("awari").join("tables"))
 }
@@ -32,6 +40,7 @@ pub fn default_dir() -> Option<PathBuf> {
 /// Lowers the calling thread's priority to the least, so that checking the tables' checksums
 /// takes only the time a search leaves. On Linux a thread's nice value is its own; elsewhere it
 /// would be the process's, so nothing is done there.
+#[cfg(feature = "native")]
 fn yield_to_search() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority only reads its arguments; `who` 0 is the calling thread on Linux.
@@ -56,9 +65,12 @@ pub struct Tables {
     /// `guards[n]`, `paths_guards[n]`: a read of layer `n`'s file (its paths file) past an end
     /// it was truncated to drops it ([`sigbus`]) instead of ending the process. Each points at
     /// its flag in `dropped` (`paths_dropped`), so they go first (see `Drop`).
+    #[cfg(feature = "native")]
     guards: Vec<Option<Guard>>,
+    #[cfg(feature = "native")]
     paths_guards: Vec<Option<Guard>>,
     /// The files whose change [`Tables::recheck`] has reported.
+    #[cfg(feature = "native")]
     noticed: Mutex<Vec<(FileKind, usize)>>,
     /// Whether the layers' checksums are still to be checked ([`Tables::open_unverified`]).
     unverified: bool,
@@ -88,7 +100,9 @@ impl std::fmt::Display for Dropped {
 }
 
 /// The tables opened in this process, by directory and rule set.
+#[cfg(feature = "native")]
 type Opened = HashMap<(PathBuf, Variant), Arc<Tables>>;
+#[cfg(feature = "native")]
 static OPENED: Lazy<Mutex<Opened>> = Lazy::new(|| Mutex::new(HashMap::new()));
 
 impl Tables {
@@ -98,18 +112,21 @@ impl Tables {
     /// read and checked (see [`Layer::open`]). The paths files of the layers present are
     /// opened with them where they are there; one that is there but unsound is left out and
     /// described in the problems.
+    #[cfg(feature = "native")]
     pub fn open(dir: &Path, variant: Variant) -> Tables {
         Tables::open_with(dir, variant, Layer::open_kind)
     }
 
     /// [`Tables::open`] reading only each file's header and size: the cost does not grow with
     /// the tables. The checksums are left to [`Tables::verify`].
+    #[cfg(feature = "native")]
     pub fn open_unverified(dir: &Path, variant: Variant) -> Tables {
         let mut tables = Tables::open_with(dir, variant, Layer::open_unverified_kind);
         tables.unverified = true;
         tables
     }
 
+    #[cfg(feature = "native")]
     fn open_with(
         dir: &Path,
         variant: Variant,
@@ -181,6 +198,65 @@ impl Tables {
         }
     }
 
+    /// Tables from the files' bytes an embedder read (the page fetches them next to itself):
+    /// `files` holds each file's kind, layer and bytes. Each file is checked whole
+    /// ([`Layer::from_bytes`]); one that fails, and a missing layer below the last one given,
+    /// are left out and described in [`Tables::problems`], as [`Tables::open`] does for a
+    /// directory.
+    #[cfg(not(feature = "native"))]
+    pub fn from_bytes(variant: Variant, files: Vec<(FileKind, usize, Box<[u8]>)>) -> Tables {
+        let mut layers: Vec<Option<Layer>> = Vec::new();
+        let mut paths: Vec<Option<Layer>> = Vec::new();
+        let mut problems = Vec::new();
+        for (kind, n, bytes) in files {
+            if n > MAX_ENCODED_LAYER || !supported(variant) {
+                problems.push(format!(
+                    "{}: no layer of these tables",
+                    kind.path(Path::new(""), variant, n).display()
+                ));
+                continue;
+            }
+            match Layer::from_bytes(kind, variant, n, bytes) {
+                Ok(layer) => {
+                    let list = match kind {
+                        FileKind::Table => &mut layers,
+                        FileKind::Paths => &mut paths,
+                    };
+                    if list.len() <= n {
+                        list.resize_with(n + 1, || None);
+                    }
+                    list[n] = Some(layer);
+                }
+                Err(e) => problems.push(e.to_string()),
+            }
+        }
+        for (n, layer) in layers.iter().enumerate() {
+            if layer.is_none() {
+                problems.push(format!(
+                    "{}: missing",
+                    super::file::layer_path(Path::new(""), variant, n).display()
+                ));
+            }
+        }
+        // A paths file counts only beside its layer.
+        paths.truncate(layers.len());
+        for (n, path) in paths.iter_mut().enumerate() {
+            if layers[n].is_none() {
+                *path = None;
+            }
+        }
+        Tables {
+            variant,
+            dir: PathBuf::new(),
+            dropped: layers.iter().map(|_| AtomicBool::new(false)).collect(),
+            layers,
+            paths_dropped: paths.iter().map(|_| AtomicBool::new(false)).collect(),
+            paths,
+            unverified: false,
+            problems: Mutex::new(problems),
+        }
+    }
+
     /// These tables, with a read of a page that was cut off from a file under them dropping
     /// that layer ([`sigbus`]) instead of ending the process: for the tables of play
     /// ([`Tables::reopen`]), where a search can go on without a layer, and for the Python
@@ -188,6 +264,7 @@ impl Tables {
     /// tools that compute from the tables ([`Tables::open`]: `awari tables paths`, `solve`,
     /// ...) stay unguarded, and stop with SIGBUS rather than carry on as if the layer had never
     /// been there.
+    #[cfg(feature = "native")]
     pub fn guarded(mut self) -> Tables {
         // The vectors are complete and never resized, so the flags stay where the guards
         // point (moving `self` moves no element).
@@ -229,6 +306,7 @@ impl Tables {
     /// each to [`Tables::problems`] once. Returns the files found now. One `fstat` per file:
     /// for each search, not for each probe (a read of a page cut off during a search drops its
     /// layer at once; this says so, and catches a change that did not fault).
+    #[cfg(feature = "native")]
     pub fn recheck(&self) -> Vec<Dropped> {
         let mut noticed = self.noticed.lock().unwrap_or_else(PoisonError::into_inner);
         let mut found = Vec::new();
@@ -317,6 +395,7 @@ impl Tables {
 
     /// The tables of `variant` in `dir`, opened once per process and shared: the ones
     /// [`Tables::reopen`] opened last, or opened now the same way.
+    #[cfg(feature = "native")]
     pub fn shared(dir: &Path, variant: Variant) -> Arc<Tables> {
         if let Some(tables) = Tables::cached(dir, variant) {
             return tables;
@@ -325,6 +404,7 @@ impl Tables {
     }
 
     /// The tables of `variant` in `dir` if this process has opened them; opens nothing.
+    #[cfg(feature = "native")]
     pub fn cached(dir: &Path, variant: Variant) -> Option<Arc<Tables>> {
         let opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
         opened.get(&(dir.to_path_buf(), variant)).cloned()
@@ -336,6 +416,7 @@ impl Tables {
     /// thread of their own ([`Tables::verify`]); a layer that fails is dropped then. A layer
     /// whose file is cut short under them is dropped too, when a read finds it (see
     /// [`Tables::recheck`]).
+    #[cfg(feature = "native")]
     pub fn reopen(dir: &Path, variant: Variant) -> Arc<Tables> {
         let tables = Arc::new(Tables::open_unverified(dir, variant).guarded());
         OPENED
@@ -503,6 +584,7 @@ impl Tables {
     }
 }
 
+#[cfg(feature = "native")]
 impl Drop for Tables {
     fn drop(&mut self) {
         // The guards point at the flags: they end before the flags and the mappings go.

@@ -434,6 +434,8 @@ pub fn repetition_wins() -> Vec<(String, String)> {
 pub enum Need {
     /// Headless Chromium, and chromedriver for the page's tests.
     Browser,
+    /// node, and the WebAssembly toolchain `web/build.sh` installs (or root to install it).
+    Wasm,
     /// Debian's `slurm-wlm`, run as root.
     Slurm,
     /// Root, for limits on a user's processes, mounts and the like.
@@ -453,6 +455,7 @@ impl Need {
     pub fn name(self) -> &'static str {
         match self {
             Need::Browser => "browser",
+            Need::Wasm => "wasm",
             Need::Slurm => "slurm",
             Need::Root => "root",
             Need::Python => "python",

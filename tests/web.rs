@@ -1,0 +1,346 @@
+//! The engine compiled to WebAssembly (`web/`) is the same engine: `sh web/build.sh DIR` builds
+//! the site once for these tests, and node runs its engine. Its perft counts are the reference
+//! counts every native test checks (`tests/data/perft.txt`, every rule set) and `awari perft`'s;
+//! its searches find the same move, score and node count as the native engine's at the same
+//! depth; its bench signs with the native bench's node count.
+
+use crate::common::{self, skipped, Engine, Need};
+use awari::rules::Variant;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The repository, where `web/` is.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Why the site cannot be built here, if it cannot: no node, or neither the toolchain nor root
+/// (or sudo) and apt-get to install it.
+fn unavailable() -> Option<String> {
+    if common::on_path("node").is_none() {
+        return Some("node is not installed".into());
+    }
+    let toolchain = Path::new("/usr/bin/rustc").exists()
+        && Path::new("/usr/lib/rustlib/src/rust/library/std").exists();
+    let root_user = nix::unistd::geteuid().is_root();
+    let installer =
+        common::on_path("apt-get").is_some() && (root_user || common::on_path("sudo").is_some());
+    (!toolchain && !installer).then(|| {
+        "the WebAssembly toolchain (rustc-web, rust-web-src, lld-22) is missing and cannot be \
+         installed here"
+            .into()
+    })
+}
+
+/// The site, built once for every test here (`None`, said, when it cannot be built here).
+fn site() -> Option<&'static Path> {
+    static SITE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let built = SITE.get_or_init(|| {
+        if let Some(reason) = unavailable() {
+            return Err(reason);
+        }
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-site");
+        // The tables are built with the tests' own engine, not a release build of it.
+        let out = Command::new("sh")
+            .arg(root().join("web/build.sh"))
+            .arg(&dir)
+            .env("AWARI", env!("CARGO_BIN_EXE_awari"))
+            .output()
+            .expect("sh runs");
+        assert!(
+            out.status.success(),
+            "web/build.sh failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Ok(dir)
+    });
+    match built {
+        Ok(dir) => Some(dir),
+        Err(reason) => {
+            skipped(Need::Wasm, reason);
+            None
+        }
+    }
+}
+
+/// `node web/SCRIPT DIR ARGS...`'s output; panics, with its error output, if it fails.
+fn node(script: &str, dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("node")
+        .arg(root().join("web").join(script))
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "node web/{script} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The rows of `tests/data/perft.txt`: variant, position, moves, counts by depth from 1.
+fn perft_rows() -> Vec<(String, String, String, Vec<u64>)> {
+    let text = std::fs::read_to_string(root().join("tests/data/perft.txt")).unwrap();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let counts = fields[4]
+                .split_whitespace()
+                .map(|c| c.parse().unwrap())
+                .collect();
+            (
+                fields[1].to_string(),
+                fields[2].to_string(),
+                fields[3].to_string(),
+                counts,
+            )
+        })
+        .collect()
+}
+
+/// Leaves a row is counted to at most in the browser's engine: its deepest count within this.
+const PERFT_LEAVES: u64 = 3_000_000;
+
+#[test]
+fn perft_in_webassembly_gives_every_reference_count() {
+    let Some(dir) = site() else { return };
+    let rows = perft_rows();
+    let variants: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(
+        variants.len(),
+        Variant::ALL.len(),
+        "every rule set has rows"
+    );
+    for (variant, position, moves, counts) in &rows {
+        let depth = counts
+            .iter()
+            .rposition(|&c| c <= PERFT_LEAVES)
+            .expect("a count within the limit");
+        let depth_text = (depth + 1).to_string();
+        let mut args = vec![variant.as_str(), depth_text.as_str()];
+        if position != "startpos" {
+            args.extend(["--fen", position.as_str()]);
+        }
+        if moves != "-" {
+            args.extend(["--moves", moves.as_str()]);
+        }
+        let printed = node("perft.mjs", dir, &args);
+        assert_eq!(
+            printed.trim(),
+            counts[depth].to_string(),
+            "{variant} {position} {moves} at depth {}",
+            depth + 1
+        );
+    }
+}
+
+#[test]
+fn perft_in_webassembly_equals_awari_perft_from_every_start() {
+    let Some(dir) = site() else { return };
+    for variant in Variant::ALL {
+        let depth = if variant == Variant::Ayoayo { "7" } else { "8" };
+        let native = common::awari(&["perft", "--variant", variant.name(), "--depth", depth]);
+        assert!(native.status.success());
+        let total = common::text(&native.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("total ").map(str::to_string))
+            .expect("a total line");
+        let wasm = node("perft.mjs", dir, &[variant.name(), depth]);
+        assert_eq!(wasm.trim(), total, "{variant} at depth {depth}");
+    }
+}
+
+/// The answer (JSON) of the engine in WebAssembly to `request`, from `node` driving
+/// `web/engine.js`; with `tables`, after that rule set's table files in the site are put to use
+/// (their answer must show them all, with no problem).
+fn wasm_request(
+    dir: &Path,
+    tables: Option<Variant>,
+    request: serde_json::Value,
+) -> serde_json::Value {
+    let load_tables = match tables {
+        Some(variant) => format!(
+            "const layers = [];\n\
+             for (let n = 0; n <= 12; n++) layers.push(await readFile(`{tables}/{variant}-${{String(n).padStart(2, '0')}}.awtb`));\n\
+             const used = engine.useTables({variant:?}, layers);\n\
+             if (used.reach !== 12 || used.problems.length) throw new Error(JSON.stringify(used));\n",
+            tables = dir.join("tables").display(),
+            variant = variant.name(),
+        ),
+        None => String::new(),
+    };
+    let script = format!(
+        "import {{ readFile }} from 'node:fs/promises';\n\
+         import {{ load }} from {engine:?};\n\
+         const engine = await load(await readFile({wasm:?}));\n\
+         {load_tables}\
+         console.log(JSON.stringify(engine.request({request})));",
+        engine = root().join("web/engine.js").display().to_string(),
+        wasm = dir.join("awari.wasm").display().to_string(),
+    );
+    let out = Command::new("node")
+        .args(["--input-type=module", "-e", &script])
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "node: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("an answer in JSON")
+}
+
+/// A search in WebAssembly of the position after `moves` from the start.
+fn wasm_search(dir: &Path, variant: Variant, moves: &str, depth: u32) -> serde_json::Value {
+    let request = serde_json::json!({
+        "op": "go", "variant": variant.name(), "moves": moves, "depth": depth,
+    });
+    wasm_request(dir, None, request)
+}
+
+/// A native search: the engine's last `info` line with a score (depth, score, nodes) and its
+/// `bestmove`, from a fresh engine (an empty table, as the module's).
+fn native_search(variant: Variant, moves: &str, depth: u32) -> (String, String) {
+    let position = if moves.is_empty() {
+        "position startpos".to_string()
+    } else {
+        format!("position startpos moves {moves}")
+    };
+    native(variant, &[&position], depth)
+}
+
+/// The native engine's last `info` line with a score and its `bestmove` after `setup` (lines
+/// sent after the rule set's), searching to `depth` from a fresh engine.
+fn native(variant: Variant, setup: &[&str], depth: u32) -> (String, String) {
+    let mut engine = Engine::start();
+    engine.send(&format!(
+        "setoption name UCI_Variant value {}",
+        variant.name()
+    ));
+    for line in setup {
+        engine.send(line);
+    }
+    engine.send(&format!("go depth {depth}"));
+    let lines = engine.until("bestmove", Duration::from_secs(300));
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && !l.contains("bound"))
+        .cloned()
+        .expect("an info line");
+    (info, lines.last().unwrap().clone())
+}
+
+/// The word after `key` in an `info` line.
+fn word<'a>(line: &'a str, key: &str) -> &'a str {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == key);
+    words.next().unwrap_or_else(|| panic!("no {key} in {line}"))
+}
+
+#[test]
+fn a_search_in_webassembly_equals_the_native_one() {
+    let Some(dir) = site() else { return };
+    let positions = [
+        (Variant::Oware, "", 12),
+        (Variant::Oware, "F f E a B e", 12),
+        (Variant::Awari, "C d", 11),
+        (Variant::Ahl, "", 12),
+        (Variant::Kalah, "C", 12),
+        (Variant::KalahEmpty, "A b", 12),
+        (Variant::Ayoayo, "", 10),
+    ];
+    for (variant, moves, depth) in positions {
+        let wasm = wasm_search(dir, variant, moves, depth);
+        let (info, bestmove) = native_search(variant, moves, depth);
+        let what = format!("{variant} after {moves:?} to depth {depth}: {info} / {wasm}");
+        assert_eq!(
+            Some(word(&bestmove, "bestmove")),
+            wasm["best"].as_str(),
+            "{what}"
+        );
+        assert_eq!(word(&info, "depth"), wasm["depth"].to_string(), "{what}");
+        assert_eq!(word(&info, "nodes"), wasm["nodes"].to_string(), "{what}");
+        let score = &wasm["score"];
+        match score.get("mate") {
+            Some(plies) => assert_eq!(word(&info, "mate"), plies.to_string(), "{what}"),
+            None => assert_eq!(word(&info, "cp"), score["cp"].to_string(), "{what}"),
+        }
+    }
+}
+
+#[test]
+fn the_tables_in_webassembly_give_the_native_move_and_result() {
+    let Some(dir) = site() else { return };
+    let tables = dir.join("tables");
+    // Ten seeds on the board, within the site's tables (12 seeds).
+    let positions = [
+        (Variant::Oware, "1-0-2-0-1-0-0-3-0-1-2-0-20-18-S"),
+        (Variant::Oware, "3-2-1-0-2-1-0-0-1-0-0-0-20-18-S"),
+        (Variant::Oware, "0-0-1-0-0-0-2-3-1-2-1-0-18-20-S"),
+        (Variant::Kalah, "3-2-1-0-2-1-0-0-1-0-0-0-20-18-S"),
+        (Variant::KalahEmpty, "0-1-0-2-0-3-1-0-2-0-1-0-19-19-N"),
+        (Variant::KalahEmpty, "3-2-1-0-2-1-0-0-1-0-0-0-20-18-N"),
+    ];
+    let mut decided = 0;
+    for (variant, board) in positions {
+        let request = serde_json::json!({
+            "op": "go", "variant": variant.name(), "start": board, "depth": 8, "tables": true,
+        });
+        let wasm = wasm_request(dir, Some(variant), request);
+        let (info, bestmove) = native(
+            variant,
+            &[
+                &format!("setoption name TablesPath value {}", tables.display()),
+                &format!("position fen {board}"),
+            ],
+            8,
+        );
+        let what = format!("{variant} {board}: {info} / {bestmove} / {wasm}");
+        assert_eq!(
+            Some(word(&bestmove, "bestmove")),
+            wasm["best"].as_str(),
+            "{what}"
+        );
+        assert!(wasm["tbhits"].as_u64() > Some(0), "{what}");
+        // A proven result: `cp` is 100 a seed of the margin, and `tables` follows the score;
+        // a proven draw is `cp 0`.
+        match wasm["score"]["tables"].as_i64() {
+            Some(margin) => {
+                assert_eq!(word(&info, "cp"), (100 * margin).to_string(), "{what}");
+                assert!(info.contains(" tables "), "{what}");
+            }
+            None => assert_eq!(wasm["score"]["cp"], 0, "{what}"),
+        }
+        decided += usize::from(wasm["score"]["tables"].as_i64().is_some_and(|m| m != 0));
+    }
+    assert!(decided >= 5, "only {decided} positions won or lost");
+}
+
+#[test]
+fn the_bench_in_webassembly_signs_as_the_native_one() {
+    let Some(dir) = site() else { return };
+    let native = common::awari(&["bench"]);
+    assert!(native.status.success());
+    let nodes = |text: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("bench nodes "))
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no total in {text}"))
+    };
+    let wasm = node("bench.mjs", dir, &[]);
+    assert_eq!(nodes(&wasm), nodes(&common::text(&native.stdout)));
+    let last = wasm.lines().last().unwrap();
+    let nps: f64 = last
+        .strip_prefix("nps ")
+        .unwrap_or_else(|| panic!("the last line is {last:?}"))
+        .parse()
+        .unwrap();
+    assert!(nps > 0.0);
+}
