@@ -264,8 +264,9 @@ fn sums_portable(net: &Network, active: &[u16; ACTIVE], bucket: usize) -> i32 {
 
 /// [`sums`] with WebAssembly's 128-bit vectors written out: the 64 hidden sums in eight
 /// vectors from the bias to the output, and the output's products summed in pairs
-/// (`i32x4.dot_i16x8_s`). The loops of [`sums`] left to the compiler took about twice the time
-/// (figures.md, "The engine in the browser").
+/// (`i32x4.dot_i16x8_s`). With the loops of [`sums`] left to the compiler (with `simd128`),
+/// `awari bench`'s positions took 7% to 15% longer in all (figures.md, "The engine in
+/// WebAssembly").
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn sums_simd128(net: &Network, active: &[u16; ACTIVE], bucket: usize) -> i32 {
