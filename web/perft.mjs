@@ -2,9 +2,7 @@
 // leaves of the moves' tree DEPTH plies deep) from VARIANT's start, or from NOTATION, after
 // MOVES, counted by the engine in the site DIR (built by `sh web/build.sh DIR`). Prints the
 // count alone: `awari perft` prints it as its `total`.
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { load } from "./engine.js";
+import { answered, siteEngine } from "./site.mjs";
 
 const usage = "usage: node web/perft.mjs DIR VARIANT DEPTH [--fen NOTATION] [--moves MOVES]";
 const [dir, variant, depth, ...rest] = process.argv.slice(2);
@@ -21,16 +19,5 @@ if (wrong) {
   console.error(usage);
   process.exit(2);
 }
-let engine;
-try {
-  engine = await load(await readFile(join(dir, "awari.wasm")));
-} catch (e) {
-  console.error(`error: ${join(dir, "awari.wasm")}: ${e.message}`);
-  process.exit(1);
-}
-const answer = engine.request(request);
-if (answer.error) {
-  console.error(`error: ${answer.error}`);
-  process.exit(2);
-}
-console.log(String(answer.nodes));
+const engine = await siteEngine(dir);
+console.log(String(answered(engine, request).nodes));
