@@ -10,7 +10,7 @@
 //! position's Zobrist key (`ahash`: the keys are already random, and a fast hash suits them).
 
 use crate::rng::Rng;
-use crate::rules::{Board, Game, Move, Variant};
+use crate::rules::{Board, Game, Move, MoveParseError, NotationError, Variant};
 use ahash::AHashMap;
 use once_cell::sync::Lazy;
 use std::fmt::Write as _;
@@ -69,14 +69,14 @@ impl Book {
     }
 
     /// Reads a book's text; an error names the line.
-    pub fn parse(variant: Variant, text: &str) -> Result<Book, String> {
+    pub fn parse(variant: Variant, text: &str) -> Result<Book, BookError> {
         let mut lines = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            lines.push(parse_line(variant, line).map_err(|e| format!("line {}: {e}", n + 1))?);
+            lines.push(parse_line(variant, line).map_err(|e| BookError::Line(n + 1, Box::new(e)))?);
         }
         Ok(Book::new(variant, lines))
     }
@@ -173,37 +173,73 @@ pub(crate) fn line_text(board: &Board, moves: &[Entry]) -> String {
     text
 }
 
+/// What is wrong with a book's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookError {
+    /// At this line of the text (from 1).
+    Line(usize, Box<BookError>),
+    /// The line's position is not a board of the rule set.
+    Position(NotationError),
+    /// The line has a position and no move.
+    NoMoves,
+    /// A word is not `MOVE:SCORE` or `MOVE:SCORE:W/D/L`.
+    Word(String),
+    /// A word's move is not a move.
+    Move(String, MoveParseError),
+    /// A word's move is not legal in the line's position.
+    Illegal(Move, Board),
+    /// A word's score is not a whole number.
+    Score(String),
+    /// A word's record is not three counts `W/D/L`.
+    Record(String),
+}
+
+impl std::fmt::Display for BookError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BookError::Line(n, e) => write!(f, "line {n}: {e}"),
+            BookError::Position(e) => write!(f, "{e}"),
+            BookError::NoMoves => write!(f, "no moves"),
+            BookError::Word(w) => write!(f, "expected MOVE:SCORE or MOVE:SCORE:W/D/L, got {w}"),
+            BookError::Move(m, e) => write!(f, "{m}: {e}"),
+            BookError::Illegal(mv, board) => write!(f, "{mv} is not legal in {board}"),
+            BookError::Score(s) => write!(f, "{s} is not a score"),
+            BookError::Record(r) => write!(f, "{r} is not a record W/D/L"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
+
 /// Reads one [`line_text`]: the position and its moves, best score first.
-pub(crate) fn parse_line(variant: Variant, line: &str) -> Result<(Board, Vec<Entry>), String> {
+pub(crate) fn parse_line(variant: Variant, line: &str) -> Result<(Board, Vec<Entry>), BookError> {
     let mut words = line.split_whitespace();
     let position = words.next().unwrap_or_default();
-    let board = Board::from_notation(variant, position).map_err(|e| e.to_string())?;
+    let board = Board::from_notation(variant, position).map_err(BookError::Position)?;
     let mut moves = Vec::new();
     for w in words {
         moves.push(parse_entry(&board, w)?);
     }
     if moves.is_empty() {
-        return Err("no moves".to_string());
+        return Err(BookError::NoMoves);
     }
     moves.sort_by_key(|e| std::cmp::Reverse(e.score));
     Ok((board, moves))
 }
 
 /// One `MOVE:SCORE` or `MOVE:SCORE:W/D/L` word of `board`'s line.
-fn parse_entry(board: &Board, word: &str) -> Result<Entry, String> {
+fn parse_entry(board: &Board, word: &str) -> Result<Entry, BookError> {
     let mut parts = word.split(':');
     let (Some(m), Some(score)) = (parts.next(), parts.next()) else {
-        return Err(format!(
-            "expected MOVE:SCORE or MOVE:SCORE:W/D/L, got {word}"
-        ));
+        return Err(BookError::Word(word.to_string()));
     };
-    let mv: Move = m.parse().map_err(|e| format!("{m}: {e}"))?;
+    let mv: Move = m.parse().map_err(|e| BookError::Move(m.to_string(), e))?;
     if !board.legal_moves().contains(mv) {
-        return Err(format!("{mv} is not legal in {board}"));
+        return Err(BookError::Illegal(mv, *board));
     }
     let score: i32 = score
         .parse()
-        .map_err(|_| format!("{score} is not a score"))?;
+        .map_err(|_| BookError::Score(score.to_string()))?;
     let record = match parts.next() {
         None => [0; 3],
         Some(r) => {
@@ -211,14 +247,12 @@ fn parse_entry(board: &Board, word: &str) -> Result<Entry, String> {
                 .split('/')
                 .map(str::parse)
                 .collect::<Result<_, _>>()
-                .map_err(|_| format!("{r} is not a record W/D/L"))?;
-            <[u32; 3]>::try_from(counts).map_err(|_| format!("{r} is not a record W/D/L"))?
+                .map_err(|_| BookError::Record(r.to_string()))?;
+            <[u32; 3]>::try_from(counts).map_err(|_| BookError::Record(r.to_string()))?
         }
     };
     if parts.next().is_some() {
-        return Err(format!(
-            "expected MOVE:SCORE or MOVE:SCORE:W/D/L, got {word}"
-        ));
+        return Err(BookError::Word(word.to_string()));
     }
     Ok(Entry { mv, score, record })
 }
