@@ -55,15 +55,12 @@
 pub mod classic;
 #[cfg(feature = "native")]
 pub mod cli;
-#[cfg(feature = "native")]
 pub mod client;
 #[cfg(feature = "native")]
 pub mod cluster;
 #[cfg(feature = "native")]
 pub mod play;
-#[cfg(feature = "native")]
 pub mod puzzles;
-#[cfg(feature = "native")]
 pub mod record;
 #[cfg(feature = "native")]
 pub mod referee;

@@ -13,15 +13,23 @@
 //! the interrupt handler, `/proc`) and [`crate::said`] (the values it reads out of an
 //! engine's lines), and knows nothing of the rules, of matches or of the page: a move is
 //! text to it, which its users check.
+//!
+//! Without the `native` feature only [`reply`], [`thinking`] and [`limit`] are here: what an
+//! engine's lines mean, not the process that says them.
 
+#[cfg(feature = "native")]
 pub mod handshake;
 pub mod limit;
+#[cfg(feature = "native")]
 pub mod process;
 pub mod reply;
 pub mod thinking;
+#[cfg(feature = "native")]
 pub mod words;
 
+#[cfg(feature = "native")]
 pub use handshake::{Hello, Refusal};
 pub use limit::Limit;
+#[cfg(feature = "native")]
 pub use process::{Exit, Failure, OutputLimits, Process, Spec};
 pub use reply::{EngineOption, Expect, Reply};

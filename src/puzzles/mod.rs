@@ -6,6 +6,7 @@
 //! A line holds everything a puzzle is judged by (every legal move's value, from the tables),
 //! so that whoever reads the file needs no tables to say whether a move is right.
 
+#[cfg(feature = "native")]
 pub mod find;
 
 use crate::rules::{Board, Move, Variant};

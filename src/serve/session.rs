@@ -11,10 +11,11 @@ use super::trace::{self, Shown};
 use super::tree::{self, Variation};
 use super::view::{self, BoardView, Illegal};
 use crate::rules::{format_move_list, Board, Game, Move, Side};
+use crate::search::instant::Instant;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Events kept for a page that reconnects; older ones are dropped (each state event is whole).
 const KEPT_EVENTS: usize = 200;
