@@ -17,6 +17,8 @@
 //!   table, evaluation and oware's network, time, threads, scores, the table root, the
 //!   optional features' switches). It knows nothing of the
 //!   protocol's text or of the tools built on it.
+//! - [`info`]: what this engine says of a search as its protocol writes it (`info` lines, what
+//!   the tables say of a position), for the protocol's loop and the page's engine alike.
 //! - [`cluster`]: heavy jobs in shards on a cluster and the directory they share, for the
 //!   tools and the referee alike.
 //! - [`classic`]: the classic opponents (`greedy`, `basic`, `evolved`) behind one
@@ -58,6 +60,7 @@ pub mod cli;
 pub mod client;
 #[cfg(feature = "native")]
 pub mod cluster;
+pub mod info;
 #[cfg(feature = "native")]
 pub mod play;
 pub mod puzzles;

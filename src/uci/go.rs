@@ -4,8 +4,8 @@
 use super::flight::Flight;
 use super::out::Out;
 use super::proven::Proven;
-use super::text::{beyond_line, describe, drawn, info_line};
 use crate::classic::player::{Limit, Player};
+use crate::info::{beyond_line, describe, drawn, info_line};
 use crate::rules::Game;
 use crate::search::eval::Evaluator;
 use crate::search::time::Limits;

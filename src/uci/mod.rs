@@ -36,11 +36,11 @@ mod text;
 mod worker;
 
 pub use tables::tables_dir;
-pub use text::info_line;
 
 use self::options::{Effect, Settings, OPTIONS};
 use self::protocol::{parse, Command, Go, Start};
 use crate::classic::opponent::Opponent;
+use crate::info::describe;
 use crate::rules::diagram::diagram;
 use crate::rules::{parse_move_list, Board, Game, MoveList};
 use crate::search::Analysis;
@@ -55,7 +55,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
-use text::{describe, eval_lines, help_lines};
+use text::{eval_lines, help_lines};
 use worker::{queue, worker, Job, Queue, Task};
 
 /// The engine's name and author, as `uci` reports them.
