@@ -23,7 +23,7 @@ pub struct Action {
     /// A review's time per position.
     #[serde(default)]
     pub ms: Option<u64>,
-    /// The analysis lines wanted (1 to [`super::engine::MAX_LINES`]).
+    /// The analysis lines wanted (1 to [`super::kinds::MAX_LINES`]).
     #[serde(default)]
     pub lines: Option<u32>,
     /// The ply the page views, a past position of the game (absent: the game's position).
@@ -143,8 +143,8 @@ fn viewed(st: &State, action: &Action) -> Result<Option<Vec<Move>>, Refused> {
 
 fn analyse(st: &mut State, action: &Action) -> Result<(), Refused> {
     if let Some(n) = action.lines {
-        if !(1..=super::engine::MAX_LINES).contains(&n) {
-            return Err(format!("lines: 1 to {} analysis lines", super::engine::MAX_LINES).into());
+        if !(1..=super::kinds::MAX_LINES).contains(&n) {
+            return Err(format!("lines: 1 to {} analysis lines", super::kinds::MAX_LINES).into());
         }
     }
     let at = viewed(st, action)?;

@@ -3,8 +3,9 @@
 //! It reads and writes the session's state under its lock, never holding it while an engine
 //! thinks.
 
-use super::engine::{self, Engine, Kind};
+use super::engine::{self, Engine};
 use super::info::{self, Line};
+use super::kinds::Kind;
 use super::pace::Gate;
 use super::review::{judge, Eval, Judged};
 use super::session::{NewGame, Seat, Session, State};

@@ -1,13 +1,12 @@
-//! The engines a page can play: the kinds offered (this program at a few strengths, the
-//! classic opponents, the engines given with `--engine`), and one running engine, driven with
-//! the engine client's [`Process`]. Every engine is a child process, this program's own included.
+//! One running engine of the page, driven with the engine client's [`Process`]: every engine
+//! is a child process, this program's own included. The kinds offered are `kinds`'.
 
+use super::kinds::{Kind, MAX_LINES};
 use crate::client::handshake::{self, Logs};
 use crate::client::limit::Limit;
-use crate::client::process::{Failure, Process, Spec};
+use crate::client::process::{Failure, Process};
 use crate::client::reply::Reply;
 use crate::rules::{format_move_list, Game, Variant};
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -15,9 +14,6 @@ use std::time::{Duration, Instant};
 pub const MAX_ENGINES: usize = 160;
 
 /// Engines running now.
-/// Analysis lines the page may ask for, at most.
-pub const MAX_LINES: u32 = 6;
-
 static RUNNING: AtomicUsize = AtomicUsize::new(0);
 
 /// How long an engine may take to answer `uci` or `isready`.
@@ -25,82 +21,6 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// Time an engine may take beyond its move's own limit before it is seen as hung.
 const MARGIN: Duration = Duration::from_secs(5);
-
-/// An engine the page can choose.
-#[derive(Clone, Debug)]
-pub struct Kind {
-    /// The identifier the page sends.
-    pub id: String,
-    /// The name shown.
-    pub label: String,
-    /// How to start it.
-    pub spec: Spec,
-    /// How long it thinks per move.
-    pub limit: Limit,
-}
-
-/// The kinds offered: this program at three strengths, the three classic opponents, then
-/// `extra` (the `--engine` ones), named `engine-1`, `engine-2`, ...
-pub fn kinds(exe: &Path, extra: Vec<(Spec, Limit)>, tables: Option<&Path>) -> Vec<Kind> {
-    let own = |id: &str, label: &str, options: &[(&str, &str)], limit: Limit| Kind {
-        id: id.to_string(),
-        label: label.to_string(),
-        spec: Spec {
-            name: label.to_string(),
-            command: exe.to_path_buf(),
-            options: options
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .chain(tables_option(tables))
-                .collect(),
-            ..Spec::default()
-        },
-        limit,
-    };
-    let ms = |n| Limit::MoveTime(Duration::from_millis(n));
-    let mut out = vec![
-        own("depth2", "awari, depth 2", &[], Limit::Depth(2)),
-        own("100ms", "awari, 100 ms a move", &[], ms(100)),
-        own("1s", "awari, 1 s a move", &[], ms(1000)),
-        own("greedy", "greedy", &[("Opponent", "greedy")], ms(100)),
-        own(
-            "basic",
-            "basic (1978, learns)",
-            &[("Opponent", "basic")],
-            ms(100),
-        ),
-        own("evolved", "evolved", &[("Opponent", "evolved")], ms(100)),
-    ];
-    for (i, (spec, limit)) in extra.into_iter().enumerate() {
-        out.push(Kind {
-            id: format!("engine-{}", i + 1),
-            label: spec.name.clone(),
-            spec,
-            limit,
-        });
-    }
-    out
-}
-
-/// `TablesPath` for the endgame tables of `tables`, if given.
-fn tables_option(tables: Option<&Path>) -> Option<(String, String)> {
-    tables.map(|dir| ("TablesPath".to_string(), dir.display().to_string()))
-}
-
-/// The kind that analyses and gives hints: this program, searching without a limit.
-pub fn analyst(exe: &Path, tables: Option<&Path>) -> Kind {
-    Kind {
-        id: "analyst".to_string(),
-        label: "awari".to_string(),
-        spec: Spec {
-            name: "awari".to_string(),
-            command: exe.to_path_buf(),
-            options: tables_option(tables).into_iter().collect(),
-            ..Spec::default()
-        },
-        limit: Limit::MoveTime(Duration::from_secs(1)),
-    }
-}
 
 /// The `go` command for `limit`, and how long its answer may take. A clock becomes a time
 /// per move (the period over 40 moves, or over its own move count, plus the increment): the

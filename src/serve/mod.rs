@@ -24,8 +24,8 @@
 //! - `ending`: the end of a game as drawn: the rows' seeds the result counts moved into the
 //!   stores.
 //! - `review`: a game's review, each move judged by what it lost against the engine's best.
-//! - `engine`: the engines offered and one running engine, a child process driven with the
-//!   engine client's [`crate::client::Process`]; this program itself is started like any
+//! - `kinds`: the engines offered; `engine`: one running engine, a child process driven with
+//!   the engine client's [`crate::client::Process`]; this program itself is started like any
 //!   other engine.
 //! - `pgn`: a game's PGN text (a [`crate::record`]'s, the referee's and the page's download)
 //!   read back for the load box.
@@ -49,6 +49,7 @@ mod ending;
 mod engine;
 mod http;
 mod info;
+mod kinds;
 mod load;
 mod pace;
 mod pgn;

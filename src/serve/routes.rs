@@ -8,8 +8,9 @@
 
 use super::actions::Refused;
 use super::driver;
-use super::engine::{self, Kind};
+use super::engine;
 use super::http::{self, Request, Response};
+use super::kinds::{self, Kind};
 use super::load::Loaded;
 use super::session::{NewGame, Seat, Session};
 use super::{Config, IDLE, MAX_SESSIONS};
@@ -135,12 +136,12 @@ pub fn serve(config: &Config, exe: &Path) -> Result<(), String> {
             .or_else(crate::tables::probe::default_dir),
     );
     let shared = Arc::new(Shared {
-        kinds: Arc::new(engine::kinds(
+        kinds: Arc::new(kinds::kinds(
             exe,
             config.engines.clone(),
             config.tables.as_deref(),
         )),
-        analyst: engine::analyst(exe, config.tables.as_deref()),
+        analyst: kinds::analyst(exe, config.tables.as_deref()),
         sessions: Mutex::new(HashMap::new()),
         port,
         names: config

@@ -3,8 +3,8 @@
 //! generation: an engine's search of an older position is stopped and its move discarded
 //! ([`super::driver`] runs the engines; [`super::review`] judges the moves).
 
-use super::engine::Kind;
 use super::info::Line;
+use super::kinds::Kind;
 use super::pace::Pace;
 use super::review::Review;
 use super::trace::{self, Shown};
@@ -70,7 +70,7 @@ pub struct State {
     /// What the endgame tables say of this generation's position (the analysis engine's
     /// `info string tables: ...` lines), when it is within their reach.
     pub tables: Vec<String>,
-    /// How many analysis lines the page asked for (1 to [`super::engine::MAX_LINES`]).
+    /// How many analysis lines the page asked for (1 to [`super::kinds::MAX_LINES`]).
     pub lines_wanted: u32,
     /// The most lines the analysis engine gives (its `MultiPV` option's max; 1 without
     /// one), once it has started.

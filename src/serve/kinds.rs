@@ -1,0 +1,87 @@
+//! The engines a page can choose: this program at a few strengths, the classic opponents, the
+//! engines given with `--engine`, and the analyst: what the page and the session name an engine
+//! by, how to start it (its [`Spec`]) and how long it thinks.
+
+use crate::client::limit::Limit;
+use crate::client::process::Spec;
+use std::path::Path;
+use std::time::Duration;
+
+/// Analysis lines the page may ask for, at most.
+pub const MAX_LINES: u32 = 6;
+
+/// An engine the page can choose.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    /// The identifier the page sends.
+    pub id: String,
+    /// The name shown.
+    pub label: String,
+    /// How to start it.
+    pub spec: Spec,
+    /// How long it thinks per move.
+    pub limit: Limit,
+}
+
+/// The kinds offered: this program at three strengths, the three classic opponents, then
+/// `extra` (the `--engine` ones), named `engine-1`, `engine-2`, ...
+pub fn kinds(exe: &Path, extra: Vec<(Spec, Limit)>, tables: Option<&Path>) -> Vec<Kind> {
+    let own = |id: &str, label: &str, options: &[(&str, &str)], limit: Limit| Kind {
+        id: id.to_string(),
+        label: label.to_string(),
+        spec: Spec {
+            name: label.to_string(),
+            command: exe.to_path_buf(),
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .chain(tables_option(tables))
+                .collect(),
+            ..Spec::default()
+        },
+        limit,
+    };
+    let ms = |n| Limit::MoveTime(Duration::from_millis(n));
+    let mut out = vec![
+        own("depth2", "awari, depth 2", &[], Limit::Depth(2)),
+        own("100ms", "awari, 100 ms a move", &[], ms(100)),
+        own("1s", "awari, 1 s a move", &[], ms(1000)),
+        own("greedy", "greedy", &[("Opponent", "greedy")], ms(100)),
+        own(
+            "basic",
+            "basic (1978, learns)",
+            &[("Opponent", "basic")],
+            ms(100),
+        ),
+        own("evolved", "evolved", &[("Opponent", "evolved")], ms(100)),
+    ];
+    for (i, (spec, limit)) in extra.into_iter().enumerate() {
+        out.push(Kind {
+            id: format!("engine-{}", i + 1),
+            label: spec.name.clone(),
+            spec,
+            limit,
+        });
+    }
+    out
+}
+
+/// `TablesPath` for the endgame tables of `tables`, if given.
+fn tables_option(tables: Option<&Path>) -> Option<(String, String)> {
+    tables.map(|dir| ("TablesPath".to_string(), dir.display().to_string()))
+}
+
+/// The kind that analyses and gives hints: this program, searching without a limit.
+pub fn analyst(exe: &Path, tables: Option<&Path>) -> Kind {
+    Kind {
+        id: "analyst".to_string(),
+        label: "awari".to_string(),
+        spec: Spec {
+            name: "awari".to_string(),
+            command: exe.to_path_buf(),
+            options: tables_option(tables).into_iter().collect(),
+            ..Spec::default()
+        },
+        limit: Limit::MoveTime(Duration::from_secs(1)),
+    }
+}
