@@ -344,3 +344,104 @@ fn the_bench_in_webassembly_signs_as_the_native_one() {
         .unwrap();
     assert!(nps > 0.0);
 }
+
+/// A plain static file server (Python's `http.server`) on the site, and its address; it is
+/// killed, with its process group, however the test ends.
+fn static_server(dir: &Path) -> (common::Group, String) {
+    let mut command = Command::new("python3");
+    command
+        .args([
+            "-u",
+            "-m",
+            "http.server",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+        ])
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut server = common::Group::spawn(command).expect("python3 starts");
+    let stdout = server.0.stdout.take().unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).unwrap();
+    // "Serving HTTP on 127.0.0.1 port 43567 (http://127.0.0.1:43567/) ..."
+    let port = word(&line, "port").to_string();
+    (server, format!("http://127.0.0.1:{port}/"))
+}
+
+#[test]
+fn the_engine_searches_in_a_browsers_worker_from_a_static_server() {
+    let Some(dir) = site() else { return };
+    let (browser, driver) = crate::common::serve::browser_or_skip!();
+    if common::on_path("python3").is_none() {
+        return skipped(Need::Python, "python3 is not installed");
+    }
+    let (_server, url) = static_server(dir);
+    let b = crate::common::serve::Browser::start(&browser, &driver, "web-worker");
+    b.go(&url);
+    let board = "3-2-1-0-2-1-0-0-1-0-0-0-20-18-S";
+    let go_tables = serde_json::json!({
+        "op": "go", "variant": "oware", "start": board, "depth": 8, "tables": true,
+    });
+    let go_kalah = serde_json::json!({
+        "op": "go", "variant": "kalah", "moves": "C", "depth": 12,
+    });
+    // The tables first, then two searches, in order; each answer kept by its id.
+    b.eval(&format!(
+        "window.answers = {{}}; window.reports = 0;
+         const worker = new Worker('worker.js', {{ type: 'module' }});
+         worker.onmessage = (e) => {{
+           if (e.data.report) window.reports++; else window.answers[e.data.id] = e.data.answer;
+         }};
+         worker.onerror = (e) => {{ window.answers.error = String(e.message); }};
+         worker.postMessage({{ id: 1, tables: 'oware' }});
+         worker.postMessage({{ id: 2, request: {go_tables} }});
+         worker.postMessage({{ id: 3, request: {go_kalah} }});
+         window.worker = worker;
+         return 0;"
+    ));
+    crate::common::serve::wait_until(Duration::from_secs(120), "three answers", || {
+        let answers = b.eval("return window.answers");
+        assert!(answers.get("error").is_none(), "{answers}");
+        answers.get("3").is_some()
+    });
+    let answers = b.eval("return window.answers");
+    assert_eq!(answers["1"]["reach"], 12, "{answers}");
+    assert_eq!(answers["1"]["problems"], serde_json::json!([]), "{answers}");
+    assert!(b.eval("return window.reports").as_u64() > Some(0));
+    // The browser's engine answers as node's: the same move, score and nodes.
+    let node_tables = wasm_request(dir, Some(Variant::Oware), go_tables);
+    let node_kalah = wasm_request(dir, None, go_kalah);
+    for (browser, node) in [(&answers["2"], &node_tables), (&answers["3"], &node_kalah)] {
+        for key in ["best", "score", "depth", "nodes"] {
+            assert_eq!(browser[key], node[key], "{key}: {browser} / {node}");
+        }
+    }
+    assert!(answers["2"]["score"]["tables"].is_i64(), "{answers}");
+    // A search without end is stopped by ending its worker; a new one answers at once.
+    b.eval(
+        "window.reports = 0;
+         window.worker.postMessage({ id: 4, request: { op: 'go', variant: 'oware', depth: 60 } });
+         return 0;",
+    );
+    crate::common::serve::wait_until(
+        Duration::from_secs(60),
+        "a report of the long search",
+        || b.eval("return window.reports").as_u64() > Some(2),
+    );
+    b.eval(
+        "window.worker.terminate();
+         window.answers = {};
+         const fresh = new Worker('worker.js', { type: 'module' });
+         fresh.onmessage = (e) => { if (!e.data.report) window.answers[e.data.id] = e.data.answer; };
+         fresh.postMessage({ id: 5, request: { op: 'perft', variant: 'oware', depth: 5 } });
+         return 0;",
+    );
+    crate::common::serve::wait_until(Duration::from_secs(60), "the new worker's answer", || {
+        b.eval("return window.answers").get("5").is_some()
+    });
+    assert_eq!(b.eval("return window.answers")["5"]["nodes"], 5219);
+    assert!(b.eval("return window.answers").get("4").is_none());
+}

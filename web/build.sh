@@ -1,6 +1,7 @@
 #!/bin/sh
 # sh web/build.sh DIR: the static site, written into DIR: the engine compiled to WebAssembly
-# (awari.wasm), the JavaScript module that drives it (engine.js), and the endgame tables of
+# (awari.wasm), the JavaScript module that drives it (engine.js) and the Web Worker that runs
+# it beside a page (worker.js), and the endgame tables of
 # oware, kalah and kalah-empty to 12 seeds (tables/, 5.4 MB a rule set, fetched by the page for
 # the rule set in play). Any static file server, web host or file share can serve DIR; `node
 # web/perft.mjs DIR ...` and `node web/bench.mjs DIR` run its engine under node.
@@ -85,6 +86,8 @@ for variant in oware kalah kalah-empty; do
     done
 done
 
+printf '{"seeds": %d, "variants": ["oware", "kalah", "kalah-empty"]}\n' $SEEDS > "$dir/tables/index.json"
+
 cp "$root/target/web/wasm32-unknown-unknown/release/awari_web.wasm" "$dir/awari.wasm"
-cp "$root/web/engine.js" "$dir/engine.js"
+cp "$root/web/engine.js" "$root/web/worker.js" "$dir/"
 echo "web/build.sh: wrote $dir" >&2
