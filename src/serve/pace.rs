@@ -3,9 +3,8 @@
 //! milliseconds, so without a pace a whole game is over before the page has drawn its first
 //! sowing. A game with a person in it is not paced: the person is the pace.
 
-use crate::search::instant::Instant;
 use serde::Serialize;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest delay a page may ask for.
 pub const MAX_DELAY_MS: u64 = 60_000;
@@ -58,12 +57,10 @@ impl Pace {
                 Gate::Hold
             }
         } else {
-            let delay = Duration::from_millis(self.delay_ms);
-            let left = delay.saturating_sub(now.duration_since(since));
-            if left.is_zero() {
-                Gate::Go
-            } else {
-                Gate::Wait(left)
+            let due = since + Duration::from_millis(self.delay_ms);
+            match due.checked_duration_since(now) {
+                Some(left) if !left.is_zero() => Gate::Wait(left),
+                _ => Gate::Go,
             }
         };
         self.held = gate == Gate::Hold;
