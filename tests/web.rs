@@ -1,5 +1,6 @@
 //! The engine compiled to WebAssembly (`web/`) is the same engine: `sh web/build.sh DIR` builds
-//! the site once for these tests, and node runs its engine. Its perft counts are the reference
+//! the site once for these tests (or `AWARI_WEB_SITE` names one built already, as `.ci/run`
+//! does), and node runs its engine. Its perft counts are the reference
 //! counts every native test checks (`tests/data/perft.txt`, every rule set) and `awari perft`'s;
 //! its searches find the same move, score and node count as the native engine's at the same
 //! depth; its bench signs with the native bench's node count.
@@ -38,6 +39,16 @@ fn unavailable() -> Option<String> {
 fn site() -> Option<&'static Path> {
     static SITE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let built = SITE.get_or_init(|| {
+        // Built already (`.ci/run` builds it before the tests, off their clock).
+        if let Some(dir) = std::env::var_os("AWARI_WEB_SITE") {
+            let dir = PathBuf::from(dir);
+            assert!(
+                dir.join("awari.wasm").is_file(),
+                "AWARI_WEB_SITE names {}, which holds no awari.wasm",
+                dir.display()
+            );
+            return Ok(dir);
+        }
         if let Some(reason) = unavailable() {
             return Err(reason);
         }
