@@ -323,6 +323,12 @@ fn pause_stops_the_board_at_once_however_far_behind_it_was() {
         "{}?variant=oware&south=greedy&north=greedy",
         server.url()
     ));
+    // The pace is set once the page has its session: a change made while the page is still
+    // creating it would be lost, and at 1 s a move the board keeps up with the game.
+    wait_until(Duration::from_secs(60), "the page's session", || {
+        b.eval("return document.body.getAttribute('data-session')")
+            .is_string()
+    });
     // Each drawing of the board logged with the pause it was drawn under.
     b.eval(
         r#"window.log = [];
@@ -335,6 +341,9 @@ fn pause_stops_the_board_at_once_however_far_behind_it_was() {
         pace.dispatchEvent(new Event("change"));
         return 0;"#,
     );
+    wait_until(Duration::from_secs(60), "the pace of 0.25 s a move", || {
+        server_state(&server, &b)["pace"]["delay_ms"] == 250
+    });
     // At 0.25 s a move, sowing each move seed by seed falls behind the game.
     let shown = || b.eval(READ)["moves"].as_str().unwrap_or("").len();
     wait_until(
