@@ -7,7 +7,7 @@
 use crate::rules::{format_move_list, Board, Game};
 use crate::search::table_root::Root;
 use crate::search::tt::Bound;
-use crate::search::{self, Report, Score};
+use crate::search::{self, Found, Report, Score};
 use crate::tables::Tables;
 
 /// An `info` line for one search report from `game`'s position. `drawn`: the tables prove
@@ -149,4 +149,39 @@ pub fn beyond_line(root: &Root, board: &Board, score: i32) -> Option<String> {
         "tables: searched among the {} moves that keep the lower bound; the search {proof}",
         root.allowed.len()
     ))
+}
+
+/// What the tables say after a search of `game`'s position that found `found`, as `info string`
+/// texts: the position's value ([`describe`]) and what the search proved beyond its bounds
+/// ([`beyond_line`]), the second also given apart (the protocol keeps it for `d`); or, beyond
+/// the tables' reach, the result a search proved from table results and finished games alone.
+pub fn tables_said(
+    tables: Option<&Tables>,
+    game: &Game,
+    found: &Found,
+) -> (Vec<String>, Option<String>) {
+    let board = game.board();
+    if let Some(line) = tables.and_then(|t| describe(t, board)) {
+        let root = found.table_root.as_ref();
+        let beyond = root.and_then(|r| beyond_line(r, board, found.score));
+        return (
+            std::iter::once(line).chain(beyond.clone()).collect(),
+            beyond,
+        );
+    }
+    match Score::of(found.score) {
+        // Evaluations stay below the table scores, so a completed iteration scoring in their
+        // range rests on proven results alone (table results and finished games) on the side
+        // that decides it: the result is proven. Not the margin: a finished game scores as a
+        // win or a loss whatever its margin, above or below every table result.
+        Score::Tables(margin) => (
+            vec![format!(
+                "tables: the search proves that {} {}",
+                board.side_to_move().name(),
+                if margin > 0 { "wins" } else { "loses" },
+            )],
+            None,
+        ),
+        _ => (Vec::new(), None),
+    }
 }

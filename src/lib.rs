@@ -71,7 +71,6 @@ pub mod rng;
 pub mod rules;
 pub mod said;
 pub mod search;
-#[cfg(feature = "native")]
 pub mod serve;
 pub mod sys;
 pub mod tables;

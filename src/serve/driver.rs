@@ -1,28 +1,38 @@
-//! The thread that runs a session's engines: it moves for the engines' seats, analyses and
-//! gives hints, reviews the game, and ends every engine it started when the session closes.
-//! It reads and writes the session's state under its lock, never holding it while an engine
-//! thinks.
+//! What runs a session's engines: it moves for the engines' seats, analyses and gives hints,
+//! reviews the game, and ends every engine it started when the session closes. It reads and
+//! writes the session's state under its lock, never holding it while an engine thinks.
+//!
+//! The driver decides; its host runs it. On a server ([`start`]) the host is a thread that
+//! waits on the session between jobs, and the engines are child processes. In the page's
+//! WebAssembly worker the host calls [`Driver::step`] between the page's messages, and the
+//! engine is this program's search in the same process: each job there is bounded (a move, a
+//! hint, one position of a review, one slice of the analysis), so that the page is answered
+//! between two of them.
 
-use super::engine::{self, Engine};
-use super::info::{self, Line};
+use super::info;
 use super::kinds::Kind;
 use super::pace::Gate;
-use super::review::{judge, Eval, Judged};
-use super::session::{NewGame, Seat, Session, State};
+use super::publish::{note_lines_max, publish_line, publish_tables, searching, set_thinking};
+use super::reviewing::{Run, Scored};
+use super::session::{Seat, Session, State};
+use super::thinker::{Ended, Go, Thinker};
 use crate::client::thinking;
 use crate::record::Played;
 use crate::rules::{format_move_list, Game, Move, Side, Variant};
 use crate::said::Said;
+use crate::search::instant::Instant;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// A session for `new`, with the thread that runs its `kinds` (and `analyst`).
-pub fn start(new: NewGame, kinds: Arc<Vec<Kind>>, analyst: Kind) -> Arc<Session> {
+/// A session for `new`, with the thread that runs its `kinds` (and `analyst`) as child
+/// processes.
+#[cfg(feature = "native")]
+pub fn start(new: super::session::NewGame, kinds: Arc<Vec<Kind>>, analyst: Kind) -> Arc<Session> {
     let session = Arc::new(Session::new(new, &kinds));
-    let s = Arc::clone(&session);
+    let driver = Driver::<super::engine::Engine>::new(Arc::clone(&session), kinds, analyst);
     let spawned = std::thread::Builder::new()
         .name("serve-session".to_string())
-        .spawn(move || drive(&s, &kinds, &analyst));
+        .spawn(move || driver.run_thread());
     if spawned.is_err() {
         session.lock().error = Some("could not start the session's thread".to_string());
     }
@@ -34,69 +44,68 @@ fn variant(game: &Game) -> Variant {
     game.board().variant()
 }
 
-/// What the engine thread does next.
-enum Job {
+/// A job of the driver.
+pub enum Job {
     /// The engine of this side, of this kind, moves in this game.
     Move(Side, usize, Game, u64, u64),
     /// The analyst searches this game's position until it changes (or a hint: for a second);
     /// the last field is the position viewed that it is (the moves to it; `None`: the game's
     /// position).
     Analyse(Game, u64, u64, bool, Option<Vec<Move>>),
-    /// The analyst scores every position of this game, this many ms each.
+    /// The analyst starts a review of this game, this many ms a position.
     Review(Game, u64, u64, u64),
+    /// The analyst scores the next position of the review under way.
+    ReviewNext,
+}
+
+/// What the driver has to do now.
+pub enum Next {
+    /// This job.
+    Job(Job),
+    /// Nothing until this long has passed (the pace), or the session changes.
+    Wait(Duration),
+    /// Nothing until the session changes.
+    Idle,
     /// The session is over.
     Quit,
 }
 
-/// The session's engine thread: it moves for the engines' sides, analyses and gives hints,
-/// and ends every engine it started when the session closes.
-fn drive(session: &Session, kinds: &[Kind], analyst_kind: &Kind) {
-    let mut driver = Driver {
-        session,
-        kinds,
-        analyst_kind,
-        seats: [None, None],
-        analyst: None,
-        analysed: None,
-        hinted: None,
-        reviewed: None,
-    };
-    loop {
-        match driver.next_job() {
-            Job::Quit => break,
-            Job::Move(side, k, game, generation, number) => {
-                driver.play(side, k, &game, generation, number);
-            }
-            Job::Analyse(game, generation, number, hint, at) => {
-                driver.analyse(&game, generation, number, hint, at);
-            }
-            Job::Review(game, generation, number, ms) => {
-                driver.review(&game, generation, number, ms);
-            }
-        }
-    }
-    // Dropping it ends its engines.
-    drop(driver);
+/// What [`Driver::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Poll {
+    /// A job: call again (after the host's own events).
+    Busy,
+    /// Nothing to do for this long, unless the session changes first.
+    Wait(Duration),
+    /// Nothing to do until the session changes.
+    Idle,
+    /// The session is over.
+    Quit,
 }
 
-/// The engine thread's own state: its engines, and which jobs it has done.
-struct Driver<'a> {
-    session: &'a Session,
-    kinds: &'a [Kind],
-    analyst_kind: &'a Kind,
+/// The driver: its engines, and which jobs it has done.
+pub struct Driver<T: Thinker> {
+    session: Arc<Session>,
+    kinds: Arc<Vec<Kind>>,
+    analyst_kind: Kind,
     /// The engines playing South and North, started when first needed.
-    seats: [Option<Engine>; 2],
+    seats: [Option<T>; 2],
     /// The engine that analyses, hints and reviews.
-    analyst: Option<Engine>,
+    analyst: Option<T>,
     /// The generation and position viewed already analysed, so that each is searched once.
     analysed: Option<(u64, Option<Vec<Move>>)>,
     /// The same for the hint.
     hinted: Option<(u64, Option<Vec<Move>>)>,
     /// The generation already reviewed.
     reviewed: Option<u64>,
+    /// The review under way, a position a job.
+    reviewing: Option<Run>,
+    /// The analysis that returned after a slice of its work ([`Ended::Sliced`]): its status
+    /// stays shown while it goes on, and is cleared when something else comes first.
+    sliced: Option<(u64, Option<Vec<Move>>)>,
 }
 
-/// What an engine's turn to move asks of the thread.
+/// What an engine's turn to move asks of the driver.
 enum Turn {
     /// Its move, now.
     Go(Job),
@@ -108,38 +117,130 @@ enum Turn {
     None,
 }
 
-impl Driver<'_> {
-    /// The next job, waiting (without the lock) until there is one.
-    fn next_job(&mut self) -> Job {
-        let session = self.session;
+impl<T: Thinker> Driver<T> {
+    /// A driver of `session`'s engines, of `kinds`, analysing with `analyst`.
+    pub fn new(session: Arc<Session>, kinds: Arc<Vec<Kind>>, analyst: Kind) -> Driver<T> {
+        Driver {
+            session,
+            kinds,
+            analyst_kind: analyst,
+            seats: [None, None],
+            analyst: None,
+            analysed: None,
+            hinted: None,
+            reviewed: None,
+            reviewing: None,
+            sliced: None,
+        }
+    }
+
+    /// The session driven.
+    pub fn session(&self) -> &Arc<Session> {
+        &self.session
+    }
+
+    /// A thread's life: jobs until the session closes, waiting on the session (without its
+    /// lock) between them. Dropping the driver at the end ends its engines.
+    #[cfg(feature = "native")]
+    fn run_thread(mut self) {
+        let session = Arc::clone(&self.session);
         let mut st = session.lock();
         loop {
-            if st.closed {
-                return Job::Quit;
-            }
-            match self.engine_turn(&mut st) {
-                Turn::Go(job) => return job,
-                Turn::Wait(wait) => {
-                    st = session
-                        .changed
-                        .wait_timeout(st, wait)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
+            let wait = match self.next(&mut st) {
+                Next::Quit => break,
+                Next::Job(job) => {
+                    drop(st);
+                    self.run(job);
+                    st = session.lock();
                     continue;
                 }
-                // Held by a pause, the engines leave the analysis and a review to run; the
-                // analysis stops when they may move again.
-                Turn::Held | Turn::None => {}
-            }
-            if let Some(job) = self.analyst_job(&st) {
-                return job;
-            }
-            self.end_seats_given_up(&st);
+                Next::Wait(wait) => wait,
+                Next::Idle => Duration::from_secs(1),
+            };
             st = session
                 .changed
-                .wait_timeout(st, Duration::from_secs(1))
+                .wait_timeout(st, wait)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+        }
+    }
+
+    /// One job, or what to wait for: for a host that runs the driver between its own events
+    /// (each job is bounded where the engines are [`Ended::Sliced`] ones).
+    pub fn step(&mut self) -> Poll {
+        let next = {
+            let session = Arc::clone(&self.session);
+            let mut st = session.lock();
+            self.next(&mut st)
+        };
+        match next {
+            Next::Job(job) => {
+                self.run(job);
+                Poll::Busy
+            }
+            Next::Wait(wait) => Poll::Wait(wait),
+            Next::Idle => Poll::Idle,
+            Next::Quit => Poll::Quit,
+        }
+    }
+
+    /// The next job, or what to wait for.
+    fn next(&mut self, st: &mut State) -> Next {
+        let next = self.choose(st);
+        // An analysis that went on in slices and is not the next job has stopped: the page no
+        // longer says it runs.
+        if let Some(sliced) = self.sliced.take() {
+            let same = matches!(&next, Next::Job(Job::Analyse(_, g, _, false, at))
+                if *g == sliced.0 && *at == sliced.1);
+            if same {
+                self.sliced = Some(sliced);
+            } else if st.analysing.is_some() {
+                st.analysing = None;
+                st.publish_state(&self.kinds);
+                self.session.changed.notify_all();
+            }
+        }
+        next
+    }
+
+    fn choose(&mut self, st: &mut State) -> Next {
+        if st.closed {
+            return Next::Quit;
+        }
+        // A review goes on to its end, a position a job, before anything else.
+        if let Some(run) = &self.reviewing {
+            if run.generation == st.generation {
+                return Next::Job(Job::ReviewNext);
+            }
+            self.reviewing = None;
+        }
+        match self.engine_turn(st) {
+            Turn::Go(job) => return Next::Job(job),
+            Turn::Wait(wait) => return Next::Wait(wait),
+            // Held by a pause, the engines leave the analysis and a review to run; the
+            // analysis stops when they may move again.
+            Turn::Held | Turn::None => {}
+        }
+        if let Some(job) = self.analyst_job(st) {
+            return Next::Job(job);
+        }
+        self.end_seats_given_up(st);
+        Next::Idle
+    }
+
+    /// Runs `job`.
+    fn run(&mut self, job: Job) {
+        match job {
+            Job::Move(side, k, game, generation, number) => {
+                self.play(side, k, &game, generation, number);
+            }
+            Job::Analyse(game, generation, number, hint, at) => {
+                self.analyse(&game, generation, number, hint, at);
+            }
+            Job::Review(game, generation, number, ms) => {
+                self.review(&game, generation, number, ms);
+            }
+            Job::ReviewNext => self.review_next(),
         }
     }
 
@@ -167,7 +268,7 @@ impl Driver<'_> {
             Gate::Hold => Turn::Held,
         };
         if st.pace.held != was_held {
-            st.publish_state(self.kinds);
+            st.publish_state(&self.kinds);
             self.session.changed.notify_all();
         }
         turn
@@ -221,7 +322,7 @@ impl Driver<'_> {
                 Seat::Engine(k) => self.kinds.get(*k).map(|k| k.id.as_str()),
                 Seat::Human => None,
             };
-            if self.seats[side.index()].as_ref().map(|e| e.kind.as_str()) != wanted {
+            if self.seats[side.index()].as_ref().map(T::kind) != wanted {
                 self.seats[side.index()] = None;
             }
         }
@@ -229,10 +330,10 @@ impl Driver<'_> {
 
     /// The engine of kind `k` moves for `side` in `game`.
     fn play(&mut self, side: Side, k: usize, game: &Game, generation: u64, number: u64) {
-        let (session, kinds) = (self.session, self.kinds);
+        let (session, kinds) = (&*self.session, &*self.kinds);
         let kind = &kinds[k];
         let slot = &mut self.seats[side.index()];
-        if slot.as_ref().is_some_and(|e| e.kind != kind.id) {
+        if slot.as_ref().is_some_and(|e| e.kind() != kind.id) {
             *slot = None;
         }
         // What the engine says, kept as the referee keeps it: its last score (its own view,
@@ -241,7 +342,6 @@ impl Driver<'_> {
         let mut took = Duration::ZERO;
         let result = ready(slot, kind, number, variant(game)).and_then(|engine| {
             set_thinking(session, generation, Some(side));
-            let (go, within) = engine::go(&kind.limit);
             let mut lines = |line: &str| {
                 thinking::hear(&mut said, line);
                 if let Some(l) = info::parse(line, game) {
@@ -254,7 +354,7 @@ impl Driver<'_> {
             };
             let started = Instant::now();
             let answer = engine
-                .search(game, &go, within, &mut lines, &stop)
+                .search(game, &Go::Limit(kind.limit), &mut lines, &stop)
                 .map_err(|f| format!("{} {f}", kind.label));
             took = started.elapsed();
             answer
@@ -264,7 +364,7 @@ impl Driver<'_> {
             return;
         }
         let played = match result {
-            Ok(Some(text)) => match crate::rules::parse_move_list(&text) {
+            Ok(Ended::Best(text)) => match crate::rules::parse_move_list(&text) {
                 Ok(moves) if moves.len() == 1 => st
                     .play(moves[0])
                     .map(|()| {
@@ -277,7 +377,7 @@ impl Driver<'_> {
                     .map_err(|e| format!("{} played {e}", kind.label)),
                 _ => Err(format!("{} answered with `bestmove {text}`", kind.label)),
             },
-            Ok(None) => Ok(()),
+            Ok(_) => Ok(()),
             Err(e) => Err(e),
         };
         if let Err(e) = played {
@@ -290,7 +390,8 @@ impl Driver<'_> {
     }
 
     /// The analyst searches `game`'s position (the one viewed, after the moves `at`): without
-    /// end for the analysis, until something else is asked for; for a second for a hint.
+    /// end for the analysis, until something else is asked for (or a slice of it); for a
+    /// second for a hint.
     fn analyse(
         &mut self,
         game: &Game,
@@ -299,21 +400,25 @@ impl Driver<'_> {
         hint: bool,
         at: Option<Vec<Move>>,
     ) {
-        let (session, kinds) = (self.session, self.kinds);
+        let (session, kinds) = (&*self.session, &*self.kinds);
         let wanted = session.lock().lines_wanted;
         let (hinted, reviewed) = (self.hinted.clone(), self.reviewed);
-        let result =
-            ready(&mut self.analyst, self.analyst_kind, number, variant(game)).and_then(|engine| {
-                note_lines_max(session, kinds, engine.multipv);
-                let count = if hint { 1 } else { wanted.min(engine.multipv) };
-                if engine.multipv > 0 {
+        let result = ready(&mut self.analyst, &self.analyst_kind, number, variant(game)).and_then(
+            |engine| {
+                note_lines_max(session, kinds, engine.multipv());
+                let count = if hint {
+                    1
+                } else {
+                    wanted.min(engine.multipv())
+                };
+                if engine.multipv() > 0 {
                     engine
-                        .set_option("MultiPV", &count.to_string())
+                        .set_lines(count)
                         .map_err(|f| format!("the analysis engine {f}"))?;
                 }
-                let (go, within) = match hint {
-                    true => ("go movetime 1000", Duration::from_secs(6)),
-                    false => ("go infinite", Duration::from_secs(86_400)),
+                let go = match hint {
+                    true => Go::MoveTime(Duration::from_secs(1)),
+                    false => Go::Infinite,
                 };
                 if !hint {
                     searching(session, kinds, generation, &at, Some(game));
@@ -336,21 +441,31 @@ impl Driver<'_> {
                 };
                 let stop = || asked.stopped(&session.lock());
                 engine
-                    .search(game, go, within, &mut lines, &stop)
+                    .search(game, &go, &mut lines, &stop)
                     .map_err(|f| format!("the analysis engine {f}"))
-            });
+            },
+        );
         if !hint {
-            // The search has ended: the page no longer says it runs. One stopped (for a hint,
-            // other lines, analysis unticked and ticked again) or failed is started again when
-            // asked; one that ended by itself is not.
-            searching(session, kinds, generation, &at, None);
-            if !matches!(result, Ok(Some(_))) {
-                self.analysed = None;
+            match result {
+                // A slice of the analysis: it goes on (asked for again), still shown.
+                Ok(Ended::Sliced) => {
+                    self.analysed = None;
+                    self.sliced = Some((generation, at.clone()));
+                }
+                // The search has ended: the page no longer says it runs. One stopped (for a
+                // hint, other lines, analysis unticked and ticked again) or failed is started
+                // again when asked; one that ended by itself is not.
+                _ => {
+                    searching(session, kinds, generation, &at, None);
+                    if !matches!(result, Ok(Ended::Best(_))) {
+                        self.analysed = None;
+                    }
+                }
             }
         }
         let mut st = session.lock();
         match result {
-            Ok(Some(best)) if hint && st.generation == generation => {
+            Ok(Ended::Best(best)) if hint && st.generation == generation => {
                 let at = at.as_deref().map(format_move_list);
                 let data = serde_json::json!({ "generation": generation, "move": best, "at": at });
                 st.push("hint", data.to_string());
@@ -366,23 +481,46 @@ impl Driver<'_> {
         session.changed.notify_all();
     }
 
-    /// The analyst reviews `game`, `ms` a position.
+    /// The analyst starts reviewing `game`, `ms` a position.
     fn review(&mut self, game: &Game, generation: u64, number: u64, ms: u64) {
-        let (session, kind) = (self.session, self.analyst_kind);
-        if let Err(e) = review(
-            session,
-            &mut self.analyst,
-            kind,
-            game,
-            generation,
-            number,
-            ms,
-        ) {
-            self.analyst = None;
-            let mut st = session.lock();
-            st.push("notice", serde_json::json!({ "text": e }).to_string());
-            session.changed.notify_all();
+        let started = ready(&mut self.analyst, &self.analyst_kind, number, variant(game)).and_then(
+            |engine| match engine.multipv() {
+                0 => Ok(()),
+                _ => engine
+                    .set_lines(1)
+                    .map_err(|f| format!("the review's engine {f}")),
+            },
+        );
+        if let Err(e) = started {
+            self.review_failed(&e);
+            return;
         }
+        // The generation's opening: set with its moves, under the same lock.
+        let opening = self.session.lock().opening;
+        self.reviewing = Some(Run::new(game, generation, opening, ms));
+        self.review_next();
+    }
+
+    /// The review under way scores its next position.
+    fn review_next(&mut self) {
+        let (Some(run), Some(engine)) = (self.reviewing.as_mut(), self.analyst.as_mut()) else {
+            self.reviewing = None;
+            return;
+        };
+        match run.next(&self.session, engine) {
+            Ok(Scored::More) => {}
+            Ok(Scored::Over) => self.reviewing = None,
+            Err(e) => self.review_failed(&e),
+        }
+    }
+
+    /// A review's engine failed: it is ended, and the page told.
+    fn review_failed(&mut self, e: &str) {
+        self.analyst = None;
+        self.reviewing = None;
+        let mut st = self.session.lock();
+        st.push("notice", serde_json::json!({ "text": e }).to_string());
+        self.session.changed.notify_all();
     }
 }
 
@@ -440,14 +578,14 @@ fn engine_may_move(st: &super::session::State) -> bool {
 }
 
 /// The engine in `slot`, started as `kind` if there is none, told of game `number`.
-fn ready<'a>(
-    slot: &'a mut Option<Engine>,
+fn ready<'a, T: Thinker>(
+    slot: &'a mut Option<T>,
     kind: &Kind,
     number: u64,
     variant: Variant,
-) -> Result<&'a mut Engine, String> {
+) -> Result<&'a mut T, String> {
     if slot.is_none() {
-        *slot = Some(Engine::start(kind)?);
+        *slot = Some(T::start(kind)?);
     }
     let engine = slot.as_mut().expect("started above");
     if let Err(f) = engine.new_game(number, variant) {
@@ -455,217 +593,4 @@ fn ready<'a>(
         return Err(format!("{} {f}", kind.label));
     }
     Ok(slot.as_mut().expect("kept"))
-}
-
-/// Says on the page which position the analysis searches: `game`, the position after the
-/// moves `at` (`None`: the game's), once its search has started, or nothing once it has ended
-/// (`None`). A search already superseded (another position viewed, the game changed, the
-/// analysis unticked)
-/// is not shown: it is being stopped. This thread alone sets and clears it (a new game clears
-/// it too), so that it is never left naming a search that has ended.
-fn searching(
-    session: &Session,
-    kinds: &[Kind],
-    generation: u64,
-    at: &Option<Vec<Move>>,
-    game: Option<&Game>,
-) {
-    let mut st = session.lock();
-    let now = match game {
-        Some(game) if st.generation == generation && st.analyse_at == *at && st.analyse => {
-            Some((at.clone(), game.board().to_string()))
-        }
-        Some(_) => return,
-        // This thread runs one search at a time: a status still shown is this search's.
-        None if st.analysing.is_some() => None,
-        None => return,
-    };
-    st.analysing = now;
-    st.publish_state(kinds);
-    session.changed.notify_all();
-}
-
-/// Lines of the tables at most, and characters a line.
-const TABLES_LINES: usize = 4;
-const TABLES_CHARS: usize = 300;
-
-/// What the endgame tables say of the position, to the page (once each).
-fn publish_tables(session: &Session, kinds: &[Kind], generation: u64, text: &str) {
-    let mut st = session.lock();
-    let text: String = text.chars().take(TABLES_CHARS).collect();
-    if st.generation != generation || st.tables.len() >= TABLES_LINES || st.tables.contains(&text) {
-        return;
-    }
-    st.tables.push(text);
-    st.publish_state(kinds);
-    session.changed.notify_all();
-}
-
-/// Tells the page how many lines the analysis engine gives, when it first knows.
-fn note_lines_max(session: &Session, kinds: &[Kind], max: u32) {
-    let mut st = session.lock();
-    if st.lines_max != Some(max.max(1)) {
-        st.lines_max = Some(max.max(1));
-        st.publish_state(kinds);
-        session.changed.notify_all();
-    }
-}
-
-fn set_thinking(session: &Session, generation: u64, side: Option<Side>) {
-    let mut st = session.lock();
-    if st.generation == generation {
-        st.thinking = side;
-        let data = serde_json::json!({ "generation": generation, "side": side.map(Side::letter) });
-        st.push("thinking", data.to_string());
-        session.changed.notify_all();
-    }
-}
-
-/// An analysis line of the position after the moves `analysis` (`Some(None)`: the game's
-/// position), or an engine's thinking while it plays (`None`), to the page.
-fn publish_line(
-    session: &Session,
-    generation: u64,
-    side: Side,
-    line: Line,
-    analysis: Option<&Option<Vec<Move>>>,
-) {
-    let mut st = session.lock();
-    if st.generation != generation || analysis.is_some_and(|at| *at != st.analyse_at) {
-        return;
-    }
-    let at = analysis.and_then(|at| at.as_deref());
-    let ply = at
-        .filter(|at| st.game.moves().starts_with(at))
-        .map(<[Move]>::len);
-    let at = at.map(format_move_list);
-    let analysis = analysis.is_some();
-    if analysis {
-        match st.lines.iter_mut().find(|l| l.multipv == line.multipv) {
-            Some(l) => *l = line.clone(),
-            None => {
-                st.lines.push(line.clone());
-                st.lines.sort_by_key(|l| l.multipv);
-            }
-        }
-    }
-    let data = serde_json::json!({
-        "generation": generation,
-        "side": side.letter(),
-        "analysis": analysis,
-        "ply": ply,
-        "at": at,
-        "line": line,
-    });
-    st.push("info", data.to_string());
-    session.changed.notify_all();
-}
-
-/// Reviews `game` with the analyst, `ms` a position, publishing each judged move.
-fn review(
-    session: &Session,
-    analyst: &mut Option<Engine>,
-    kind: &Kind,
-    game: &Game,
-    generation: u64,
-    number: u64,
-    ms: u64,
-) -> Result<(), String> {
-    let engine = ready(analyst, kind, number, variant(game))?;
-    if engine.multipv > 0 {
-        engine
-            .set_option("MultiPV", "1")
-            .map_err(|f| format!("the review's engine {f}"))?;
-    }
-    let moves = game.moves().to_vec();
-    // The generation's opening: set with its moves, under the same lock.
-    let opening = session.lock().opening;
-    let mut position = Game::new(*game.start());
-    let mut before: Option<(Eval, Option<char>, Option<usize>)> = None;
-    for ply in 0..=moves.len() {
-        let stale = || {
-            let st = session.lock();
-            st.closed || st.generation != generation
-        };
-        if stale() {
-            return Ok(());
-        }
-        let eval = match position.outcome() {
-            Some(o) => (
-                Eval::Over(f64::from(o.stores[0]) - f64::from(o.stores[1]), o.winner),
-                None,
-                None,
-            ),
-            None => {
-                let mut last: Option<Line> = None;
-                let mut lines = |line: &str| {
-                    if let Some(l) = info::parse(line, &position) {
-                        if l.multipv == 1 {
-                            last = Some(l);
-                        }
-                    }
-                };
-                let best = engine
-                    .search(
-                        &position,
-                        &format!("go movetime {ms}"),
-                        Duration::from_millis(ms) + Duration::from_secs(5),
-                        &mut lines,
-                        &stale,
-                    )
-                    .map_err(|f| format!("the review's engine {f}"))?;
-                let Some(best) = best else { return Ok(()) };
-                let eval = last.map_or(Eval::Seeds(0.0), |l| Eval::of(l.score));
-                let best = best.chars().next();
-                (
-                    eval,
-                    best,
-                    best.and_then(|b| last_seed(position.board(), b)),
-                )
-            }
-        };
-        let mut st = session.lock();
-        if st.generation != generation {
-            return Ok(());
-        }
-        let Some(review) = st.review.as_mut() else {
-            return Ok(());
-        };
-        review.evals.push(eval.0.seeds());
-        let judged = before.map(|(b, best, best_to)| Judged {
-            best_to,
-            ..judge(ply, moves[ply - 1], best, b, eval.0, ply <= opening)
-        });
-        if let Some(j) = &judged {
-            review.add(j.clone());
-        }
-        review.done = ply == moves.len();
-        let data = serde_json::json!({
-            "generation": generation, "ply": ply, "eval": eval.0.seeds(), "judged": judged,
-            "accuracy": review.accuracy, "done": review.done, "total": moves.len(),
-        });
-        st.push("review", data.to_string());
-        session.changed.notify_all();
-        drop(st);
-        before = Some(eval);
-        if let Some(&m) = moves.get(ply) {
-            position.play(m).map_err(|e| e.to_string())?;
-        }
-    }
-    Ok(())
-}
-
-/// Where the last seed of move `letter` falls on `board` (houses 0-11, 12 South's store, 13
-/// North's), for the review's arrow; `None` for a move the rules refuse or a sowing not traced.
-fn last_seed(board: &crate::rules::Board, letter: char) -> Option<usize> {
-    let mv = crate::rules::Move::from_char(letter)?;
-    let after = board.try_play(mv).ok()?;
-    super::trace::trace(board, mv.house(), &after)
-        .steps
-        .iter()
-        .rev()
-        .find_map(|s| match s {
-            super::trace::Step::Drop(p) => Some(*p),
-            super::trace::Step::Lift(_) => None,
-        })
 }

@@ -2,6 +2,7 @@
 //! is a child process, this program's own included. The kinds offered are `kinds`'.
 
 use super::kinds::{Kind, MAX_LINES};
+use super::thinker::{Ended, Go, Thinker};
 use crate::client::handshake::{self, Logs};
 use crate::client::limit::Limit;
 use crate::client::process::{Failure, Process};
@@ -137,6 +138,48 @@ impl Engine {
                 Err(Failure::Timeout(_)) => return Err(Failure::Timeout(within)),
                 Err(f) => return Err(f),
             }
+        }
+    }
+}
+
+impl Thinker for Engine {
+    fn start(kind: &Kind) -> Result<Engine, String> {
+        Engine::start(kind)
+    }
+
+    fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    fn multipv(&self) -> u32 {
+        self.multipv
+    }
+
+    fn new_game(&mut self, number: u64, variant: Variant) -> Result<(), String> {
+        Engine::new_game(self, number, variant).map_err(|f| f.to_string())
+    }
+
+    fn set_lines(&mut self, lines: u32) -> Result<(), String> {
+        self.set_option("MultiPV", &lines.to_string())
+            .map_err(|f| f.to_string())
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        go: &Go,
+        info: &mut dyn FnMut(&str),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Ended, String> {
+        let (text, within) = match go {
+            Go::Limit(limit) => self::go(limit),
+            Go::MoveTime(time) => (format!("go movetime {}", time.as_millis()), *time + MARGIN),
+            Go::Infinite => ("go infinite".to_string(), Duration::from_secs(86_400)),
+        };
+        match Engine::search(self, game, &text, within, info, stop) {
+            Ok(Some(best)) => Ok(Ended::Best(best)),
+            Ok(None) => Ok(Ended::Stopped),
+            Err(f) => Err(f.to_string()),
         }
     }
 }

@@ -1,9 +1,12 @@
 //! The engines a page can choose: this program at a few strengths, the classic opponents, the
 //! engines given with `--engine`, and the analyst: what the page and the session name an engine
-//! by, how to start it (its [`Spec`]) and how long it thinks.
+//! by, how to start it (its `Spec`, on a server) and how long it thinks. In the page's worker
+//! (no server) the kinds are this program's strengths alone, searched in the same process.
 
 use crate::client::limit::Limit;
+#[cfg(feature = "native")]
 use crate::client::process::Spec;
+#[cfg(feature = "native")]
 use std::path::Path;
 use std::time::Duration;
 
@@ -18,13 +21,25 @@ pub struct Kind {
     /// The name shown.
     pub label: String,
     /// How to start it.
+    #[cfg(feature = "native")]
     pub spec: Spec,
     /// How long it thinks per move.
     pub limit: Limit,
 }
 
+/// This program's strengths offered: id, name shown, limit a move.
+fn strengths() -> [(&'static str, &'static str, Limit); 3] {
+    let ms = |n| Limit::MoveTime(Duration::from_millis(n));
+    [
+        ("depth2", "awari, depth 2", Limit::Depth(2)),
+        ("100ms", "awari, 100 ms a move", ms(100)),
+        ("1s", "awari, 1 s a move", ms(1000)),
+    ]
+}
+
 /// The kinds offered: this program at three strengths, the three classic opponents, then
 /// `extra` (the `--engine` ones), named `engine-1`, `engine-2`, ...
+#[cfg(feature = "native")]
 pub fn kinds(exe: &Path, extra: Vec<(Spec, Limit)>, tables: Option<&Path>) -> Vec<Kind> {
     let own = |id: &str, label: &str, options: &[(&str, &str)], limit: Limit| Kind {
         id: id.to_string(),
@@ -42,10 +57,11 @@ pub fn kinds(exe: &Path, extra: Vec<(Spec, Limit)>, tables: Option<&Path>) -> Ve
         limit,
     };
     let ms = |n| Limit::MoveTime(Duration::from_millis(n));
-    let mut out = vec![
-        own("depth2", "awari, depth 2", &[], Limit::Depth(2)),
-        own("100ms", "awari, 100 ms a move", &[], ms(100)),
-        own("1s", "awari, 1 s a move", &[], ms(1000)),
+    let mut out: Vec<Kind> = strengths()
+        .into_iter()
+        .map(|(id, label, limit)| own(id, label, &[], limit))
+        .collect();
+    out.extend([
         own("greedy", "greedy", &[("Opponent", "greedy")], ms(100)),
         own(
             "basic",
@@ -54,7 +70,7 @@ pub fn kinds(exe: &Path, extra: Vec<(Spec, Limit)>, tables: Option<&Path>) -> Ve
             ms(100),
         ),
         own("evolved", "evolved", &[("Opponent", "evolved")], ms(100)),
-    ];
+    ]);
     for (i, (spec, limit)) in extra.into_iter().enumerate() {
         out.push(Kind {
             id: format!("engine-{}", i + 1),
@@ -66,12 +82,33 @@ pub fn kinds(exe: &Path, extra: Vec<(Spec, Limit)>, tables: Option<&Path>) -> Ve
     out
 }
 
+/// The kinds a page's worker offers, searched in its own process: this program at its
+/// strengths; and the analyst.
+pub fn in_process() -> (Vec<Kind>, Kind) {
+    let kind = |id: &str, label: &str, limit| Kind {
+        id: id.to_string(),
+        label: label.to_string(),
+        // Not started as a process.
+        #[cfg(feature = "native")]
+        spec: Spec::default(),
+        limit,
+    };
+    let kinds = strengths()
+        .into_iter()
+        .map(|(id, label, limit)| kind(id, label, limit))
+        .collect();
+    let analyst = kind("analyst", "awari", Limit::MoveTime(Duration::from_secs(1)));
+    (kinds, analyst)
+}
+
 /// `TablesPath` for the endgame tables of `tables`, if given.
+#[cfg(feature = "native")]
 fn tables_option(tables: Option<&Path>) -> Option<(String, String)> {
     tables.map(|dir| ("TablesPath".to_string(), dir.display().to_string()))
 }
 
 /// The kind that analyses and gives hints: this program, searching without a limit.
+#[cfg(feature = "native")]
 pub fn analyst(exe: &Path, tables: Option<&Path>) -> Kind {
     Kind {
         id: "analyst".to_string(),

@@ -43,38 +43,56 @@
 //! server sends the legal moves with every position.
 
 mod actions;
+pub mod api;
+#[cfg(feature = "native")]
 mod assets;
-mod driver;
+pub mod driver;
 mod ending;
+#[cfg(feature = "native")]
 mod engine;
+#[cfg(feature = "native")]
 mod http;
 mod info;
-mod kinds;
+pub mod inproc;
+pub mod kinds;
 mod load;
+pub mod local;
 mod pace;
 mod pgn;
+mod publish;
 mod puzzles;
 mod review;
+mod reviewing;
+#[cfg(feature = "native")]
 mod routes;
-mod session;
+pub mod session;
+#[cfg(feature = "native")]
 mod stream;
-mod tables;
+pub mod tables;
+pub mod thinker;
 mod trace;
 mod tree;
 mod view;
 mod viewed;
 
+#[cfg(feature = "native")]
 use crate::client::limit::Limit;
+#[cfg(feature = "native")]
 use crate::client::process::Spec;
+#[cfg(feature = "native")]
 use std::net::IpAddr;
+#[cfg(feature = "native")]
 use std::time::Duration;
 
+#[cfg(feature = "native")]
 /// A session that no page has asked anything of for this long is ended, with its engines.
 pub const IDLE: Duration = Duration::from_secs(600);
 
+#[cfg(feature = "native")]
 /// Sessions at once, at most.
 pub const MAX_SESSIONS: usize = 64;
 
+#[cfg(feature = "native")]
 /// What `awari serve` was asked for.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -93,6 +111,7 @@ pub struct Config {
     pub open: bool,
 }
 
+#[cfg(feature = "native")]
 /// Serves until interrupted. The page's address goes to stdout as soon as the port is open.
 pub fn run(config: &Config) -> Result<(), String> {
     crate::sys::subreaper::become_subreaper();

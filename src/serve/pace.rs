@@ -3,8 +3,9 @@
 //! milliseconds, so without a pace a whole game is over before the page has drawn its first
 //! sowing. A game with a person in it is not paced: the person is the pace.
 
+use crate::search::instant::Instant;
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The longest delay a page may ask for.
 pub const MAX_DELAY_MS: u64 = 60_000;
@@ -57,10 +58,11 @@ impl Pace {
                 Gate::Hold
             }
         } else {
-            let due = since + Duration::from_millis(self.delay_ms);
-            match due.checked_duration_since(now) {
-                Some(left) if !left.is_zero() => Gate::Wait(left),
-                _ => Gate::Go,
+            let left =
+                Duration::from_millis(self.delay_ms).saturating_sub(now.duration_since(since));
+            match left.is_zero() {
+                true => Gate::Go,
+                false => Gate::Wait(left),
             }
         };
         self.held = gate == Gate::Hold;

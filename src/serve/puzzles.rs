@@ -12,6 +12,7 @@ use once_cell::sync::Lazy;
 use serde_json::json;
 
 /// The page's script of the puzzle mode.
+#[cfg(feature = "native")]
 pub const SCRIPT: &str = include_str!("puzzles.js");
 
 /// The shipped puzzles, read once. The file is compiled in and its every line checked by

@@ -7,15 +7,13 @@
 //! `GET`, without the body.
 
 use super::actions::Refused;
+use super::api::{self, query, Host as _};
 use super::driver;
 use super::engine;
 use super::http::{self, Request, Response};
 use super::kinds::{self, Kind};
-use super::load::Loaded;
-use super::session::{NewGame, Seat, Session};
+use super::session::{NewGame, Session};
 use super::{Config, IDLE, MAX_SESSIONS};
-use crate::rules::{Board, Move, Variant};
-use serde::Deserialize;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{IpAddr, TcpListener, TcpStream};
@@ -208,27 +206,8 @@ fn json(status: u16, value: String) -> Response {
     answer(status, "application/json", value.into_bytes())
 }
 
-/// A file to save.
-fn download(body: String, content_type: &'static str, name: &str) -> Response {
-    let mut response = answer(200, content_type, body.into_bytes());
-    response.extra.push((
-        "Content-Disposition",
-        format!("attachment; filename=\"{name}\""),
-    ));
-    response
-}
-
 fn error(status: u16, message: &str) -> Response {
     json(status, serde_json::json!({ "error": message }).to_string())
-}
-
-/// A request's query parameter.
-fn query<'a>(url: &'a str, key: &str) -> Option<&'a str> {
-    let (_, q) = url.split_once('?')?;
-    q.split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(k, _)| *k == key)
-        .map(|(_, v)| v)
 }
 
 fn handle(shared: &Shared, request: Request, connection: TcpStream) {
@@ -260,63 +239,21 @@ fn route(shared: &Shared, request: &Request, head_only: bool) -> Routed {
     if let ("GET", Some((kind, file))) = (method, super::assets::file(request.path())) {
         return Routed::Answer(answer(200, kind, file.into()));
     }
+    if method == "GET" && request.path() == "/api/events" {
+        let Some(session) = query(url, "id").and_then(|id| shared.find(id)) else {
+            return Routed::Answer(error(404, "no such session"));
+        };
+        let after = request.header("last-event-id").and_then(|v| v.parse().ok());
+        return Routed::Stream(session, after);
+    }
+    if method == "GET" {
+        if let Some(answer) = api::get(shared, url) {
+            return Routed::Answer(from_api(answer));
+        }
+    }
     let response = match (method, request.path()) {
-        ("GET", "/api/config") => json(200, config_json(shared)),
-        ("GET", path) if path.starts_with("/api/puzzles/") => {
-            let (status, body) = super::puzzles::answer(path, |key| query(url, key));
-            json(status, body)
-        }
-        ("GET", "/api/events") => {
-            let Some(session) = query(url, "id").and_then(|id| find(shared, id)) else {
-                return Routed::Answer(error(404, "no such session"));
-            };
-            let after = request.header("last-event-id").and_then(|v| v.parse().ok());
-            return Routed::Stream(session, after);
-        }
-        ("GET", "/api/record") => match query(url, "id").and_then(|id| find(shared, id)) {
-            Some(session) => {
-                let st = session.lock();
-                let record = st.record(&shared.kinds);
-                match query(url, "format") {
-                    Some("pgn") => {
-                        let variations: Vec<(usize, Vec<String>)> = st
-                            .variations
-                            .iter()
-                            .map(|(ply, line)| (*ply, line.variation_words()))
-                            .collect();
-                        let pgn = record.pgn_with(&variations);
-                        download(pgn, "application/x-chess-pgn", "awari.pgn")
-                    }
-                    Some("json") => {
-                        download(record.json() + "\n", "application/json", "awari.json")
-                    }
-                    _ => error(400, "format: pgn or json"),
-                }
-            }
-            None => error(404, "no such session"),
-        },
-        ("GET", "/api/position") => match query(url, "id").and_then(|id| find(shared, id)) {
-            Some(session) => {
-                let st = session.lock();
-                let at = query(url, "at").map(|at| super::viewed::read_at(&st.game, at));
-                match at {
-                    Some(Ok(at)) => {
-                        let game = super::viewed::game_at(&st.game, Some(&at));
-                        let view = super::viewed::Position::of(&game);
-                        json(200, serde_json::to_string(&view).unwrap_or_default())
-                    }
-                    Some(Err(e)) => error(400, &e),
-                    None => error(400, "at: the moves from the start to the position"),
-                }
-            }
-            None => error(404, "no such session"),
-        },
-        ("GET", "/api/state") => match query(url, "id").and_then(|id| find(shared, id)) {
-            Some(session) => json(200, session.lock().json(&shared.kinds)),
-            None => error(404, "no such session"),
-        },
         ("POST", path) if path.starts_with("/api/") => match body(shared, request) {
-            Ok(body) => post(shared, path, body),
+            Ok(body) => from_api(api::post(shared, path, body)),
             Err(response) => response,
         },
         ("GET", _) => text(404, "not found"),
@@ -353,211 +290,58 @@ fn body<'a>(shared: &Shared, request: &'a Request) -> Result<&'a [u8], Response>
         .ok_or_else(|| error(413, "the body is over 64 KiB"))
 }
 
-fn config_json(shared: &Shared) -> String {
-    let kinds: Vec<_> = shared
-        .kinds
-        .iter()
-        .map(|k| serde_json::json!({ "id": k.id, "label": k.label, "limit": k.limit.tag() }))
-        .collect();
-    let variants: Vec<_> = Variant::ALL
-        .iter()
-        .map(|v| serde_json::json!({ "name": v.name(), "start": Board::start(*v).to_string() }))
-        .collect();
-    serde_json::json!({ "variants": variants, "engines": kinds }).to_string()
-}
-
-fn find(shared: &Shared, id: &str) -> Option<Arc<Session>> {
-    let sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
-    let session = sessions.get(id).cloned()?;
-    session.lock().seen = std::time::Instant::now();
-    Some(session)
-}
-
-/// A new game's settings, as the page sends them.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GameRequest {
-    #[serde(default)]
-    id: Option<String>,
-    variant: String,
-    south: String,
-    north: String,
-    #[serde(default)]
-    fen: Option<String>,
-    #[serde(default)]
-    moves: Option<String>,
-    /// A game record: its JSON line or its PGN (the referee's): its rule set, start and
-    /// moves.
-    #[serde(default)]
-    record: Option<String>,
-    /// The delay before each engine move when engines play both sides (none by default).
-    #[serde(default)]
-    delay_ms: Option<u64>,
-}
-
-fn seat(shared: &Shared, name: &str) -> Result<Seat, String> {
-    if name == "human" {
-        return Ok(Seat::Human);
+impl api::Host for Shared {
+    fn kinds(&self) -> &[Kind] {
+        &self.kinds
     }
-    shared
-        .kinds
-        .iter()
-        .position(|k| k.id == name)
-        .map(Seat::Engine)
-        .ok_or_else(|| format!("no player {name:?}"))
-}
 
-/// The game a request asks for, the moves to play from its start, and the record it was
-/// loaded from, if it was.
-fn new_game(
-    shared: &Shared,
-    r: &GameRequest,
-) -> Result<(NewGame, Vec<Move>, Option<Loaded>), String> {
-    if let Some(text) = r.record.as_deref().filter(|t| super::load::is_record(t)) {
-        let loaded = super::load::read(text)?;
-        let from = GameRequest {
-            id: None,
-            variant: loaded.variant.clone(),
-            south: r.south.clone(),
-            north: r.north.clone(),
-            fen: loaded.start.clone(),
-            moves: Some(loaded.moves.clone()),
-            record: None,
-            delay_ms: r.delay_ms,
-        };
-        // The PGN's errors say where they were found; the JSON line's moves are its own.
-        let pgn = super::pgn::is_pgn(text.trim_start_matches('\u{feff}'));
-        return match new_game(shared, &from) {
-            Ok((new, moves, _)) => {
-                // The variations are checked before the game is replaced.
-                let tree = super::tree::join(&moves, &loaded.variations);
-                tree.check(&new.start)
-                    .map_err(|e| format!("the PGN: a variation: {e}"))?;
-                Ok((new, moves, Some(loaded)))
-            }
-            Err(e) if pgn => Err(format!("the PGN: {e}")),
-            Err(e) => Err(e),
-        };
+    fn find(&self, id: &str) -> Option<Arc<Session>> {
+        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let session = sessions.get(id).cloned()?;
+        session.lock().seen = std::time::Instant::now();
+        Some(session)
     }
-    let variant: Variant = r
-        .variant
-        .parse()
-        .map_err(|_| format!("no rule set {:?}", r.variant))?;
-    let start = match r.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-        Some(fen) => Board::from_notation(variant, fen).map_err(|e| {
-            // The notation's own message names the position when it names no field.
-            let e = e.to_string();
-            if e.starts_with("position: ") {
-                e
-            } else {
-                format!("position: {e}")
-            }
-        })?,
-        None => Board::start(variant),
-    };
-    let moves = match r.moves.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
-        Some(text) => {
-            let mut game = crate::rules::Game::new(start);
-            game.play_text(text).map_err(|e| e.to_string())?;
-            game.moves().to_vec()
-        }
-        None => Vec::new(),
-    };
-    let seats = [seat(shared, &r.south)?, seat(shared, &r.north)?];
-    let pace = match r.delay_ms {
-        Some(ms) if ms > super::pace::MAX_DELAY_MS => {
-            return Err(format!(
-                "delay_ms: 0 to {} ms a move",
-                super::pace::MAX_DELAY_MS
-            ))
-        }
-        ms => super::pace::Pace::new(ms.unwrap_or(0)),
-    };
-    Ok((NewGame { start, seats, pace }, moves, None))
-}
 
-fn post(shared: &Shared, path: &str, body: &[u8]) -> Response {
-    let bad = |e: serde_json::Error| error(400, &format!("the request: {e}"));
-    if path == "/api/session" || path == "/api/new" {
-        let r: GameRequest = match serde_json::from_slice(body) {
-            Ok(r) => r,
-            Err(e) => return bad(e),
-        };
-        let (new, moves, loaded) = match new_game(shared, &r) {
-            Ok(n) => n,
-            Err(e) => return error(400, &e),
-        };
-        let session = match &r.id {
-            Some(id) if path == "/api/new" => match find(shared, id) {
-                Some(s) => {
-                    s.lock().new_game(new);
-                    s
-                }
-                None => return error(404, "no such session"),
-            },
-            _ => {
-                let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
-                if sessions.len() >= MAX_SESSIONS {
-                    return error(503, "too many sessions: close a tab or wait");
-                }
-                let id = token();
-                let s = driver::start(new, Arc::clone(&shared.kinds), shared.analyst.clone());
-                sessions.insert(id.clone(), Arc::clone(&s));
-                drop(sessions);
-                // The page learns its id from this answer.
-                s.lock().id = id;
-                s
-            }
-        };
-        let mut st = session.lock();
-        // Moves given with the position (a record's), played one by one so that each is
-        // checked and shown.
-        for m in moves {
-            if let Err(e) = st.play(m) {
-                return error(400, &e);
-            }
+    fn create(&self, new: NewGame) -> Result<Arc<Session>, Refused> {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if sessions.len() >= MAX_SESSIONS {
+            return Err(Refused(
+                503,
+                "too many sessions: close a tab or wait".to_string(),
+            ));
         }
-        if let Some(loaded) = loaded {
-            st.take_up(loaded);
+        let id = token();
+        let s = driver::start(new, Arc::clone(&self.kinds), self.analyst.clone());
+        sessions.insert(id.clone(), Arc::clone(&s));
+        drop(sessions);
+        // The page learns its id from the answer.
+        s.lock().id = id;
+        Ok(s)
+    }
+
+    fn close(&self, id: &str, session: &Arc<Session>, later: bool) {
+        if later {
+            session.lock().leaving = Some(std::time::Instant::now());
+            return;
         }
-        st.publish_state(&shared.kinds);
-        session.changed.notify_all();
-        let id = st.id.clone();
-        drop(st);
-        return json(200, serde_json::json!({ "id": id }).to_string());
-    }
-    let action: super::actions::Action = match serde_json::from_slice(body) {
-        Ok(a) => a,
-        Err(e) => return bad(e),
-    };
-    let Some(session) = find(shared, &action.id) else {
-        return error(404, "no such session");
-    };
-    if path == "/api/close" && action.later == Some(true) {
-        session.lock().leaving = Some(std::time::Instant::now());
-        return json(200, "{}".to_string());
-    }
-    if path == "/api/close" {
-        shared
-            .sessions
+        self.sessions
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .remove(&action.id);
+            .remove(id);
         session.close();
-        return json(200, "{}".to_string());
     }
-    let mut st = session.lock();
-    let Some(result) = super::actions::act(&mut st, path, &action) else {
-        return error(404, "no such action");
-    };
-    match result {
-        Ok(()) => {
-            st.publish_state(&shared.kinds);
-            session.changed.notify_all();
-            json(200, st.json(&shared.kinds))
-        }
-        Err(Refused(status, why)) => error(status, &why),
+}
+
+/// An answer of the API, over HTTP.
+fn from_api(answer: api::Answer) -> Response {
+    let mut response = Response::new(answer.status, answer.kind, answer.body.into_bytes());
+    if let Some(name) = answer.file {
+        response.extra.push((
+            "Content-Disposition",
+            format!("attachment; filename=\"{name}\""),
+        ));
     }
+    response
 }
 
 /// A session's id: 128 random bits, in hex.

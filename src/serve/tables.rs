@@ -3,15 +3,20 @@
 //! known), and which moves are best. The page writes them on the houses (`tables.js`).
 //!
 //! [`values`] is the pure part: tables and a game in, the moves' values out. [`of`] reads the
-//! process's tables, opened once ([`Tables::shared`]) from the directory [`use_dir`] names:
-//! the server has one directory, as the engines it starts do, so it is set once at start
-//! rather than carried through every session.
+//! process's tables. On a server they are opened once (`Tables::shared`) from the directory
+//! `use_dir` names: the server has one directory, as the engines it starts do, so it is set
+//! once at start rather than carried through every session. In the page's worker there are
+//! no files: the page fetches the tables and hands them over (`use_tables`), and the engine
+//! searching in the worker reads the same ones ([`held`]).
 
 use crate::rules::Game;
 use crate::tables::probe::{after_move, show, supported};
 use crate::tables::{Tables, Value};
 use serde::Serialize;
+#[cfg(feature = "native")]
 use std::path::PathBuf;
+use std::sync::Arc;
+#[cfg(feature = "native")]
 use std::sync::OnceLock;
 
 /// One legal move's value for the side making it.
@@ -83,25 +88,57 @@ pub fn values(tables: &Tables, game: &Game) -> Option<Values> {
 }
 
 /// The tables' directory for this process's pages, once set.
+#[cfg(feature = "native")]
 static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
 
 /// Names the directory the page's values come from (`--tables`, else the default one; `None`
 /// where the platform has no data directory). The first call wins.
+#[cfg(feature = "native")]
 pub fn use_dir(dir: Option<PathBuf>) {
     let _ = DIR.set(dir);
 }
 
-/// [`values`] from the tables of the directory [`use_dir`] named, opened the first time a
-/// position of their rule set asks (rule sets without tables open nothing).
-pub fn of(game: &Game) -> Option<Values> {
+/// The tables of `variant` from the directory [`use_dir`] named, opened the first time a
+/// position of their rule set asks.
+#[cfg(feature = "native")]
+pub fn held(variant: crate::rules::Variant) -> Option<Arc<Tables>> {
     let dir = DIR.get()?.as_deref()?;
+    let tables = Tables::shared(dir, variant);
+    // A layer rewritten or cut short since it was opened is dropped, not read.
+    tables.recheck();
+    Some(tables)
+}
+
+/// The tables the page handed over, one set a rule set.
+#[cfg(not(feature = "native"))]
+static HELD: std::sync::Mutex<Vec<Arc<Tables>>> = std::sync::Mutex::new(Vec::new());
+
+/// Puts `tables` to use for their rule set, in place of any held before.
+#[cfg(not(feature = "native"))]
+pub fn use_tables(tables: Tables) {
+    let mut held = HELD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    held.retain(|t| t.variant() != tables.variant());
+    held.push(Arc::new(tables));
+}
+
+/// The tables of `variant` the page handed over, if any.
+#[cfg(not(feature = "native"))]
+pub fn held(variant: crate::rules::Variant) -> Option<Arc<Tables>> {
+    let held = HELD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    held.iter().find(|t| t.variant() == variant).cloned()
+}
+
+/// [`values`] from the process's tables ([`held`]), for rule sets that have them.
+pub fn of(game: &Game) -> Option<Values> {
     let variant = game.board().variant();
     if !supported(variant) {
         return None;
     }
-    let tables = Tables::shared(dir, variant);
-    // A layer rewritten or cut short since it was opened is dropped, not read.
-    tables.recheck();
+    let tables = held(variant)?;
     values(&tables, game)
 }
 

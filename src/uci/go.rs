@@ -5,12 +5,12 @@ use super::flight::Flight;
 use super::out::Out;
 use super::proven::Proven;
 use crate::classic::player::{Limit, Player};
-use crate::info::{beyond_line, describe, drawn, info_line};
+use crate::info::{drawn, info_line, tables_said};
 use crate::rules::Game;
 use crate::search::eval::Evaluator;
 use crate::search::time::Limits;
 use crate::search::tt::HashTable;
-use crate::search::{self, Analysis, Report, Score, Setup};
+use crate::search::{self, Analysis, Report, Setup};
 use crate::tables::Tables;
 use std::time::Duration;
 
@@ -107,23 +107,12 @@ pub(super) fn run_search(game: &Game, search: Search<'_>, table: &mut HashTable,
         };
         out.line(&info_line(&now, game, drawn));
     }
-    if let Some(line) = tables.and_then(|t| describe(t, game.board())) {
+    let (said, beyond) = tables_said(tables, game, &found);
+    for line in said {
         out.line(&format!("info string {line}"));
-        let root = found.table_root.as_ref();
-        if let Some(line) = root.and_then(|r| beyond_line(r, game.board(), found.score)) {
-            out.line(&format!("info string {line}"));
-            proven.set(game, line);
-        }
-    } else if let Score::Tables(margin) = Score::of(found.score) {
-        // Evaluations stay below the table scores, so a completed iteration scoring in their
-        // range rests on proven results alone (table results and finished games) on the side
-        // that decides it: the result is proven. Not the margin: a finished game scores as a
-        // win or a loss whatever its margin, above or below every table result.
-        out.line(&format!(
-            "info string tables: the search proves that {} {}",
-            game.board().side_to_move().name(),
-            if margin > 0 { "wins" } else { "loses" },
-        ));
+    }
+    if let Some(line) = beyond {
+        proven.set(game, line);
     }
     // `infinite` and `ponder` searches answer only after `stop` (or `ponderhit`).
     flight.hold(limits);
