@@ -420,6 +420,8 @@
     el("option", { value: "human" }, select, "a person");
     for (const e of page.config.engines) el("option", { value: e.id }, select, `${e.label} (${e.limit})`);
     select.value = chosen;
+    // An engine not offered (a page with its own engine offers it at a few strengths): the first.
+    if (select.selectedIndex < 0) select.selectedIndex = Math.min(1, select.options.length - 1);
   }
 
   function settings() {
