@@ -2,8 +2,9 @@
 //! from a request is ever opened; a path not in [`FILES`] is not a file.
 
 /// Each file's path, type and text.
-const FILES: [(&str, &str, &str); 12] = [
+const FILES: [(&str, &str, &str); 13] = [
     ("/", HTML, include_str!("page.html")),
+    ("/transport.js", JS, include_str!("transport.js")),
     ("/serve.js", JS, include_str!("serve.js")),
     ("/review.js", JS, include_str!("review.js")),
     ("/tables.js", JS, include_str!("tables.js")),

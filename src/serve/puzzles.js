@@ -49,12 +49,8 @@
     return node;
   }
 
-  async function get(path) {
-    const response = await fetch(path);
-    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-    if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
-    return data;
-  }
+  // Through transport.js, as every call to the server.
+  const get = (path) => window.AwariTransport.get(path);
 
   // The mode's own section, made once: the board, the task, the verdict, every move's value,
   // the score and the buttons.

@@ -15,14 +15,11 @@
     return node;
   }
 
-  async function api(path, body) {
-    const response = await fetch(path, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-    if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
-    return data;
-  }
+  // Every call to the server goes through transport.js.
+  const server = window.AwariTransport;
+  const api = server.post;
+  // A call's failure: null when the server refused it (its answer's status), else thrown on.
+  const refused = (e) => { if (e.status) return null; throw e; };
 
   // The notice line. `page.hintSaid` is true only while it shows a hint, so that leaving the
   // hint's position clears the hint and never a notice said since (a late state of a new game
@@ -142,9 +139,8 @@
       follow();
       return;
     }
-    const response = await fetch(`/api/position?id=${encodeURIComponent(page.id)}&at=${encodeURIComponent(at)}`);
-    if (!response.ok || mine !== page.going || !page.state) return;
-    const pos = await response.json();
+    const pos = await server.get(`/api/position?id=${encodeURIComponent(page.id)}&at=${encodeURIComponent(at)}`).catch(refused);
+    if (!pos || mine !== page.going || !page.state) return;
     page.view = { at, ply: page.state.moves.startsWith(at) ? at.length : null, pos };
     render();
     follow();
@@ -424,6 +420,8 @@
     el("option", { value: "human" }, select, "a person");
     for (const e of page.config.engines) el("option", { value: e.id }, select, `${e.label} (${e.limit})`);
     select.value = chosen;
+    // An engine not offered (a page with its own engine offers it at a few strengths): the first.
+    if (select.selectedIndex < 0) select.selectedIndex = Math.min(1, select.options.length - 1);
   }
 
   function settings() {
@@ -489,24 +487,24 @@
   }
 
   function listen() {
-    const source = new EventSource(`/api/events?id=${encodeURIComponent(page.id)}`);
-    source.addEventListener("state", (e) => onState(JSON.parse(e.data)));
-    source.addEventListener("info", (e) => onInfo(JSON.parse(e.data)));
-    source.addEventListener("hint", (e) => {
-      const hint = JSON.parse(e.data);
-      // A hint for a position already left is no hint.
-      if (!page.state || hint.generation !== page.state.generation) return;
-      page.hint = hint;
-      if (!page.anim) render();
-      say(`Hint: ${page.hint.move}`);
-      page.hintSaid = true;
-    });
-    source.addEventListener("review", (e) => review.onReview(JSON.parse(e.data)));
-    source.addEventListener("notice", (e) => say(JSON.parse(e.data).text));
-    source.addEventListener("open", () => { $("status").textContent = "connected"; });
-    source.addEventListener("error", () => {
-      if (source.readyState === EventSource.CLOSED) { recover(source); return; }
-      $("status").textContent = "the server is not answering: reconnecting...";
+    const source = server.events(page.id, {
+      state: (s) => onState(s),
+      info: (info) => onInfo(info),
+      hint: (hint) => {
+        // A hint for a position already left is no hint.
+        if (!page.state || hint.generation !== page.state.generation) return;
+        page.hint = hint;
+        if (!page.anim) render();
+        say(`Hint: ${page.hint.move}`);
+        page.hintSaid = true;
+      },
+      review: (r) => review.onReview(r),
+      notice: (n) => say(n.text),
+      open: () => { $("status").textContent = "connected"; },
+      error: (closed) => {
+        if (closed) { recover(source); return; }
+        $("status").textContent = "the server is not answering: reconnecting...";
+      },
     });
     page.source = source;
   }
@@ -530,8 +528,8 @@
     document.body.setAttribute("data-session", id);
     listen();
     const q = encodeURIComponent(id);
-    $("pgn").setAttribute("href", `/api/record?id=${q}&format=pgn`);
-    $("jsonl").setAttribute("href", `/api/record?id=${q}&format=json`);
+    server.link($("pgn"), `/api/record?id=${q}&format=pgn`);
+    server.link($("jsonl"), `/api/record?id=${q}&format=json`);
   }
 
   // The game `g` ({variant, south, north, start, moves, delay, tree?}) into a new session.
@@ -550,13 +548,15 @@
     document.body.setAttribute("data-replayed", "1");
   }
 
+  // A server that keeps no session across a reload (the engine in the page): replayed, unsaid.
   async function restore(g) {
     let id = null;
-    try { id = sessionStorage.getItem("awari-session"); } catch (e) { /* none */ }
+    if (server.persistent) {
+      try { id = sessionStorage.getItem("awari-session"); } catch (e) { /* none */ }
+    }
     if (id) {
-      const response = await fetch(`/api/state?id=${encodeURIComponent(id)}`);
-      if (response.ok) {
-        const s = await response.json();
+      const s = await server.get(`/api/state?id=${encodeURIComponent(id)}`).catch(refused);
+      if (s) {
         if (s.variant === g.variant && s.start === g.start && s.moves.startsWith(g.moves) && s.seats[0] === g.south && s.seats[1] === g.north) {
           $("variant").value = g.variant; $("south").value = g.south; $("north").value = g.north;
           if (g.delay !== undefined) $("pace").value = String(g.delay);
@@ -572,14 +572,16 @@
   // The event stream was refused: the session is gone. A server that restarted has lost it.
   async function recover(source) {
     if (page.source !== source || !page.state) return;
-    const response = await fetch(`/api/state?id=${encodeURIComponent(page.id)}`).catch(() => null);
-    if (response && response.ok) { listen(); return; }
+    const there = await server.get(`/api/state?id=${encodeURIComponent(page.id)}`).then(() => true, () => false);
+    if (there) { listen(); return; }
     const s = page.state;
-    $("status").textContent = "the server restarted";
+    const restarted = server.persistent;
+    $("status").textContent = restarted ? "the server restarted" : "the session ended";
     try {
       await replay({ variant: s.variant, south: s.seats[0], north: s.seats[1], start: s.start, moves: s.moves, delay: s.pace.delay_ms, tree: s.tree },
-        "The server restarted and lost this game's session: the game was replayed into a new one (its engines start afresh).");
-    } catch (e) { say(`The server restarted and the game could not be replayed: ${e.message}`); }
+        restarted ? "The server restarted and lost this game's session: the game was replayed into a new one (its engines start afresh)."
+          : "This game's session ended: the game was replayed into a new one (its engines start afresh).");
+    } catch (e) { say(`${restarted ? "The server restarted and the game" : "The game"} could not be replayed: ${e.message}`); }
   }
 
   // ---- the pace, when engines play both sides ----
@@ -592,8 +594,7 @@
   }
 
   async function start() {
-    const response = await fetch("/api/config");
-    page.config = await response.json();
+    page.config = await server.get("/api/config");
     for (const v of page.config.variants) el("option", { value: v.name }, $("variant"), v.name);
     seatOptions($("south"), "human");
     seatOptions($("north"), "greedy");
@@ -612,7 +613,7 @@
     $("lines-n").addEventListener("change", analyse);
     window.addEventListener("pagehide", () => {
       // Later: a reload comes back to it.
-      if (page.id) fetch("/api/close", { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: page.id, later: true }) });
+      if (page.id) server.leave(page.id);
     });
     $("review").addEventListener("click", () =>
       api("/api/review", { id: page.id, ms: +$("review-ms").value }).catch((e) => say(e.message)));
