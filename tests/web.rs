@@ -456,3 +456,126 @@ fn the_engine_searches_in_a_browsers_worker_from_a_static_server() {
     assert_eq!(b.eval("return window.answers")["5"]["nodes"], 5219);
     assert!(b.eval("return window.answers").get("4").is_none());
 }
+
+/// The static site's page, with its engine in a worker: whole games against the engine (in a
+/// rule set with tables and one without), the analysis of a position with several lines, a
+/// review, the PGN saved and loaded back, all from a plain static file server.
+#[test]
+fn the_static_page_plays_analyses_and_reviews_with_no_server() {
+    use crate::common::serve::{
+        check_board, game_of, no_animation, play_out, settled, wait_until, Browser, READ,
+    };
+    let Some(dir) = site() else { return };
+    let (browser, driver) = crate::common::serve::browser_or_skip!();
+    if common::on_path("python3").is_none() {
+        return skipped(Need::Python, "python3 is not installed");
+    }
+    let (_server, url) = static_server(dir);
+    let b = Browser::start(&browser, &driver, "web-page");
+    // The engine's first move as South, timed from the page's start (the module compiled, the
+    // tables fetched, the search): for the figures page.
+    for strength in ["depth2", "1s"] {
+        b.go(&format!("{url}?variant=oware&south={strength}&north=human"));
+        wait_until(Duration::from_secs(60), "the engine's first move", || {
+            b.eval(READ)["moves"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        });
+        let ms = b.eval("return Math.round(performance.now())");
+        eprintln!("the engine's first move ({strength}) shown {ms} ms after the page's start");
+    }
+    // A puzzle, posed and judged in the page.
+    let puzzle = b.eval(
+        "return AwariTransport.get('/api/puzzles/puzzle?n=0').then((p) =>
+           AwariTransport.get(`/api/puzzles/answer?n=0&move=${p.legal[0]}`).then((a) => [p, a]));",
+    );
+    assert!(puzzle[0]["count"].as_u64() > Some(0), "{puzzle}");
+    assert!(puzzle[1]["right"].is_boolean(), "{puzzle}");
+    for variant in [Variant::Oware, Variant::Ayoayo] {
+        b.go(&format!("{url}?variant={variant}&south=human&north=depth2"));
+        let first = settled(&b);
+        let start = awari::rules::Board::start(variant).to_string();
+        check_board(&first, &game_of(variant, &start, &first), "start");
+        no_animation(&b);
+        let end = play_out(&b, variant, &start, variant.name(), usize::MAX);
+        assert!(!end["over"].as_str().unwrap().is_empty(), "{end}");
+        b.screenshot(&format!("web-page-{variant}"));
+    }
+    // The game over, the PGN of it saved (a file made in the page) is the game's.
+    let moves = b.eval(READ)["moves"].as_str().unwrap().to_string();
+    b.eval(
+        "window.saved = null;
+         const make = URL.createObjectURL.bind(URL);
+         URL.createObjectURL = (blob) => { blob.text().then((t) => { window.saved = t; }); return make(blob); };
+         return 0;",
+    );
+    b.click("#pgn");
+    wait_until(Duration::from_secs(30), "the PGN saved", || {
+        b.eval("return window.saved").is_string()
+    });
+    let pgn = b.eval("return window.saved").as_str().unwrap().to_string();
+    assert!(pgn.contains("[Variant \"ayoayo\"]"), "{pgn}");
+    // Loaded back into the box: the same moves, between persons.
+    b.type_into("#record-in", &pgn);
+    b.click("#load");
+    wait_until(Duration::from_secs(30), "the PGN loaded", || {
+        b.eval(READ)["moves"] == moves.as_str()
+            && b.eval("return document.getElementById('south').value") == "human"
+    });
+    // A review of it, position by position, to its end.
+    b.click("#review");
+    wait_until(Duration::from_secs(300), "the review", || {
+        b.eval(r##"return document.body.getAttribute("data-review")"##) == "done"
+    });
+    let judged = b.eval(r##"return document.querySelectorAll("#judged li").length"##);
+    assert!(judged.as_u64() > Some(0), "{judged}");
+    // A position of kalah within the tables' reach: their values on its houses.
+    b.go(&format!(
+        "{url}?variant=kalah&south=human&north=human&fen=0-1-0-2-0-1-3-0-1-0-0-2-20-18-S"
+    ));
+    settled(&b);
+    wait_until(
+        Duration::from_secs(60),
+        "the tables' values on the houses",
+        || {
+            b.eval(r##"return document.querySelectorAll("#board .table-value").length"##)
+                .as_u64()
+                > Some(0)
+        },
+    );
+    // The analysis of kalah's start, two lines, deepening while the page waits.
+    b.go(&format!("{url}?variant=kalah&south=human&north=human"));
+    settled(&b);
+    b.click("#analyse");
+    wait_until(Duration::from_secs(60), "the lines selector", || {
+        b.eval("return !document.getElementById('lines-choice').hidden") == true
+    });
+    b.eval(
+        r##"const n = document.getElementById("lines-n");
+        n.value = "2";
+        n.dispatchEvent(new Event("change"));
+        return 0;"##,
+    );
+    wait_until(
+        Duration::from_secs(60),
+        "two analysis lines at depth 10 or more",
+        || {
+            let rows = b.eval(
+                r##"return [...document.querySelectorAll("#lines tbody tr")].map((r) => +r.children[1].textContent);"##,
+            );
+            let depths: Vec<u64> = rows
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|d| d.as_u64())
+                .collect();
+            depths.len() == 2 && depths.iter().all(|&d| d >= 10)
+        },
+    );
+    b.screenshot("web-page-analysis");
+    // Unticked, it stops: the page says nothing is analysed.
+    b.click("#analyse");
+    wait_until(Duration::from_secs(30), "the analysis stopped", || {
+        b.eval("return document.getElementById('lines-choice').hidden") == true
+    });
+}

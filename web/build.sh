@@ -1,7 +1,9 @@
 #!/bin/sh
-# sh web/build.sh DIR: the static site, written into DIR: the engine compiled to WebAssembly
-# (awari.wasm), the JavaScript module that drives it (engine.js) and the Web Worker that runs
-# it beside a page (worker.js), and the endgame tables of
+# sh web/build.sh DIR: the static site, written into DIR: the page (index.html, `awari serve`'s
+# own page with the transport that takes its requests to a worker, transport.js), the engine
+# compiled to WebAssembly (awari.wasm), the JavaScript module that drives it (engine.js), the
+# Web Workers that run it beside a page (page-worker.js, which answers the page's API, and
+# worker.js, the engine's requests alone), and the endgame tables of
 # oware, kalah and kalah-empty to 12 seeds (tables/, 5.4 MB a rule set, fetched by the page for
 # the rule set in play). Any static file server, web host or file share can serve DIR; `node
 # web/perft.mjs DIR ...` and `node web/bench.mjs DIR` run its engine under node.
@@ -89,5 +91,15 @@ done
 printf '{"seeds": %d, "variants": ["oware", "kalah", "kalah-empty"]}\n' $SEEDS > "$dir/tables/index.json"
 
 cp "$root/target/web/wasm32-unknown-unknown/release/awari_web.wasm" "$dir/awari.wasm"
-cp "$root/web/engine.js" "$root/web/worker.js" "$dir/"
+cp "$root/web/engine.js" "$root/web/worker.js" "$root/web/page-worker.js" "$dir/"
+
+# The page: `awari serve`'s own files, with the transport that takes its requests to the
+# worker (page-worker.js) in place of the server's.
+page="$root/src/serve"
+cp "$page/page.html" "$dir/index.html"
+for f in serve.js review.js tables.js tree.js variations.js records.js lines.js puzzles.js serve.css; do
+    cp "$page/$f" "$dir/$f"
+done
+cp "$root/src/referee/report/board.js" "$root/src/referee/report/board.css" "$dir/"
+cp "$root/web/transport.js" "$dir/transport.js"
 echo "web/build.sh: wrote $dir" >&2

@@ -92,8 +92,9 @@ pub struct Driver<T: Thinker> {
     seats: [Option<T>; 2],
     /// The engine that analyses, hints and reviews.
     analyst: Option<T>,
-    /// The generation and position viewed already analysed, so that each is searched once.
-    analysed: Option<(u64, Option<Vec<Move>>)>,
+    /// The generation, position viewed and lines already analysed, so that each is searched
+    /// once.
+    analysed: Option<(u64, Option<Vec<Move>>, u32)>,
     /// The same for the hint.
     hinted: Option<(u64, Option<Vec<Move>>)>,
     /// The generation already reviewed.
@@ -301,7 +302,7 @@ impl<T: Thinker> Driver<T> {
         let done = self
             .analysed
             .as_ref()
-            .is_some_and(|a| a.0 == g && a.1 == at);
+            .is_some_and(|a| a.0 == g && a.1 == at && a.2 == st.lines_wanted);
         if !st.analyse || st.leaving.is_some() || done {
             return None;
         }
@@ -311,7 +312,7 @@ impl<T: Thinker> Driver<T> {
         if viewed.outcome().is_some() {
             return None;
         }
-        self.analysed = Some((g, at.clone()));
+        self.analysed = Some((g, at.clone(), st.lines_wanted));
         Some(Job::Analyse(viewed, g, st.game_number, false, at))
     }
 

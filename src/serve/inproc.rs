@@ -138,7 +138,11 @@ impl Thinker for InProc {
         for line in tables_said(tables, game, &found).0 {
             info(&format!("info string {line}"));
         }
-        if endless {
+        // An endless analysis ends by itself only where the search does: the tables settle
+        // the position, or the deepest iteration is done.
+        let finished = found.depth >= search::MAX_DEPTH
+            || found.table_root.as_ref().is_some_and(|r| r.settled());
+        if endless && !finished {
             self.slices = Some((key, self.lines, deepest));
             return Ok(match stop() {
                 true => Ended::Stopped,

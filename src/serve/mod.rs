@@ -5,18 +5,26 @@
 //!   could use (line, head and body sizes, time, connections), which never stops accepting,
 //!   and the headers on every answer (a Content-Security-Policy that allows only the page's
 //!   own files).
-//! - `routes`: what is answered, and the checks on every request before it (its `Host`, a
-//!   `POST`'s type and origin); `assets`, the page's files, compiled in; `stream`, a
+//! - `routes`: what the server answers, and the checks on every request before it (its
+//!   `Host`, a `POST`'s type and origin); `assets`, the page's files, compiled in; `stream`, a
 //!   session's event stream.
+//! - `api`: what each `/api/` request gets, whoever carries it (the server, or the page's
+//!   worker through `local`), from a [`api::Host`] that holds the sessions.
 //! - `actions`: the page's actions on its game (a move, a take-back, the analysis, a hint,
 //!   the tree of variations, the pace, a review), one function each.
 //! - `session`: one page's game, its seats and its event list.
 //! - `tree`: the game with its variations, as PGN movetext: read, written, checked by the
 //!   rules, and joined to and split from the game's own moves.
-//! - `driver`: the thread that runs a session's engines (each ended with its session, or
-//!   when the session has been idle for [`IDLE`]). That thread starts its engines and
-//!   outlives them, so each engine is started to die with it (`PR_SET_PDEATHSIG`): a server
-//!   killed or aborted, which can end nothing itself, leaves no engine running.
+//! - `driver`: what runs a session's engines, each job decided from the session's state
+//!   (`publish` writes what it tells the page; `reviewing` is a review under way, a position
+//!   a job). On a server its host is a thread (each engine ended with its session, or when the
+//!   session has been idle for `IDLE`); that thread starts its engines and outlives them, so
+//!   each engine is started to die with it (`PR_SET_PDEATHSIG`): a server killed or aborted,
+//!   which can end nothing itself, leaves no engine running.
+//! - `thinker`: what the driver asks of an engine; `engine` is one over a pipe, `inproc` this
+//!   program's search in the same process.
+//! - `local`: the sessions of a page with no server (the WebAssembly worker), their drivers
+//!   stepped between the page's requests.
 //! - `pace`: the pace of a game between engines (a delay before each move, pause, step),
 //!   so that a person can watch it.
 //! - `viewed`: the position the page views (a past one of the game or a variation's), which
@@ -37,7 +45,7 @@
 //! - `puzzles`: the puzzle mode: the shipped puzzles ([`crate::puzzles`]) posed one at a time,
 //!   and a move judged against the answer, which the page is sent only then.
 //!
-//! The page (`page.html`, `serve.js`, `review.js`, `tables.js`, `tree.js`, `variations.js`,
+//! The page (`page.html`, `transport.js` (its one way to the server), `serve.js`, `review.js`, `tables.js`, `tree.js`, `variations.js`,
 //! `records.js`, `lines.js`, `puzzles.js`, `serve.css`, and the board drawing it shares with the
 //! referee's report, `board.js`) is compiled in; it decides nothing about the rules: the
 //! server sends the legal moves with every position.

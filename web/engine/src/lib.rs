@@ -14,6 +14,7 @@
 //! The requests and answers are described in `web/README.md`; what each does is in
 //! [`requests`].
 
+pub mod page;
 pub mod requests;
 
 use std::cell::RefCell;

@@ -18,14 +18,26 @@
 //!   request (`table_file`), checked and put to use; the answer is `{"reach": N | null,
 //!   "layers": K, "problems": [...]}`.
 //!
+//! - `{"op": "page", "method": M, "url": U, "body": B?}`: one request of `awari serve`'s API,
+//!   answered by [`awari::serve::local::Local`] as the server answers it: `{"status", "type",
+//!   "body", "file", "events"}`, `events` being `[{"id": SESSION, "text": server-sent events}]`
+//!   of the sessions listened to.
+//! - `{"op": "listen", "id": SESSION}`: that session's events from its latest state on, in
+//!   this answer's `events` and every later one's.
+//! - `{"op": "step"}`: one job of the sessions' engines; `{"next": "busy" | {"wait": MS} |
+//!   "idle" | "quit", "events"}`.
+//!
 //! A score is `{"cp": C}` (centi-seeds), `{"mate": P}` (the game ends in P plies, won if
 //! positive) or `{"tables": M}` (a result the endgame tables prove, by M seeds).
 
+use crate::page;
 use awari::rules::{format_move_list, perft, Board, Game, Variant};
 use awari::search::eval::Evaluator;
 use awari::search::time::Limits;
 use awari::search::tt::{Bound, HashTable};
 use awari::search::{self, bench, Analysis, Control, Report, Score, Setup};
+use awari::serve::local::Local;
+use awari::serve::tables::{held, use_tables};
 use awari::tables::file::FileKind;
 use awari::tables::Tables;
 use serde::Deserialize;
@@ -67,14 +79,26 @@ enum Request {
     Tables {
         variant: Variant,
     },
+    Page {
+        method: String,
+        url: String,
+        #[serde(default)]
+        body: Option<String>,
+    },
+    Listen {
+        id: String,
+    },
+    Step,
 }
 
-/// The engine a module holds: its transposition table, its endgame tables, and the table files
-/// handed over and not yet put to use.
+/// The engine a module holds: its transposition table, and the table files handed over and not
+/// yet put to use. The endgame tables put to use are the process's
+/// ([`awari::serve::tables::held`]), which the page's sessions read too.
 pub struct Engine {
     tt: HashTable,
-    tables: Option<Tables>,
     files: Vec<(FileKind, usize, Box<[u8]>)>,
+    /// The page's sessions, made at the first page request.
+    page: Option<Local>,
 }
 
 impl Default for Engine {
@@ -88,8 +112,8 @@ impl Engine {
     pub fn new() -> Engine {
         Engine {
             tt: HashTable::new(DEFAULT_HASH_MB),
-            tables: None,
             files: Vec::new(),
+            page: None,
         }
     }
 
@@ -148,21 +172,24 @@ impl Engine {
                     movetime,
                     ..Limits::default()
                 };
-                let tables = self
-                    .tables
-                    .as_ref()
-                    .filter(|t| tables && t.variant() == variant);
-                Ok(go(&game, &mut self.tt, tables, &limits, multipv, report))
+                let tables = held(variant).filter(|_| tables);
+                Ok(go(
+                    &game,
+                    &mut self.tt,
+                    tables.as_deref(),
+                    &limits,
+                    multipv,
+                    report,
+                ))
             }
             Request::Bench { depth } => {
                 let control = Control::new(false);
-                let mut total_ms = 0.0;
                 let started = search::instant::Instant::now();
                 let nodes =
                     bench::bench(depth, None, 1, Evaluator::engine, &control, &mut |line| {
                         report(&json!({ "bench": line }).to_string())
                     });
-                total_ms += started.elapsed().as_secs_f64() * 1e3;
+                let total_ms = started.elapsed().as_secs_f64() * 1e3;
                 let nps = nodes as f64 / (total_ms / 1e3).max(1e-9);
                 Ok(json!({ "nodes": nodes, "time": total_ms.round(), "nps": nps.round() }))
             }
@@ -177,6 +204,29 @@ impl Engine {
                 self.tt.clear();
                 Ok(json!({ "cleared": true }))
             }
+            Request::Page { method, url, body } => {
+                let page = self.page.get_or_insert_with(page::sessions);
+                let answer = page.request(&method, &url, body.unwrap_or_default().as_bytes());
+                Ok(json!({
+                    "status": answer.status,
+                    "type": answer.kind,
+                    "body": answer.body,
+                    "file": answer.file,
+                    "events": page::events(page),
+                }))
+            }
+            Request::Listen { id } => {
+                let page = self.page.get_or_insert_with(page::sessions);
+                if !page.listen(&id) {
+                    return Err(format!("no such session: {id}"));
+                }
+                Ok(json!({ "events": page::events(page) }))
+            }
+            Request::Step => {
+                let page = self.page.get_or_insert_with(page::sessions);
+                let poll = page.step();
+                Ok(json!({ "next": page::next(poll), "events": page::events(page) }))
+            }
             Request::Tables { variant } => {
                 let files = std::mem::take(&mut self.files);
                 let tables = Tables::from_bytes(variant, files);
@@ -185,7 +235,7 @@ impl Engine {
                     "layers": tables.count(),
                     "problems": tables.problems(),
                 });
-                self.tables = Some(tables);
+                use_tables(tables);
                 Ok(answer)
             }
         }
