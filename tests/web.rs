@@ -573,6 +573,18 @@ fn the_static_page_plays_analyses_and_reviews_with_no_server() {
         },
     );
     b.screenshot("web-page-analysis");
+    // A request while the analysis runs waits at most for the slice under way: for the
+    // figures page.
+    let waits = b.eval(
+        "const id = document.body.getAttribute('data-session');
+         const times = [];
+         const one = () => { const t = performance.now();
+           return AwariTransport.get(`/api/state?id=${id}`).then(() => times.push(performance.now() - t)); };
+         let chain = Promise.resolve();
+         for (let i = 0; i < 10; i++) chain = chain.then(one).then(() => new Promise((r) => setTimeout(r, 37)));
+         return chain.then(() => times.map(Math.round));",
+    );
+    eprintln!("requests while the analysis runs, answered in (ms): {waits}");
     // Unticked, it stops: the page says nothing is analysed.
     b.click("#analyse");
     wait_until(Duration::from_secs(30), "the analysis stopped", || {
