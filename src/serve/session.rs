@@ -1,7 +1,7 @@
 //! One page's game: the rules' [`Game`], who sits on each side, what the page was last told
 //! (a numbered list of events, read as server-sent events). A change of the game bumps its
 //! generation: an engine's search of an older position is stopped and its move discarded
-//! ([`super::driver`] runs the engines; [`super::review`] judges the moves).
+//! ([`super::driver`] runs the engines; `review` judges the moves).
 
 use super::info::Line;
 use super::kinds::Kind;
@@ -105,7 +105,7 @@ pub struct State {
     /// The position the analysis searches now: the moves that lead to it (`None`: the
     /// game's) and its notation.
     pub analysing: Option<(Option<Vec<Move>>, String)>,
-    /// The variations tried beside the game's moves (see [`tree`]).
+    /// The variations tried beside the game's moves (see `tree`).
     pub variations: Vec<Variation>,
     /// Set when the page has gone (`pagehide`): ended after a grace period unless a page
     /// reattaches (a reload opens its event stream again).
