@@ -515,6 +515,17 @@ fn the_static_page_plays_analyses_and_reviews_with_no_server() {
     });
     let pgn = b.eval("return window.saved").as_str().unwrap().to_string();
     assert!(pgn.contains("[Variant \"ayoayo\"]"), "{pgn}");
+    // Dated by the browser's clock.
+    let date = pgn
+        .split("[Date \"")
+        .nth(1)
+        .and_then(|d| d.get(..10))
+        .unwrap_or("");
+    let digits = |r: std::ops::Range<usize>| date[r].bytes().all(|b| b.is_ascii_digit());
+    assert!(
+        date.len() == 10 && digits(0..4) && digits(5..7) && digits(8..10),
+        "{pgn}"
+    );
     // Loaded back into the box: the same moves, between persons.
     b.type_into("#record-in", &pgn);
     b.click("#load");

@@ -17,6 +17,7 @@ export async function load(module) {
   const instance = await WebAssembly.instantiate(module, {
     env: {
       host_now: () => performance.now(),
+      host_date: () => Date.now(),
       host_report: (ptr, len) => onReport(JSON.parse(text(ptr, len))),
     },
   });

@@ -398,15 +398,31 @@ impl GameRecord {
     }
 }
 
+/// The embedder's wall clock, in milliseconds since the Unix epoch, where the system's cannot
+/// be read (a page gives `Date.now()`).
+#[cfg(not(feature = "native"))]
+static WALL: std::sync::OnceLock<fn() -> f64> = std::sync::OnceLock::new();
+
+/// Sets the wall clock [`today`] reads without the `native` feature; only the first call
+/// counts. Returns whether it was this one.
+#[cfg(not(feature = "native"))]
+pub fn set_wall_clock(now: fn() -> f64) -> bool {
+    WALL.set(now).is_ok()
+}
+
 /// Today's date (UTC) as `YYYY.MM.DD`, from the system clock; without the `native` feature,
-/// where there is none to read, PGN's unknown date `????.??.??`.
+/// from the embedder's (`set_wall_clock`), else PGN's unknown date `????.??.??`.
 pub fn today() -> String {
-    if cfg!(not(feature = "native")) {
-        return "????.??.??".to_string();
-    }
-    let days = std::time::SystemTime::now()
+    #[cfg(feature = "native")]
+    let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+        .map_or(0, |d| d.as_secs());
+    #[cfg(not(feature = "native"))]
+    let secs = match WALL.get().map(|now| now() / 1e3) {
+        Some(secs) if secs.is_finite() && secs >= 0.0 => secs as u64,
+        _ => return "????.??.??".to_string(),
+    };
+    let days = (secs / 86_400) as i64;
     // Howard Hinnant's civil-from-days.
     let z = days + 719_468;
     let era = z.div_euclid(146_097);

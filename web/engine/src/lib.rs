@@ -3,7 +3,8 @@
 //! The interface is plain functions over integers and bytes, so that no generated glue is
 //! needed:
 //! - the module imports `env.host_now() -> f64` (milliseconds from any fixed start, the page's
-//!   `performance.now()`: the search's clock) and `env.host_report(ptr, len)` (a search
+//!   `performance.now()`: the search's clock), `env.host_date() -> f64` (milliseconds since the
+//!   Unix epoch, `Date.now()`: the records' dates) and `env.host_report(ptr, len)` (a search
 //!   report, a JSON object in UTF-8, read by the host before it returns);
 //! - it exports `alloc(len) -> ptr` and `free(ptr, len)` for the host's bytes, and
 //!   `request(ptr, len) -> len`: a JSON request in, a JSON answer out, left at
@@ -23,6 +24,7 @@ use std::cell::RefCell;
 #[link(wasm_import_module = "env")]
 extern "C" {
     fn host_now() -> f64;
+    fn host_date() -> f64;
     fn host_report(ptr: *const u8, len: usize);
 }
 
@@ -38,6 +40,13 @@ thread_local! {
 fn now() -> f64 {
     // SAFETY: the import takes nothing and returns a number.
     unsafe { host_now() }
+}
+
+/// The host's wall clock, for the records' dates.
+#[cfg(target_arch = "wasm32")]
+fn date() -> f64 {
+    // SAFETY: the import takes nothing and returns a number.
+    unsafe { host_date() }
 }
 
 /// Hands one report to the host.
@@ -75,7 +84,10 @@ pub unsafe extern "C" fn free(ptr: *mut u8, len: usize) {
 #[no_mangle]
 pub unsafe extern "C" fn request(ptr: *const u8, len: usize) -> usize {
     #[cfg(target_arch = "wasm32")]
-    awari::search::instant::set_clock(now);
+    {
+        awari::search::instant::set_clock(now);
+        awari::record::set_wall_clock(date);
+    }
     // SAFETY: the caller's promise.
     let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
     let text = ENGINE.with(|engine| engine.borrow_mut().answer(bytes, &mut |r| report(r)));
