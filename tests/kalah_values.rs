@@ -188,7 +188,12 @@ fn one_readings_tables_and_proofs_are_never_used_for_the_other() {
     }
     let renamed = Tables::open(&dir, Variant::KalahEmpty);
     assert_eq!(renamed.reach(), None);
-    let problems = renamed.problems().join("\n");
+    let problems = renamed
+        .problems()
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(
         problems.contains("wrong variant: holds kalah"),
         "{problems}"

@@ -5,13 +5,13 @@
 
 use awari::rng::Rng;
 use awari::rules::{Board, EndReason, Game, Move, Side, Variant};
-use awari::tables::file::{layer_path, Layer};
+use awari::tables::file::{layer_path, FileError, Layer};
 use awari::tables::index::{
     from_side, layer_size, locate, next, positions_up_to, rank, seeds, unrank,
 };
 use awari::tables::layer::{moves, Moves, Step};
 use awari::tables::probe::after_move;
-use awari::tables::{Tables, Value};
+use awari::tables::{Problem, Tables, Value};
 use std::path::Path;
 use std::process::Stdio;
 use std::str::FromStr;
@@ -200,18 +200,39 @@ fn file_faults_are_named_and_the_other_layers_still_serve() {
         assert!(text.contains(what), "layer {n}: {text}");
     }
     let tables = Tables::open(&dir, Variant::Oware);
-    let problems = tables.problems().join("\n");
-    for (n, what) in [
-        (2, "truncated"),
-        (4, "corrupt"),
-        (5, "wrong variant"),
-        (6, "missing"),
-    ] {
+    let problems = tables.problems();
+    // (layer, what the sentence says, what the problem is)
+    let rows: [(usize, &str, fn(&Problem) -> bool); 4] = [
+        (
+            2,
+            "truncated",
+            |p| matches!(p, Problem::File(e) if matches!(**e, FileError::Size { .. })),
+        ),
+        (
+            4,
+            "corrupt",
+            |p| matches!(p, Problem::File(e) if matches!(**e, FileError::Checksum(_))),
+        ),
+        (
+            5,
+            "wrong variant",
+            |p| matches!(p, Problem::File(e) if matches!(**e, FileError::Mismatch(..))),
+        ),
+        (6, "missing", |p| matches!(p, Problem::Missing(_))),
+    ];
+    for (n, what, typed) in rows {
+        let name = format!("oware-0{n}.awtb");
+        let found = problems.iter().find(|p| p.to_string().contains(&name));
         assert!(
-            problems.contains(&format!("oware-0{n}.awtb")) && problems.contains(what),
-            "layer {n} ({what}) not reported: {problems}"
+            found.is_some_and(|p| typed(p) && p.to_string().contains(what)),
+            "layer {n} ({what}) not reported as such: {problems:?}"
         );
     }
+    let files = problems
+        .iter()
+        .filter(|p| matches!(p, Problem::File(_)))
+        .count();
+    assert_eq!(files, 3, "{problems:?}");
     assert_eq!(tables.reach(), Some(1));
     for n in 0..=top {
         let whole = !matches!(n, 2 | 4 | 5 | 6);

@@ -122,7 +122,8 @@ impl Finder {
                 ));
             }
             let tables = Tables::open(&self.dir, variant);
-            self.warnings.extend(tables.problems());
+            self.warnings
+                .extend(tables.problems().iter().map(ToString::to_string));
             if tables.reach().is_none() {
                 return Err(format!(
                     "a game of {variant}: no {variant} tables in {} (awari tables build \

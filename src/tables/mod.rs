@@ -17,7 +17,8 @@
 //! - [`paths`]: `awari tables paths`: exact path-game values where the bounds differ.
 //! - [`rounds`]: tighter bounds by rounds of safe cores that lean on earlier rounds.
 //! - [`points`]: a guess for play where the bounds differ (each side its own row on a cycle).
-//! - [`probe`]: tables opened for play ([`Tables`]), once per process.
+//! - [`probe`]: tables opened for play ([`Tables`]), once per process; [`problem`]: what is
+//!   wrong with their files.
 //!
 //! Without the `native` feature only the reader is here (`index`, `value`, `layer`, `points`,
 //! `file`'s checks and `probe`, whose `Tables::from_bytes` takes the files' bytes from the
@@ -42,6 +43,7 @@ mod passes;
 pub mod paths;
 pub mod points;
 pub mod probe;
+pub mod problem;
 #[cfg(feature = "native")]
 pub mod propagate;
 #[cfg(feature = "native")]
@@ -57,4 +59,5 @@ pub mod sweep;
 pub mod value;
 
 pub use probe::Tables;
+pub use problem::Problem;
 pub use value::Value;

@@ -5,6 +5,7 @@
 use super::file::FileError;
 use super::file::{Change, FileKind, Layer};
 use super::index::locate;
+use super::problem::Problem;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::{Board, Variant};
 #[cfg(feature = "native")]
@@ -74,7 +75,7 @@ pub struct Tables {
     noticed: Mutex<Vec<(FileKind, usize)>>,
     /// Whether the layers' checksums are still to be checked ([`Tables::open_unverified`]).
     unverified: bool,
-    problems: Mutex<Vec<String>>,
+    problems: Mutex<Vec<Problem>>,
 }
 
 /// A file [`Tables::recheck`] dropped: which, and what became of it.
@@ -140,7 +141,10 @@ impl Tables {
             Ok(_) => true,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
             Err(e) => {
-                problems.push(format!("{}: not a readable directory ({e})", dir.display()));
+                problems.push(Problem::Unreadable {
+                    dir: dir.to_path_buf(),
+                    why: Arc::new(e),
+                });
                 false
             }
         };
@@ -149,10 +153,8 @@ impl Tables {
                 match open(FileKind::Table, dir, variant, n) {
                     Ok(layer) => {
                         for m in missing.drain(..) {
-                            problems.push(format!(
-                                "{}: missing",
-                                super::file::layer_path(dir, variant, m).display()
-                            ));
+                            problems
+                                .push(Problem::Missing(super::file::layer_path(dir, variant, m)));
                         }
                         layers.resize_with(n, || None);
                         layers.push(Some(layer));
@@ -160,12 +162,10 @@ impl Tables {
                     Err(e) if e.is_missing() => missing.push(n),
                     Err(e) => {
                         for m in missing.drain(..) {
-                            problems.push(format!(
-                                "{}: missing",
-                                super::file::layer_path(dir, variant, m).display()
-                            ));
+                            problems
+                                .push(Problem::Missing(super::file::layer_path(dir, variant, m)));
                         }
-                        problems.push(e.to_string());
+                        problems.push(e.into());
                     }
                 }
             }
@@ -177,7 +177,7 @@ impl Tables {
                     Ok(layer) => Some(layer),
                     Err(e) if e.is_missing() => None,
                     Err(e) => {
-                        problems.push(e.to_string());
+                        problems.push(e.into());
                         None
                     }
                 }
@@ -210,10 +210,7 @@ impl Tables {
         let mut problems = Vec::new();
         for (kind, n, bytes) in files {
             if n > MAX_ENCODED_LAYER || !supported(variant) {
-                problems.push(format!(
-                    "{}: no layer of these tables",
-                    kind.path(Path::new(""), variant, n).display()
-                ));
+                problems.push(Problem::NotALayer(kind.path(Path::new(""), variant, n)));
                 continue;
             }
             match Layer::from_bytes(kind, variant, n, bytes) {
@@ -227,15 +224,16 @@ impl Tables {
                     }
                     list[n] = Some(layer);
                 }
-                Err(e) => problems.push(e.to_string()),
+                Err(e) => problems.push(e.into()),
             }
         }
         for (n, layer) in layers.iter().enumerate() {
             if layer.is_none() {
-                problems.push(format!(
-                    "{}: missing",
-                    super::file::layer_path(Path::new(""), variant, n).display()
-                ));
+                problems.push(Problem::Missing(super::file::layer_path(
+                    Path::new(""),
+                    variant,
+                    n,
+                )));
             }
         }
         // A paths file counts only beside its layer.
@@ -292,11 +290,10 @@ impl Tables {
             self.problems
                 .get_mut()
                 .unwrap_or_else(PoisonError::into_inner)
-                .push(format!(
-                    "{unguarded} files are read unguarded (more than {} table files are open \
-                     in this process): one cut short under the engine ends it",
-                    sigbus::SLOTS
-                ));
+                .push(Problem::Unguarded {
+                    files: unguarded,
+                    slots: sigbus::SLOTS,
+                });
         }
         self
     }
@@ -307,7 +304,7 @@ impl Tables {
     /// for each search, not for each probe (a read of a page cut off during a search drops its
     /// layer at once; this says so, and catches a change that did not fault).
     #[cfg(feature = "native")]
-    pub fn recheck(&self) -> Vec<Dropped> {
+    pub fn recheck(&self) -> Vec<Arc<Dropped>> {
         let mut noticed = self.noticed.lock().unwrap_or_else(PoisonError::into_inner);
         let mut found = Vec::new();
         let files = [
@@ -332,35 +329,35 @@ impl Tables {
                 if let Some(change) = change {
                     dropped[n].store(true, Ordering::Relaxed);
                     noticed.push((kind, n));
-                    found.push(Dropped {
+                    found.push(Arc::new(Dropped {
                         path: kind.path(&self.dir, self.variant, n),
                         kind,
                         layer: n,
                         change,
                         faulted,
-                    });
+                    }));
                 }
             }
         }
         self.problems
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .extend(found.iter().map(Dropped::to_string));
+            .extend(found.iter().cloned().map(Problem::Dropped));
         found
     }
 
     /// Checks the checksum and the value bytes of every layer that [`Tables::open_unverified`]
     /// left unchecked; a layer that fails is dropped (from then on it is as if missing) and
-    /// added to [`Tables::problems`]. Returns what failed, one line each. Reads every byte: run
+    /// added to [`Tables::problems`]. Returns what failed. Reads every byte: run
     /// it where no clock runs (a thread of its own, `awari tables verify`).
-    pub fn verify(&self) -> Vec<String> {
+    pub fn verify(&self) -> Vec<Problem> {
         self.verify_layers(|_| true)
     }
 
     /// [`Tables::verify`] of the layers of the seeds `wanted` picks only: a one-off probe reads
     /// a few layers, and checking all of them would read every byte of the tables (1.5 GB at
     /// 24 seeds) for it.
-    pub fn verify_layers(&self, wanted: impl Fn(usize) -> bool) -> Vec<String> {
+    pub fn verify_layers(&self, wanted: impl Fn(usize) -> bool) -> Vec<Problem> {
         if !self.unverified {
             return Vec::new();
         }
@@ -381,7 +378,7 @@ impl Tables {
                 }
                 if let Err(e) = layer.verify(&self.dir, self.variant, n) {
                     if !dropped[n].swap(true, Ordering::Relaxed) {
-                        failed.push(e.to_string());
+                        failed.push(Problem::from(e));
                     }
                 }
             }
@@ -499,7 +496,7 @@ impl Tables {
 
     /// What was wrong with the directory's files, one line each: what opening found, then
     /// what [`Tables::verify`] found.
-    pub fn problems(&self) -> Vec<String> {
+    pub fn problems(&self) -> Vec<Problem> {
         self.problems
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -109,7 +109,11 @@ fn report(path: &str, dir: &Path, tables: &Tables, reported: &mut Reported, out:
                 // what is wrong, once.
                 out.line(&format!(
                     "info string warning: tables: {}; playing on without tables",
-                    problems.join("; ")
+                    problems
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 ));
                 return;
             }

@@ -22,6 +22,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use pyo3::IntoPyObjectExt;
 use std::path::Path;
+use std::sync::Arc;
 
 pyo3::create_exception!(
     awari,
@@ -304,10 +305,10 @@ pub fn unsupported_rules(py: Python<'_>, variant: Variant, asked: &str) -> PyErr
 
 /// `LayerFileError` for the files a probe found dropped (at least one): the fields of the one
 /// whose read failed (else the first), every one's sentence.
-pub fn layer_file(py: Python<'_>, found: &[Dropped]) -> PyErr {
+pub fn layer_file(py: Python<'_>, found: &[Arc<Dropped>]) -> PyErr {
     let message = found
         .iter()
-        .map(Dropped::to_string)
+        .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ");
     let Some(read) = found.iter().find(|d| d.faulted).or(found.first()) else {

@@ -187,7 +187,7 @@ impl Tables {
     fn problems(&self) -> PyResult<Vec<String>> {
         let tables = self.open()?;
         tables.recheck();
-        Ok(tables.problems())
+        Ok(tables.problems().iter().map(ToString::to_string).collect())
     }
 
     /// The value of `board`'s current position for its side to move; None when its seed count

@@ -233,7 +233,7 @@ impl Engine {
                 let answer = json!({
                     "reach": tables.reach(),
                     "layers": tables.count(),
-                    "problems": tables.problems(),
+                    "problems": tables.problems().iter().map(ToString::to_string).collect::<Vec<_>>(),
                 });
                 use_tables(tables);
                 Ok(answer)
