@@ -202,7 +202,8 @@ fn file_faults_are_named_and_the_other_layers_still_serve() {
     let tables = Tables::open(&dir, Variant::Oware);
     let problems = tables.problems();
     // (layer, what the sentence says, what the problem is)
-    let rows: [(usize, &str, fn(&Problem) -> bool); 4] = [
+    type Row = (usize, &'static str, fn(&Problem) -> bool);
+    let rows: [Row; 4] = [
         (
             2,
             "truncated",
