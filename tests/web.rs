@@ -540,6 +540,19 @@ fn the_static_page_plays_analyses_and_reviews_with_no_server() {
     });
     let judged = b.eval(r##"return document.querySelectorAll("#judged li").length"##);
     assert!(judged.as_u64() > Some(0), "{judged}");
+    // A reload: the game ends with its worker, and is replayed from the address without a
+    // word (there is no server that could have restarted).
+    b.go(&format!("{url}?variant=kalah&south=human&north=depth2"));
+    no_animation(&b);
+    let start = awari::rules::Board::start(Variant::Kalah).to_string();
+    let before = play_out(&b, Variant::Kalah, &start, "kalah", 4);
+    b.eval("location.reload(); return 0;");
+    wait_until(Duration::from_secs(60), "the game replayed", || {
+        b.eval("return document.body.getAttribute('data-replayed')") == "1"
+    });
+    let after = settled(&b);
+    assert_eq!(after["moves"], before["moves"], "{after}");
+    assert_eq!(after["notice"], "", "{after}");
     // A position of kalah within the tables' reach: their values on its houses.
     b.go(&format!(
         "{url}?variant=kalah&south=human&north=human&fen=0-1-0-2-0-1-3-0-1-0-0-2-20-18-S"
