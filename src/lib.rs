@@ -53,7 +53,6 @@
 //!
 //! `protocol.md` describes the rules, the notation and the command-line and line protocols.
 
-#[cfg(feature = "native")]
 pub mod classic;
 #[cfg(feature = "native")]
 pub mod cli;

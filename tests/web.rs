@@ -491,9 +491,12 @@ fn the_static_page_plays_analyses_and_reviews_with_no_server() {
     );
     assert!(puzzle[0]["count"].as_u64() > Some(0), "{puzzle}");
     assert!(puzzle[1]["right"].is_boolean(), "{puzzle}");
-    for variant in [Variant::Oware, Variant::Ayoayo] {
-        b.go(&format!("{url}?variant={variant}&south=human&north=depth2"));
+    // Against the engine, then against the page's default opponent (greedy, a classic one).
+    for (variant, north) in [(Variant::Oware, "&north=depth2"), (Variant::Ayoayo, "")] {
+        b.go(&format!("{url}?variant={variant}&south=human{north}"));
         let first = settled(&b);
+        let seat = b.eval("return document.getElementById('north').value");
+        assert_eq!(seat, if north.is_empty() { "greedy" } else { "depth2" });
         let start = awari::rules::Board::start(variant).to_string();
         check_board(&first, &game_of(variant, &start, &first), "start");
         no_animation(&b);

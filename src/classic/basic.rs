@@ -17,7 +17,9 @@
 
 use crate::rules::{Board, Move, Side, Variant};
 use std::fmt;
+#[cfg(feature = "native")]
 use std::io;
+#[cfg(feature = "native")]
 use std::path::Path;
 
 /// Moves of a game the memory keeps.
@@ -43,10 +45,12 @@ impl fmt::Display for MemoryError {
 
 impl std::error::Error for MemoryError {}
 
+#[cfg(feature = "native")]
 const HEADER: &str =
     "# awari basic memory v1: one lost or drawn game per line, its first moves as columns 0-5";
 
 impl Memory {
+    #[cfg(feature = "native")]
     /// Reads a memory file. A missing or empty file is an empty memory; a corrupt one is an
     /// error (the caller warns and goes on with no memory).
     pub fn load(path: &Path) -> Result<Memory, MemoryError> {
@@ -79,6 +83,7 @@ impl Memory {
         Ok(Memory { games })
     }
 
+    #[cfg(feature = "native")]
     /// Writes the memory whole ([`crate::sys::write::replace`]), so a crash leaves either the
     /// old file or the new one. The error does not name the path; the caller does.
     pub fn save(&self, path: &Path) -> io::Result<()> {

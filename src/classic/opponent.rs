@@ -5,7 +5,8 @@ use super::player::Classic;
 
 /// Who chooses the engine's moves: the search, or one of the classic opponents. Also
 /// `awari play --opponent`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "native", derive(clap::ValueEnum))]
 pub enum Opponent {
     /// The engine's own search.
     #[default]

@@ -3,11 +3,14 @@
 //! memory and learning, `evolved`'s weights and depth), chooses a legal move within a limit,
 //! and learns when a game ends.
 
+#[cfg(feature = "native")]
 use super::files::read_small;
 use super::{basic, evolved, greedy};
 use crate::rng::Rng;
 use crate::rules::{Game, Move, Side};
-use std::path::{Path, PathBuf};
+#[cfg(feature = "native")]
+use std::path::Path;
+use std::path::PathBuf;
 
 /// Which classic opponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,15 +141,17 @@ impl Player {
             return Ok(());
         }
         self.memory.remember(game.moves());
-        match &self.learn_file {
-            Some(path) => self
+        #[cfg(feature = "native")]
+        if let Some(path) = &self.learn_file {
+            return self
                 .memory
                 .save(path)
-                .map_err(|e| format!("cannot save {}: {e}", path.display())),
-            None => Ok(()),
+                .map_err(|e| format!("cannot save {}: {e}", path.display()));
         }
+        Ok(())
     }
 
+    #[cfg(feature = "native")]
     /// Loads `basic`'s memory from `path` and saves there from now on. A missing file is an
     /// empty memory; an unreadable or corrupt one leaves no memory, and says why.
     pub fn load_memory(&mut self, path: Option<&Path>) -> Result<(), String> {
@@ -160,6 +165,7 @@ impl Player {
         }
     }
 
+    #[cfg(feature = "native")]
     /// Loads `evolved`'s weights from `path` (`None`: the shipped ones). On error the weights
     /// stay as they were.
     pub fn load_weights(&mut self, path: Option<&Path>) -> Result<(), String> {

@@ -1,6 +1,7 @@
 //! This program's search as a session's engine, in the same process: what the page's
-//! WebAssembly worker plays and analyses with, where no child process can be started. It
-//! writes the protocol's own lines (`info`, `info string tables: ...`) so that the driver reads
+//! WebAssembly worker plays and analyses with, where no child process can be started; or, for
+//! a kind named as one of the classic opponents (`greedy`, `basic`, `evolved`), that player.
+//! The search writes the protocol's own lines (`info`, `info string tables: ...`) so that the driver reads
 //! it as it reads an engine over a pipe.
 //!
 //! Nothing can tell a search in the worker to stop while it runs (the worker reads its
@@ -10,6 +11,8 @@
 
 use super::kinds::{Kind, MAX_LINES};
 use super::thinker::{Ended, Go, Thinker};
+use crate::classic::opponent::Opponent;
+use crate::classic::player::{self, Player};
 use crate::client::limit::Limit;
 use crate::info::{drawn, info_line, tables_said};
 use crate::rules::{Game, Variant};
@@ -38,6 +41,8 @@ pub struct InProc {
     /// The analysis going on in slices: the position (its start and moves) and lines, and the
     /// deepest iteration printed.
     slices: Option<(String, u32, u32)>,
+    /// The classic opponent that chooses the moves, for a kind named as one.
+    classic: Option<Player>,
 }
 
 impl Thinker for InProc {
@@ -49,6 +54,9 @@ impl Thinker for InProc {
             game: None,
             lines: 1,
             slices: None,
+            classic: Opponent::from_name(&kind.id)
+                .and_then(Opponent::classic)
+                .map(Player::new),
         })
     }
 
@@ -83,6 +91,9 @@ impl Thinker for InProc {
     ) -> Result<Ended, String> {
         if game.outcome().is_some() {
             return Ok(Ended::Best("0000".to_string()));
+        }
+        if let Some(player) = &mut self.classic {
+            return Ok(Ended::Best(classic_move(player, game, go)));
         }
         let ms = |d: Duration| Some(d.as_millis().max(1) as u64);
         let mut limits = Limits::default();
@@ -156,4 +167,24 @@ impl Thinker for InProc {
             found.best.map_or("0000".to_string(), |m| m.to_string()),
         ))
     }
+}
+
+/// A classic opponent's move in `game`, within `go`'s time (its own depth otherwise).
+fn classic_move(player: &mut Player, game: &Game, go: &Go) -> String {
+    let time = match go {
+        Go::Limit(limit) => limit.move_time(),
+        Go::MoveTime(time) => Some(*time),
+        Go::Infinite => None,
+    };
+    let started = search::instant::Instant::now();
+    let past = |share: u32| move || time.is_some_and(|t| started.elapsed() >= t / share);
+    let (stop, enough) = (past(1), past(2));
+    let limit = player::Limit {
+        depth: None,
+        stop: &stop,
+        enough: &enough,
+    };
+    player
+        .choose(game, &limit)
+        .map_or("0000".to_string(), |m| m.to_string())
 }

@@ -82,8 +82,9 @@ pub fn kinds(exe: &Path, extra: Vec<(Spec, Limit)>, tables: Option<&Path>) -> Ve
     out
 }
 
-/// The kinds a page's worker offers, searched in its own process: this program at its
-/// strengths; and the analyst.
+/// The kinds a page's worker offers, played in its own process: this program at its
+/// strengths, the classic opponents (a kind named as one is that player: see
+/// `super::inproc`); and the analyst.
 pub fn in_process() -> (Vec<Kind>, Kind) {
     let kind = |id: &str, label: &str, limit| Kind {
         id: id.to_string(),
@@ -93,8 +94,15 @@ pub fn in_process() -> (Vec<Kind>, Kind) {
         spec: Spec::default(),
         limit,
     };
+    let ms = |n| Limit::MoveTime(Duration::from_millis(n));
     let kinds = strengths()
         .into_iter()
+        .chain([
+            ("greedy", "greedy", ms(100)),
+            // It learns nothing here: no memory is kept.
+            ("basic", "basic (1978)", ms(100)),
+            ("evolved", "evolved", ms(100)),
+        ])
         .map(|(id, label, limit)| kind(id, label, limit))
         .collect();
     let analyst = kind("analyst", "awari", Limit::MoveTime(Duration::from_secs(1)));

@@ -202,9 +202,16 @@ mod tests {
 
     #[test]
     fn engines_play_a_game_to_its_end_in_steps() {
-        for variant in [Variant::Oware, Variant::Kalah, Variant::Ayoayo] {
+        let games = [
+            (Variant::Oware, "depth2", "depth2"),
+            (Variant::Kalah, "greedy", "evolved"),
+            (Variant::Ayoayo, "basic", "depth2"),
+            (Variant::Awari, "evolved", "greedy"),
+        ];
+        for (variant, south, north) in games {
             let l = local();
-            let body = serde_json::json!({ "variant": variant.name(), "south": "depth2", "north": "depth2" });
+            let body =
+                serde_json::json!({ "variant": variant.name(), "south": south, "north": north });
             let id = post(&l, "/api/session", body, 200)["id"]
                 .as_str()
                 .unwrap()
@@ -312,7 +319,7 @@ mod tests {
             (
                 "POST",
                 "/api/session",
-                r#"{"variant":"oware","south":"greedy","north":"human"}"#,
+                r#"{"variant":"oware","south":"1978","north":"human"}"#,
                 400,
             ),
             ("POST", "/api/move", r#"{"id":"local-9","move":"A"}"#, 404),
