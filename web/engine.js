@@ -54,3 +54,29 @@ export async function load(module) {
     },
   };
 }
+
+/** The engine of the site at `base` (a URL next to its `awari.wasm`), fetched and loaded. */
+export async function loadFrom(base) {
+  const response = await fetch(new URL("awari.wasm", base));
+  if (!response.ok) throw new Error(`awari.wasm: HTTP ${response.status}`);
+  return load(await response.arrayBuffer());
+}
+
+/**
+ * The table files of `variant` that the site at `base` lists in `tables/index.json`, fetched
+ * and put to use: `{reach, layers, problems}`, `{error}` for a file that could not be fetched,
+ * or null where the site has no tables of `variant`.
+ */
+export async function fetchTables(engine, base, variant) {
+  const listed = await fetch(new URL("tables/index.json", base));
+  const index = listed.ok ? await listed.json() : { seeds: 0, variants: [] };
+  if (!index.variants.includes(variant)) return null;
+  const layers = [];
+  for (let n = 0; n <= index.seeds; n++) {
+    const name = `tables/${variant}-${String(n).padStart(2, "0")}.awtb`;
+    const response = await fetch(new URL(name, base));
+    if (!response.ok) return { error: `${name}: HTTP ${response.status}` };
+    layers.push(new Uint8Array(await response.arrayBuffer()));
+  }
+  return engine.useTables(variant, layers);
+}

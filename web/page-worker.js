@@ -8,37 +8,16 @@
 //
 // The module searches in bounded jobs (a move, a hint, a position of a review, a slice of the
 // analysis): after each, the worker reads the page's messages before the next.
-import { load } from "./engine.js";
+import { loadFrom, fetchTables } from "./engine.js";
 
-const here = (name) => new URL(name, import.meta.url);
-const engine = fetch(here("awari.wasm"))
-  .then((response) => {
-    if (!response.ok) throw new Error(`awari.wasm: HTTP ${response.status}`);
-    return response.arrayBuffer();
-  })
-  .then(load);
+const engine = loadFrom(import.meta.url);
 
-// The rule sets whose endgame tables the site ships, and those put to use.
-const index = fetch(here("tables/index.json"))
-  .then((r) => (r.ok ? r.json() : { seeds: 0, variants: [] }))
-  .catch(() => ({ seeds: 0, variants: [] }));
+// The tables of each rule set, fetched and put to use once (nothing where the site has none).
 const tables = new Map();
-
-/** The tables of `variant`, fetched and put to use once (nothing where the site has none). */
 function useTables(e, variant) {
   if (!tables.has(variant)) {
-    tables.set(variant, (async () => {
-      const { seeds, variants } = await index;
-      if (!variants.includes(variant)) return null;
-      const layers = [];
-      for (let n = 0; n <= seeds; n++) {
-        const name = `tables/${variant}-${String(n).padStart(2, "0")}.awtb`;
-        const response = await fetch(here(name));
-        if (!response.ok) return { error: `${name}: HTTP ${response.status}` };
-        layers.push(new Uint8Array(await response.arrayBuffer()));
-      }
-      return e.useTables(variant, layers);
-    })().catch((error) => ({ error: String(error.message ?? error) })));
+    tables.set(variant, fetchTables(e, import.meta.url, variant)
+      .catch((error) => ({ error: String(error.message ?? error) })));
   }
   return tables.get(variant);
 }
