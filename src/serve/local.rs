@@ -13,7 +13,8 @@ use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Sessions at once, at most: a page has one, and a reload starts another.
+/// Sessions at once, at most: a page has one (another only where the page replays its game
+/// into a new one); past this the oldest is ended.
 pub const MAX_SESSIONS: usize = 8;
 
 /// One session, its driver, and the last event the page was given (`None`: the page does not
