@@ -266,7 +266,13 @@ impl Store for Words {
     fn logged((): ()) {}
 
     #[inline(always)]
-    fn children_pairs(&self, variant: Variant, houses: &[u8; 12], mut f: impl FnMut((u8, u8))) {
+    fn children_pairs(
+        &self,
+        variant: Variant,
+        _: usize,
+        houses: &[u8; 12],
+        mut f: impl FnMut((u8, u8)),
+    ) {
         for c in Children::of(variant, houses).iter() {
             f(self.pair(rank(c) as usize));
         }

@@ -4,10 +4,11 @@
 //! The narrow solver ([`propagate`](super::propagate)) keeps a pair of bounds in a byte, with
 //! its sets of positions as bit sets and stage 2's logs in lists of their own; the packed one
 //! ([`packed`](super::packed)) keeps each position's whole state, sets and logs included, in one
-//! 32-bit word. Both run these passes, so both give the sweeping solver's bytes for the same
-//! reasons ([`propagate`](super::propagate) says why), and the rule at each position is
-//! [`rule`](super::rule)'s. The MPI build keeps its own schedule (rounds of exchanges between
-//! ranks) around the same rule.
+//! 32-bit word; the MPI build's store is a rank's share of the layer (`distributed/share.rs`),
+//! which answers for the positions other ranks own with what it asked them for, and sends them
+//! its marks, a round of a drain at a time. All three run these passes, so all give the
+//! sweeping solver's bytes for the same reasons ([`propagate`](super::propagate) says why), and
+//! the rule at each position is [`rule`](super::rule)'s.
 //!
 //! A pass goes through the positions of a set in runs of [`BLOCK`], in parallel, each run in
 //! increasing order, so that a [`Walk`] finds the houses of the next position from the last
@@ -25,7 +26,9 @@ pub(super) const BLOCK: usize = 1 << 12;
 /// A set of a layer's positions that the passes keep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Set {
-    /// To evaluate in the coming pass.
+    /// To evaluate in the coming pass: a drain of it reads each position's children
+    /// ([`Store::children_pairs`]; a store that must fetch them first does so for the positions
+    /// it is about to visit).
     Dirty,
     /// Changed in the pass just done (stage 2: its new pair logged, not yet committed).
     Changed,
@@ -55,17 +58,30 @@ pub(super) trait Store: Sync {
     /// Adds position `i` to `set`; whether it was not there.
     fn mark(&self, set: Set, i: usize) -> bool;
 
-    /// Puts every position of the layer in [`Set::Dirty`].
+    /// Adds position `i` to `set` if `reaches` says a change can move its pair; whether it was
+    /// added and not there. A store that cannot read that pair where it is (the MPI one, for a
+    /// position another rank owns) adds it anyway: evaluating a position that no change
+    /// reaches changes nothing.
+    #[inline(always)]
+    fn mark_if(&self, set: Set, i: usize, reaches: impl FnOnce((u8, u8)) -> bool) -> bool {
+        reaches(self.pair(i)) && self.mark(set, i)
+    }
+
+    /// Puts every position of the layer in [`Set::Dirty`] (or at least every one whose game
+    /// goes on and whose pair is open: a pass skips the others).
     fn mark_all(&self);
 
-    /// How many positions `set` holds.
+    /// How many positions `set` holds (in a store split between processes, all of them: every
+    /// process asks at the same point of the passes).
     fn count(&self, set: Set) -> u64;
 
     /// Calls `f` with every position of `set`, a [`Walk`] that gives its houses and the state
-    /// of its run (one of `states` per [`BLOCK`], in order), in parallel, a run in increasing
-    /// order, taking each out of the set (a position added meanwhile is seen if the run has
-    /// not passed it), and `done` with the count and the state of each run after it; returns
-    /// the number of positions, the sum of what `f` returned, and the states.
+    /// of its run (one of `states` per [`BLOCK`], in order), a run in increasing order (runs in
+    /// parallel where the store can), taking each out of the set (a position added meanwhile
+    /// is seen now or stays in the set for the next drain), and `done` with the count and the
+    /// state of each run after it; returns the number of positions, the sum of what `f`
+    /// returned (both the whole layer's where a store is split between processes), and the
+    /// states.
     fn drain<T: Send>(
         &self,
         n: usize,
@@ -80,13 +96,21 @@ pub(super) trait Store: Sync {
     /// store sets now must be the one [`Store::commit`] would set.
     fn log(&self, i: usize, pass: u32, now: (u8, u8), was: (u8, u8), log: &mut Self::Log);
 
-    /// Calls `f` with the pair of each child of the layer's position `houses` ([`children`]).
+    /// Calls `f` with the pair of each child of the layer's position `i`, whose houses are
+    /// `houses` ([`children`]).
     /// The callback that ranks a child and reads its pair is copied by the compiler into each
     /// of the six moves' places where a store's read is small (the narrow store's byte); where
     /// it is not (the packed words: a run, then a word) it was kept out of line, at a tenth of
-    /// the passes' time, and such a store gathers the children first ([`Children`]).
+    /// the passes' time, and such a store gathers the children first ([`Children`]). The MPI
+    /// store ranked them when it fetched the round's children, and finds them by `i`.
     #[inline(always)]
-    fn children_pairs(&self, variant: Variant, houses: &[u8; 12], mut f: impl FnMut((u8, u8))) {
+    fn children_pairs(
+        &self,
+        variant: Variant,
+        _i: usize,
+        houses: &[u8; 12],
+        mut f: impl FnMut((u8, u8)),
+    ) {
         children(variant, houses, |c| f(self.pair(rank(c) as usize)));
     }
 
@@ -130,9 +154,9 @@ pub(super) fn core_passes(
     };
     let mark_parents = move |houses: &[u8; 12], now: (u8, u8), was: (u8, u8)| {
         parents(variant, houses, move |p| {
-            if core_reaches(now, was, st(p as usize)) {
-                store.mark(Set::Dirty, p as usize);
-            }
+            store.mark_if(Set::Dirty, p as usize, |(s, u)| {
+                core_reaches(now, was, (s, nb - u))
+            });
         });
     };
     store.drain(
@@ -162,7 +186,7 @@ pub(super) fn core_passes(
             let was = st(i);
             let mut core = Core::new(nb, exits);
             let houses = walk.houses(i);
-            store.children_pairs(variant, &houses, |(s, u)| core.child((s, nb - u)));
+            store.children_pairs(variant, i, &houses, |(s, u)| core.child((s, nb - u)));
             let now = core.held(was);
             if now != was {
                 store.set_pair(i, (now.0, nb - now.1));
@@ -209,9 +233,9 @@ pub(super) fn bounds_passes<S: Store>(
                 let moved = (now.0 != was.0, now.1 != was.1);
                 let mut marked = 0;
                 parents(variant, &walk.houses(j), |p| {
-                    if bounds_reach(nb, now, moved, store.pair(p as usize)) {
-                        marked += u64::from(store.mark(Set::Dirty, p as usize));
-                    }
+                    marked += u64::from(store.mark_if(Set::Dirty, p as usize, |parent| {
+                        bounds_reach(nb, now, moved, parent)
+                    }));
                 });
                 marked
             };
@@ -233,7 +257,7 @@ pub(super) fn bounds_passes<S: Store>(
             };
             // After the first pass `lo` is at least the exits' `lo`: see `Store::exits`.
             let mut best = Bounds::new(nb, (if first { xlo } else { 0 }, xhi));
-            store.children_pairs(variant, &walk.houses(i), |pair| best.child(pair));
+            store.children_pairs(variant, i, &walk.houses(i), |pair| best.child(pair));
             let now = best.held(was);
             if now != was {
                 store.log(i, pass, now, was, log);

@@ -281,7 +281,7 @@ pub(super) fn read_exits(
 /// values (each side's own row, also the value of a finished game, see `moves`), which a
 /// child's houses give without reading anything: `keep` gets each position's index, its side to
 /// move's row and its new `(s, t)` (`None` where the game is over, `exits` saying `None`;
-/// elsewhere `exits` gives the best its exits give).
+/// elsewhere `exits` gives the best its exits give). In parallel, [`BLOCK`] positions a run.
 pub(super) fn first_core_pass(
     variant: Variant,
     n: usize,
@@ -289,29 +289,43 @@ pub(super) fn first_core_pass(
     keep: impl Fn(usize, u8, Option<(u8, u8)>) + Sync,
 ) {
     let size = layer_size(n) as usize;
-    let nb = n as u8;
     (0..size.div_ceil(BLOCK)).into_par_iter().for_each(|b| {
         let start = b * BLOCK;
-        let end = (start + BLOCK).min(size);
-        let mut houses = unrank(n, start as u64);
-        for i in start..end {
-            let row: u8 = houses[..6].iter().sum();
-            keep(
-                i,
-                row,
-                exits(i).map(|best| {
-                    // A child's pair starts from its own row.
-                    let mut core = Core::new(nb, best);
-                    children(variant, &houses, |c| {
-                        let own: u8 = c[..6].iter().sum();
-                        core.child((own, nb - own));
-                    });
-                    core.held((row, nb - row))
-                }),
-            );
-            next(&mut houses);
-        }
+        first_core_run(variant, n, start..(start + BLOCK).min(size), &exits, &keep);
     });
+}
+
+/// [`first_core_pass`] over the positions `run` of layer `n`, in order, on this thread (the
+/// MPI build's share of a layer is one run).
+pub(super) fn first_core_run(
+    variant: Variant,
+    n: usize,
+    run: std::ops::Range<usize>,
+    exits: impl Fn(usize) -> Option<(u8, u8)>,
+    mut keep: impl FnMut(usize, u8, Option<(u8, u8)>),
+) {
+    let nb = n as u8;
+    if run.is_empty() {
+        return;
+    }
+    let mut houses = unrank(n, run.start as u64);
+    for i in run {
+        let row: u8 = houses[..6].iter().sum();
+        keep(
+            i,
+            row,
+            exits(i).map(|best| {
+                // A child's pair starts from its own row.
+                let mut core = Core::new(nb, best);
+                children(variant, &houses, |c| {
+                    let own: u8 = c[..6].iter().sum();
+                    core.child((own, nb - own));
+                });
+                core.held((row, nb - row))
+            }),
+        );
+        next(&mut houses);
+    }
 }
 
 /// Solves layer `n` (at most [`NARROW_UP_TO`] seeds, a pair of bounds in a byte) of `variant`

@@ -5,8 +5,8 @@
 use super::layer::Solved;
 use super::value::Value;
 
-/// What a solver that keeps an exit's best bounds in two bytes of their own (the sweeping and
-/// the MPI ones) writes in both where no move leaves the layer.
+/// What a solver that keeps an exit's best bounds in two bytes of their own (the sweeping one)
+/// writes in both where no move leaves the layer.
 pub(super) const NO_EXIT: u8 = u8::MAX;
 
 /// The best bounds exits kept as two bytes give, `(0, 0)` where none leaves the layer

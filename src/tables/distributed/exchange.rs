@@ -1,20 +1,18 @@
 //! What the ranks send each other while they solve a layer: the batched exchanges
-//! (`MPI_Alltoallv`), what they agree on at the end of a round and of a pass, and what was sent
-//! ([`Traffic`]).
+//! (`MPI_Alltoallv`) and what was sent ([`Traffic`]).
 
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-/// Positions evaluated in a round: each rank's moves for them, and the exchanges, at once.
-pub(super) const BLOCK: u64 = 1 << 16;
+/// Positions of a drain in a round: the children of each rank's are asked for at once, and its
+/// marks sent at once.
+pub(super) const ROUND: usize = 1 << 16;
 
-/// What the passes evaluated and sent: for the figures, and the estimate of larger layers.
+/// What the ranks sent each other: for the figures, and the estimate of larger layers.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Traffic {
-    /// Positions evaluated (every pass counted).
-    pub(super) evaluated: u64,
     /// Children's bounds asked of other ranks (an index sent, two bytes back).
     pub(super) asks: u64,
     /// Parents marked on other ranks (an index sent).
@@ -32,51 +30,14 @@ impl Traffic {
 
     /// Every rank's counts summed (the exchanges are every rank's).
     pub(super) fn summed(self, world: &SimpleCommunicator) -> Traffic {
-        let mine = [self.evaluated, self.asks, self.marks];
-        let mut all = [0u64; 3];
+        let mine = [self.asks, self.marks];
+        let mut all = [0u64; 2];
         world.all_reduce_into(&mine[..], &mut all[..], SystemOperation::sum());
         Traffic {
-            evaluated: all[0],
-            asks: all[1],
-            marks: all[2],
+            asks: all[0],
+            marks: all[1],
             exchanges: self.exchanges,
         }
-    }
-}
-
-/// One bit per position of a share.
-pub(super) struct Bits(Vec<u64>);
-
-impl Bits {
-    pub(super) fn new(len: usize) -> Bits {
-        Bits(vec![0; len.div_ceil(64)])
-    }
-
-    pub(super) fn set(&mut self, k: usize) {
-        self.0[k / 64] |= 1 << (k % 64);
-    }
-
-    pub(super) fn clear(&mut self) {
-        self.0.fill(0);
-    }
-
-    /// How many places are set.
-    pub(super) fn count(&self) -> u64 {
-        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
-
-    /// The places set, in order.
-    pub(super) fn ones(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    w * 64 + b
-                })
-            })
-        })
     }
 }
 
@@ -111,17 +72,6 @@ pub(super) fn all_to_all_counted<T: Equivalence + Default + Clone>(
     let mut into = PartitionMut::new(&mut got[..], got_counts, &displs[..]);
     world.all_to_all_varcount_into(&sent, &mut into);
     got
-}
-
-/// The rounds every rank runs in a pass, `marked` being the positions this one has to
-/// evaluate: as many as the rank with the most needs, `BLOCK` positions a round, so that the
-/// exchanges line up. The same collective gives the largest of every rank's `changes`, 0
-/// once the passes are over.
-pub(super) fn agree(world: &SimpleCommunicator, changes: u64, marked: u64) -> (u64, u64) {
-    let mine = [changes, marked.div_ceil(BLOCK)];
-    let mut all = [0u64; 2];
-    world.all_reduce_into(&mine[..], &mut all[..], SystemOperation::max());
-    (all[0], all[1])
 }
 
 /// Groups `(rank, item)` pairs by rank, for [`all_to_all`]: the items in rank order (each

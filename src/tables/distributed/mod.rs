@@ -1,21 +1,17 @@
 //! `awari tables build --mpi`: the build as the ranks of an MPI job (the `mpi` feature).
 //!
-//! Each rank owns a contiguous share of every layer's positions and holds only that share:
-//! per position its bounds, the bounds a pass found, its rank byte and what its exits give
-//! (eight bytes), and three bits (to evaluate in this pass and in the next, changed).
-//! The passes are those of [`propagate`](super::propagate): a pass evaluates only the
-//! positions one of whose children changed in the pass before, their children played from
-//! the index, and marks the parents (un-sown, [`parents`]) of those that changed. The values
-//! of children that another rank owns travel in two batched exchanges per round of up to
-//! `BLOCK` positions to evaluate (`MPI_Alltoallv`: the indices asked for, then their two
-//! bytes), and the marks for parents another rank owns in a third. Every rank runs the same
-//! number of rounds in a pass (as many as the rank with the most positions to evaluate needs),
-//! so the exchanges line up, and what a rank holds beside its share is a round's worth.
+//! Each rank owns a contiguous share of every layer's positions and holds only that share
+//! (`share.rs`: seven bytes and two bits a position). The passes are the single-process
+//! solvers' own (`passes.rs`), run by every rank on its share as their store: the share answers
+//! for the children another rank owns with what it asked that rank for, and sends the marks for
+//! parents another rank owns, in batched exchanges (`MPI_Alltoallv`) a round of up to some
+//! 65,536 positions at a time. Every rank runs the same rounds and the same passes, so the
+//! exchanges line up, and what a rank holds beside its share is a round's worth.
 //!
-//! The bytes are those of the single-process build: stage 1 (the safe core) tends to its
-//! greatest fixed point whatever order the positions are updated in, and stage 2 reads only
-//! the last pass's bounds (every rank answers from them while it keeps the next ones apart),
-//! so the pass at which a bound moved, the rank byte, is the same too.
+//! The bytes are those of the single-process build, for its reasons: stage 1 (the safe core)
+//! tends to its greatest fixed point whatever order the positions are updated in, and stage 2
+//! reads only the last pass's bounds (every rank answers from them while it logs the next ones
+//! apart), so the pass at which a bound moved, the rank byte, is the same too.
 //!
 //! Rank 0 writes each layer: its own share and then the others', streamed to it in blocks, with
 //! the checksum computed on the way, under a temporary name renamed when whole; then every
@@ -25,17 +21,19 @@
 
 mod agree;
 mod exchange;
+mod share;
 
 use self::agree::agree_on_the_build;
-use self::exchange::{agree, all_to_all, all_to_all_counted, by_rank, Bits, Traffic, BLOCK};
+use self::exchange::Traffic;
+use self::share::Share;
 use super::build::{
     layers, peak_memory, BuildError, BuildOptions, Built, Found, Opened, Summary, Workers,
 };
 use super::file::{layer_path, table_header, FileError, Layer, HEADER};
-use super::index::{layer_size, next, rank, unrank};
-use super::layer::{best_exit, moves, Moves};
-use super::rule::{exits, finish, Bounds, Core, NO_EXIT};
-use super::steps::{children, parents};
+use super::index::layer_size;
+use super::layer::Quiet;
+use super::passes::{bounds_passes, core_passes};
+use super::rule::finish;
 use crate::rules::Variant;
 use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
@@ -44,8 +42,6 @@ use std::io::{Seek, SeekFrom, Write};
 
 /// Bytes of a message that carries a share of a layer file to rank 0.
 const STREAM: usize = 1 << 22;
-/// `row` of a position where the game is over (its value is in `xlo`).
-const OVER: u8 = u8::MAX;
 
 /// Which positions of a layer of `size` each of `ranks` ranks owns: rank `r` holds
 /// `start(r)..start(r + 1)`.
@@ -78,310 +74,47 @@ impl Shares {
     }
 }
 
-/// One rank's share of a layer being solved.
-struct Share {
-    start: u64,
-    /// Bounds: `s`/`t` in stage 1, then `lo`/`hi`.
-    a: Vec<u8>,
-    b: Vec<u8>,
-    /// What the exits give (best lower and upper bound, or [`NO_EXIT`]); the value where the
-    /// game is over.
-    xlo: Vec<u8>,
-    xhi: Vec<u8>,
-    /// The side to move's row, or [`OVER`].
-    row: Vec<u8>,
-    /// Stage 2: the bounds the pass under way found, committed at its end, and each position's
-    /// rank byte.
-    next_a: Vec<u8>,
-    next_b: Vec<u8>,
-    ranks: Vec<u8>,
-}
-
-impl Share {
-    /// Share `start..start + len` of layer `n`, with what its positions' exits give (read from
-    /// the smaller layers, `lower`) and which games are over; its bounds not yet set.
-    fn new(variant: Variant, n: usize, start: u64, len: usize, lower: &Opened) -> Share {
-        let mut share = Share {
-            start,
-            a: vec![0; len],
-            b: vec![0; len],
-            xlo: vec![0; len],
-            xhi: vec![0; len],
-            row: vec![0; len],
-            next_a: Vec::new(),
-            next_b: Vec::new(),
-            ranks: Vec::new(),
-        };
-        if len > 0 {
-            let mut houses = unrank(n, start);
-            for k in 0..len {
-                match moves(variant, houses) {
-                    Moves::Over(v) => {
-                        share.row[k] = OVER;
-                        share.xlo[k] = v as u8;
-                        share.xhi[k] = v as u8;
-                    }
-                    Moves::Steps(steps, count) => {
-                        share.row[k] = houses[..6].iter().sum();
-                        let exit = best_exit(&steps[..count], lower, |_| {});
-                        share.xlo[k] = exit.map_or(NO_EXIT, |(lo, _)| lo);
-                        share.xhi[k] = exit.map_or(NO_EXIT, |(_, hi)| hi);
-                    }
-                }
-                next(&mut houses);
-            }
-        }
-        share
-    }
-
-    fn local(&self, j: u64) -> usize {
-        (j - self.start) as usize
-    }
-
-    /// The bounds of position `j`, which this rank owns.
-    fn pair(&self, j: u64) -> [u8; 2] {
-        let k = self.local(j);
-        [self.a[k], self.b[k]]
-    }
-}
-
 /// What a rank found solving its share.
 struct Solved {
     bytes: Vec<u8>,
     ranks: Vec<u8>,
     passes: u32,
     unsettled: u64,
+    evaluated: u64,
     /// The job's traffic, all ranks summed.
     traffic: Traffic,
 }
 
-/// Runs passes until one changes nothing on any rank, each over the positions marked in
-/// `dirty` (every one that `first` picks in the first pass), `BLOCK` of them a round. A
-/// marked position's children are played from its index; the bounds of those another rank
-/// owns come from it in one exchange per round (it answers with what it holds then).
-/// `update` gets the pass number (from 1), the position's place in the share and its
-/// children's bounds, and says whether it changed; the parents of a position that changed
-/// are marked for the next pass, on whichever rank owns them, in a third exchange per round;
-/// `commit` gets the places that changed at the end of a pass. Returns the passes run.
-#[allow(clippy::too_many_arguments)]
-fn passes(
-    world: &SimpleCommunicator,
-    me: usize,
-    variant: Variant,
-    n: usize,
-    share: &mut Share,
-    shares: Shares,
-    first: impl Fn(&Share, usize) -> bool,
-    mut update: impl FnMut(&mut Share, u32, usize, &[[u8; 2]]) -> bool,
-    mut commit: impl FnMut(&mut Share, &Bits),
-    traffic: &mut Traffic,
-) -> u32 {
-    let len = share.a.len();
-    // To evaluate in this pass, and in the next; changed in this pass.
-    let mut dirty = Bits::new(len);
-    let mut next_dirty = Bits::new(len);
-    let mut changed = Bits::new(len);
-    for k in 0..len {
-        if first(share, k) {
-            dirty.set(k);
-        }
-    }
-    let mut pass = 0;
-    let (_, mut rounds) = agree(world, 0, dirty.count());
-    loop {
-        pass += 1;
-        let mut changes = 0u64;
-        // The marked positions in order, `BLOCK` a round: a pass with few of them (most passes
-        // after the first few) is one round, however large the share.
-        let mut marked = dirty.ones();
-        for _ in 0..rounds {
-            // The children of the round's marked positions: (place, child index, owner).
-            let mut counts: Vec<(usize, u8)> = Vec::new();
-            let mut kids: Vec<u64> = Vec::new();
-            let mut far: Vec<(u32, u64)> = Vec::new();
-            let mut marks: Vec<(u32, u64)> = Vec::new();
-            for k in marked.by_ref().take(BLOCK as usize) {
-                let houses = unrank(n, share.start + k as u64);
-                let before = kids.len();
-                children(variant, &houses, |child| kids.push(rank(child)));
-                counts.push((k, (kids.len() - before) as u8));
-            }
-            let mut where_far = vec![usize::MAX; kids.len()];
-            for (c, &j) in kids.iter().enumerate() {
-                let owner = shares.owner(j);
-                if owner != me {
-                    where_far[c] = far.len();
-                    far.push((owner as u32, j));
-                }
-            }
-            traffic.evaluated += counts.len() as u64;
-            traffic.asks += far.len() as u64;
-            traffic.exchanges += 2;
-            let (asks, ask_counts, slots) = by_rank(&far, shares.ranks);
-            let (asked, asked_counts) = all_to_all(world, &asks, &ask_counts);
-            let answers: Vec<u16> = asked
-                .iter()
-                .map(|&j| u16::from_le_bytes(share.pair(j)))
-                .collect();
-            // What each rank sends back is what this one asked it.
-            let back = all_to_all_counted(world, &answers, &asked_counts, &ask_counts);
-            let mut at = 0;
-            let mut values: Vec<[u8; 2]> = Vec::with_capacity(6);
-            for (k, count) in counts {
-                values.clear();
-                for c in at..at + usize::from(count) {
-                    values.push(match where_far[c] {
-                        usize::MAX => share.pair(kids[c]),
-                        f => back[slots[f]].to_le_bytes(),
-                    });
-                }
-                at += usize::from(count);
-                if update(share, pass, k, &values) {
-                    changed.set(k);
-                    changes += 1;
-                    // Its parents, here or on their owners, are evaluated in the next pass.
-                    let houses = unrank(n, share.start + k as u64);
-                    parents(variant, &houses, |p| {
-                        let owner = shares.owner(p);
-                        if owner == me {
-                            next_dirty.set(share.local(p));
-                        } else {
-                            marks.push((owner as u32, p));
-                        }
-                    });
-                }
-            }
-            traffic.marks += marks.len() as u64;
-            traffic.exchanges += 1;
-            let (sent, sent_counts, _) = by_rank(&marks, shares.ranks);
-            let (marked, _) = all_to_all(world, &sent, &sent_counts);
-            for p in marked {
-                next_dirty.set(share.local(p));
-            }
-        }
-        drop(marked);
-        commit(share, &changed);
-        changed.clear();
-        std::mem::swap(&mut dirty, &mut next_dirty);
-        next_dirty.clear();
-        let (most, next_rounds) = agree(world, changes, dirty.count());
-        if most == 0 {
-            return pass;
-        }
-        rounds = next_rounds;
-    }
-}
-
-/// Solves this rank's share of layer `n`.
+/// Solves this rank's share of layer `n`: the passes of the single-process solvers, on the
+/// share as their [`Store`](super::passes::Store).
 fn solve_share(world: &SimpleCommunicator, variant: Variant, n: usize, lower: &Opened) -> Solved {
-    let me = world.rank() as usize;
-    let shares = Shares {
+    let share = Share::new(world, variant, n, lower);
+    // The exits and stage 1's first pass are pass 0 and 1, as in the single-process build.
+    let mut passes = 1;
+    let mut evaluated = layer_size(n);
+    evaluated += core_passes(variant, n, &share, &Quiet, &mut passes);
+    evaluated += bounds_passes(variant, n, &share, &Quiet, &mut passes);
+    let traffic = share.traffic().summed(world);
+    let start = Shares {
         size: layer_size(n),
         ranks: world.size() as usize,
-    };
-    let nb = n as u8;
-    let (start, len) = (shares.start(me), shares.len(me) as usize);
-    let mut share = Share::new(variant, n, start, len, lower);
-
-    let mut traffic = Traffic::default();
-    // Stage 1: the safe core, from above (see `sweep`), updated in place.
-    for k in 0..len {
-        let own = if share.row[k] == OVER {
-            share.xlo[k]
-        } else {
-            share.row[k]
-        };
-        share.a[k] = own;
-        share.b[k] = nb - own;
     }
-    let first = passes(
-        world,
-        me,
-        variant,
-        n,
-        &mut share,
-        shares,
-        |s, k| s.row[k] != OVER,
-        |s, _, k, kids| {
-            if s.row[k] == OVER {
-                return false;
-            }
-            let mut core = Core::new(nb, exits(s.xlo[k], s.xhi[k]));
-            for &[cs, ct] in kids {
-                core.child((cs, ct));
-            }
-            let (new_s, new_t) = core.held((s.a[k], s.b[k]));
-            let changed = (new_s, new_t) != (s.a[k], s.b[k]);
-            s.a[k] = new_s;
-            s.b[k] = new_t;
-            changed
-        },
-        |_, _| {},
-        &mut traffic,
-    );
-
-    // Stage 2: the bounds, from the core; each pass reads the last pass's bounds only.
-    for h in &mut share.b {
-        *h = nb - *h;
-    }
-    share.next_a = share.a.clone();
-    share.next_b = share.b.clone();
-    share.ranks = vec![0u8; len];
-    let second = passes(
-        world,
-        me,
-        variant,
-        n,
-        &mut share,
-        shares,
-        |s, k| s.row[k] != OVER && s.a[k] != s.b[k],
-        |s, pass, k, kids| {
-            let (old_lo, old_hi) = (s.a[k], s.b[k]);
-            if s.row[k] == OVER || old_lo == old_hi {
-                return false;
-            }
-            let mut bounds = Bounds::new(nb, exits(s.xlo[k], s.xhi[k]));
-            for &[clo, chi] in kids {
-                bounds.child((clo, chi));
-            }
-            let (new_lo, new_hi) = bounds.held((old_lo, old_hi));
-            s.next_a[k] = new_lo;
-            if new_hi != old_hi {
-                s.next_b[k] = new_hi;
-                s.ranks[k] = pass.min(255) as u8;
-            }
-            (new_lo, new_hi) != (old_lo, old_hi)
-        },
-        |s, changed| {
-            for k in changed.ones() {
-                s.a[k] = s.next_a[k];
-                s.b[k] = s.next_b[k];
-            }
-        },
-        &mut traffic,
-    );
-    share.next_a = Vec::new();
-    share.next_b = Vec::new();
-
+    .start(world.rank() as usize);
+    let (pairs, ranks) = share.into_pairs();
     let mut unsettled = 0;
-    let bytes = (0..len)
-        .map(|k| {
-            finish(
-                n,
-                start + k as u64,
-                (share.a[k], share.b[k]),
-                &mut unsettled,
-            )
-        })
+    let bytes = pairs
+        .enumerate()
+        .map(|(k, pair)| finish(n, start + k as u64, pair, &mut unsettled))
         .collect();
     let mut all_unsettled = 0u64;
     world.all_reduce_into(&unsettled, &mut all_unsettled, SystemOperation::sum());
     Solved {
         bytes,
-        ranks: std::mem::take(&mut share.ranks),
-        passes: first + second,
+        ranks,
+        passes,
         unsettled: all_unsettled,
-        traffic: traffic.summed(world),
+        evaluated,
+        traffic,
     }
 }
 
@@ -516,7 +249,7 @@ impl Workers for Ranks<'_> {
         Ok(Built {
             passes: solved.passes,
             unsettled: solved.unsettled,
-            evaluated: traffic.evaluated,
+            evaluated: solved.evaluated,
             max_rank,
             layer: None,
             more: format!(
