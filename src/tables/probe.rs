@@ -2,9 +2,11 @@
 //! once per process and shared by every search in it.
 
 #[cfg(feature = "native")]
-use super::file::FileError;
-use super::file::{Change, FileKind, Layer};
+use super::file::{Change, FileError};
+use super::file::{FileKind, Layer};
 use super::index::locate;
+#[cfg(feature = "native")]
+use super::problem::Dropped;
 use super::problem::Problem;
 use super::value::{Value, MAX_ENCODED_LAYER};
 use crate::rules::{Board, Variant};
@@ -76,28 +78,6 @@ pub struct Tables {
     /// Whether the layers' checksums are still to be checked ([`Tables::open_unverified`]).
     unverified: bool,
     problems: Mutex<Vec<Problem>>,
-}
-
-/// A file [`Tables::recheck`] dropped: which, and what became of it.
-#[derive(Debug)]
-pub struct Dropped {
-    /// The file.
-    pub path: PathBuf,
-    /// A table file or a paths file.
-    pub kind: FileKind,
-    /// Its layer (the seeds on the board).
-    pub layer: usize,
-    /// What became of it.
-    pub change: Change,
-    /// Whether a read of it failed (a SIGBUS its guard caught): the file a probe was reading
-    /// when it found the others.
-    pub faulted: bool,
-}
-
-impl std::fmt::Display for Dropped {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.change)
-    }
 }
 
 /// The tables opened in this process, by directory and rule set.

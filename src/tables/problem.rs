@@ -2,9 +2,7 @@
 //! since. Typed, so that a caller can tell a missing layer from a corrupt file or one changed
 //! under the engine without reading the sentence; `Display` writes the sentence.
 
-use super::file::FileError;
-#[cfg(feature = "native")]
-use super::probe::Dropped;
+use super::file::{Change, FileError, FileKind};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -64,5 +62,28 @@ impl fmt::Display for Problem {
             #[cfg(feature = "native")]
             Problem::Dropped(d) => write!(f, "{d}"),
         }
+    }
+}
+
+/// A file [`Tables::recheck`](super::probe::Tables::recheck) dropped: which, and what became
+/// of it.
+#[derive(Debug)]
+pub struct Dropped {
+    /// The file.
+    pub path: PathBuf,
+    /// A table file or a paths file.
+    pub kind: FileKind,
+    /// Its layer (the seeds on the board).
+    pub layer: usize,
+    /// What became of it.
+    pub change: Change,
+    /// Whether a read of it failed (a SIGBUS its guard caught): the file a probe was reading
+    /// when it found the others.
+    pub faulted: bool,
+}
+
+impl fmt::Display for Dropped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.change)
     }
 }

@@ -15,7 +15,7 @@ use awari::rules::{
     UnknownVariant, Variant,
 };
 use awari::tables::file::Change;
-use awari::tables::probe::Dropped;
+use awari::tables::problem::Dropped;
 use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
