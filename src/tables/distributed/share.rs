@@ -5,8 +5,8 @@
 //! A rank holds its share's positions only: per position its pair, the pair stage 2's pass
 //! under way found (its log), what its exits give and its rank byte (seven bytes), and a bit in
 //! each of the two sets. What the passes ask of the positions other ranks own is answered in
-//! rounds of up to [`ROUND`] positions of a drain, the same number of rounds on every rank so
-//! that the exchanges line up:
+//! rounds of some [`ROUND`] positions of a drain, every rank taking part in every round until
+//! none has a position left, so that the exchanges line up:
 //! - before a round of a drain of [`Set::Dirty`] (a pass that evaluates, and so reads each
 //!   position's children), the pairs of the round's children that other ranks own, asked of
 //!   them in one batched exchange and answered in another from what they hold then;
