@@ -35,6 +35,7 @@ fn its_help_lists_every_mode_and_a_wrong_one_points_there() {
         "book",
         "leave-children DIR",
         "exit-leaving-child DIR",
+        "refuse-searchmoves MS",
     ];
     for flag in ["--help", "-h"] {
         let out = common::run(env!("CARGO_BIN_EXE_misbehave"), &[flag]);
@@ -46,13 +47,17 @@ fn its_help_lists_every_mode_and_a_wrong_one_points_there() {
         }
     }
     // (arguments, what the error says)
-    let wrong: [(&[&str], &str); 3] = [
+    let wrong: [(&[&str], &str); 4] = [
         (
             &["--nonsense"],
             "unknown mode '--nonsense' (`misbehave --help` lists",
         ),
         (&["crash-at"], "crash-at needs a number"),
         (&["leave-children"], "leave-children needs a directory"),
+        (
+            &["refuse-searchmoves", "soon"],
+            "refuse-searchmoves needs a number",
+        ),
     ];
     for (args, says) in wrong {
         let out = common::run(env!("CARGO_BIN_EXE_misbehave"), args);

@@ -126,8 +126,12 @@ class Engine:
             except (ValueError, OSError):
                 pass
         except asyncio.CancelledError:
-            # The event loop is closing with the engine still running: end it now.
+            # The event loop is closing with the engine still running: end it now, and close
+            # its pipes while the loop can still run their callbacks (the garbage collector
+            # would close them later, after the loop has closed).
             self._processes.kill()
+            transport: asyncio.SubprocessTransport = getattr(self._process, "_transport")
+            transport.close()
             raise
 
     async def _read_lines(self) -> None:
@@ -177,7 +181,7 @@ class Engine:
     def _dispatch(self, line: str) -> None:
         LOGGER.debug("%r: >> %s", self, line)
         command = self._command
-        if command is not None and not command.finished:
+        if command is not None and command.open:
             command.feed(line, line.split())
 
     async def _ended(self) -> None:
@@ -284,13 +288,24 @@ class Engine:
                 "as it was)")
 
     async def _settle(self, deadline: Optional[float]) -> None:
+        """Until the exchange before this call is closed: a search still running, or one whose
+        caller has its answer already (cancelled, refused), is sent `stop` and its `bestmove`
+        read away, so that it is never taken for this call's answer."""
         previous = self._command
-        if previous is None or previous.finished:
+        if previous is None or not previous.open:
             return
         previous.abandon()
         grace = time.monotonic() + self.timeout
-        await self._answer(previous, grace if deadline is None else min(deadline, grace),
-                           f"answer to `stop` (an earlier {type(previous).__name__.lower()})")
+        until = grace if deadline is None else min(deadline, grace)
+        await asyncio.wait({previous.closed}, timeout=max(0.0, until - time.monotonic()))
+        if previous.open:
+            raise await self._fail(EngineTimeoutError(
+                "the engine sent no answer to `stop` (an earlier "
+                f"{type(previous).__name__.lower()}) within the time allowed"))
+        if self._error is not None:
+            # The engine is gone or can no longer be trusted: ended and reaped.
+            await self._end_once(0.0)
+            raise self._error
 
     def _deadline(self, timeout: Optional[float]) -> float:
         return time.monotonic() + (self.timeout if timeout is None else timeout)

@@ -27,12 +27,22 @@ MAX_BUFFERED = 16 << 20
 
 
 class Command:
-    """An exchange: ended by the line whose first word is `ends`, or by an error."""
+    """An exchange: ended by the line whose first word is `ends`, or by an error.
+
+    Its caller can be answered before the engine is done with it: a search the engine refused
+    is an error at once, yet the engine still owes its `bestmove`. So an exchange is
+    `finished` (the caller's answer is known, `done`) and, apart from that, `open` until the
+    engine has sent the line that ends it (`closed`): the reader feeds it every line until
+    then, and the next call waits for it before it sends anything."""
 
     ends = ""
 
     def __init__(self) -> None:
-        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        #: Set when the caller's answer (or the error) is known.
+        self.done: asyncio.Future[None] = loop.create_future()
+        #: Set when the engine has sent the line that ends the exchange, or can send no more.
+        self.closed: asyncio.Future[None] = loop.create_future()
         #: Why it ended without its answer, if it did.
         self.error: Optional[EngineError] = None
 
@@ -41,8 +51,13 @@ class Command:
         """Whether its answer (or an error) has come."""
         return self.done.done()
 
+    @property
+    def open(self) -> bool:
+        """Whether the engine still owes the line that ends it."""
+        return not self.closed.done()
+
     def feed(self, line: str, words: list[str]) -> None:
-        """A line from the engine, while this exchange is in progress."""
+        """A line from the engine, while this exchange is open."""
         if words[:1] == [self.ends]:
             self.answer(line, words)
             self.finish()
@@ -56,7 +71,15 @@ class Command:
         """The line that ends the exchange."""
 
     def finish(self, error: Optional[EngineError] = None) -> None:
-        """Ends it (with `error`, when it ended without its answer)."""
+        """Ends it (with `error`, when it ended without its answer), for its caller and for the
+        engine alike."""
+        self.fail(error)
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def fail(self, error: Optional[EngineError]) -> None:
+        """Its caller's answer is `error`, while the exchange stays open until the engine's
+        last line for it comes."""
         if not self.done.done():
             self.error = error
             self.done.set_result(None)
@@ -149,13 +172,15 @@ class Search(Command):
         self.result: Optional[PlayResult] = None
 
     def take(self, line: str, words: list[str]) -> None:
-        if words[:1] != ["info"]:
+        if words[:1] != ["info"] or self.finished:
+            # After a refusal, nothing more for the caller: the exchange waits for its end.
             return
         if _refusal(words):
-            # The engine refused the `go`: an answer may never come (awari's for a bad
-            # number), and `stop` ends what came of it otherwise.
+            # The engine refused the `go`: the caller is told at once, and `stop` asks for
+            # the `bestmove` the engine still owes (awari's `bestmove 0000`), which the next
+            # call reads away before it sends anything.
             self.stop()
-            self.finish(ProtocolError(f"the engine refused the search: {line!r}"))
+            self.fail(ProtocolError(f"the engine refused the search: {line!r}"))
             return
         info = parse_info(line, self._turn)
         if "depth" in info or "score" in info or "pv" in info:
@@ -171,6 +196,9 @@ class Search(Command):
             self._wake()
 
     def answer(self, line: str, words: list[str]) -> None:
+        if self.finished:
+            # The `bestmove` of a refused search: it closes the exchange and is no answer.
+            return
         try:
             move, ponder = parse_bestmove(line, None if self.stopped else self._legal)
         except EngineError as e:

@@ -186,11 +186,23 @@ def test_an_engine_never_quit_ends_with_its_event_loop(awari_bin: str) -> None:
         engine = await popen(awari_bin)
         await engine.analysis(Position())
         return engine.pid
-    pid = asyncio.run(main())
-    deadline = time.monotonic() + 10
-    while not gone(pid):
-        assert time.monotonic() < deadline, "the engine outlived its event loop"
-        time.sleep(0.01)
+    # Its pipes are closed on the loop too: collected after the loop has closed, they would
+    # raise "Event loop is closed" into `sys.unraisablehook`.
+    unraisable: list[object] = []
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+    try:
+        pid = asyncio.run(main())
+        deadline = time.monotonic() + 10
+        while not gone(pid):
+            assert time.monotonic() < deadline, "the engine outlived its event loop"
+            time.sleep(0.01)
+        # The child watcher drops the engine's transport once it has reaped it.
+        while threading.active_count() > 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert [getattr(u, "exc_value", u) for u in unraisable] == []
 
 
 def test_an_unread_analysis_is_bounded(tmp_path: object) -> None:
@@ -228,6 +240,23 @@ def test_an_analysis_refused_by_the_engine_fails_at_once(awari_bin: str) -> None
                 await engine.play(Position(), Limit(depth=3), root_moves=["a"])
             assert time.monotonic() - started < 5
             assert (await engine.play(ONLY_A, Limit(depth=2))).move == "A"
+            return engine.pid
+    assert gone(asyncio.run(main()))
+
+
+def test_a_refused_search_answered_late_never_answers_the_next_call(misbehave_bin: str) -> None:
+    # misbehave refuses `searchmoves` and sends the `bestmove 0000` it owes late: a second
+    # after `stop`, or on the next `go` just before that one's answer. The next call reads it
+    # away before it sends anything, so each call gets its own answer.
+    async def main() -> int:
+        async with await popen(misbehave_bin, "refuse-searchmoves", "1000") as engine:
+            with pytest.raises(ProtocolError, match="refused the search"):
+                await engine.play(Position(), Limit(depth=1), root_moves=["B"])
+            assert (await engine.play(Position(), Limit(depth=1))).move == "A"
+            analysis = await engine.analysis(Position(), Limit(depth=1), root_moves=["B"])
+            with pytest.raises(ProtocolError, match="refused the search"):
+                await analysis.get()
+            assert (await engine.play(Position(), Limit(depth=1))).move == "A"
             return engine.pid
     assert gone(asyncio.run(main()))
 

@@ -15,6 +15,8 @@
 use awari::rules::{Board, Game, Move, Variant};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What `misbehave --help` prints: the usage and every mode.
@@ -46,6 +48,9 @@ Modes:
                            appends to `DIR/zombies` how many zombie children its parent has
   exit-leaving-child DIR   on `go`, starts `DIR/sleep 300` with its stdout and exits with
                            status 0, as `sleep 300 & exit 0` in a shell does
+  refuse-searchmoves MS    refuses each `go` with `searchmoves` (`info string error`) and
+                           answers it `bestmove 0000` late, as a search thread may: MS ms
+                           after `stop`, or on the next `go`, just before that one's answer
 ";
 
 enum Mode {
@@ -65,6 +70,7 @@ enum Mode {
     Book,
     LeaveChildren(std::path::PathBuf),
     ExitLeavingChild(std::path::PathBuf),
+    RefuseSearchmoves(u64),
 }
 
 /// The mode the arguments name; `None` for `--help`.
@@ -101,6 +107,7 @@ fn mode() -> Result<Option<Mode>, String> {
                 .map(std::path::PathBuf::from)
                 .ok_or("exit-leaving-child needs a directory")?,
         ),
+        Some("refuse-searchmoves") => Mode::RefuseSearchmoves(number(1)?),
         Some(other) => {
             return Err(format!(
                 "unknown mode '{other}' (`misbehave --help` lists the modes)"
@@ -128,7 +135,8 @@ fn main() -> ExitCode {
         // Blocked, SIGTERM stays pending for ever (this program has one thread).
         let _ = nix::sys::signal::SigSet::from(nix::sys::signal::Signal::SIGTERM).thread_block();
     }
-    let mut out = io::stdout().lock();
+    // Locked line by line, not for good: `refuse-searchmoves` writes from a thread of its own.
+    let mut out = io::stdout();
     let mut engine = Engine::new(mode);
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -168,6 +176,9 @@ struct Engine {
     in_book: bool,
     /// Whether no `go` has come since the last `ucinewgame`.
     new_game: bool,
+    /// Whether a refused `go`'s `bestmove 0000` is still owed (`refuse-searchmoves`): whoever
+    /// takes it (the timer after `stop`, or the next `go`) writes it.
+    owed: Arc<AtomicBool>,
 }
 
 impl Engine {
@@ -179,6 +190,7 @@ impl Engine {
             game: Game::new(Board::start(variant)),
             in_book: true,
             new_game: false,
+            owed: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -215,7 +227,15 @@ impl Engine {
                 }
                 vec![]
             }
-            Some("go") => return self.go(out),
+            Some("go") => return self.go(words, out),
+            Some("stop") => {
+                if let (Mode::RefuseSearchmoves(ms), true) =
+                    (&self.mode, self.owed.load(Ordering::SeqCst))
+                {
+                    answer_late(self.owed.clone(), Duration::from_millis(*ms));
+                }
+                vec![]
+            }
             Some("quit") if !matches!(self.mode, Mode::IgnoreQuit) => {
                 return Heard::Exit(ExitCode::SUCCESS)
             }
@@ -240,9 +260,25 @@ impl Engine {
         }
     }
 
-    /// `go`: where most modes break the protocol (leaving children, crashing, hanging,
+    /// `go`: first the answer a refused search still owes (`refuse-searchmoves`), then this
+    /// one's refusal or [`Engine::search`]'s answer.
+    fn go(&mut self, words: &[&str], out: &mut impl Write) -> Heard {
+        let late = self.owed.swap(false, Ordering::SeqCst);
+        let late = late.then(|| "bestmove 0000".to_string());
+        if let (Mode::RefuseSearchmoves(_), true) = (&self.mode, words.contains(&"searchmoves")) {
+            self.owed.store(true, Ordering::SeqCst);
+            let refusal = "info string error: go: searchmoves refused on purpose".to_string();
+            return Heard::Answer(late.into_iter().chain([refusal]).collect());
+        }
+        match self.search(out) {
+            Heard::Answer(a) => Heard::Answer(late.into_iter().chain(a).collect()),
+            exit => exit,
+        }
+    }
+
+    /// A search: where most modes break the protocol (leaving children, crashing, hanging,
     /// flooding, answering garbage or illegal moves); otherwise the first legal move.
-    fn go(&mut self, out: &mut impl Write) -> Heard {
+    fn search(&mut self, out: &mut impl Write) -> Heard {
         let ply = self.game.moves().len();
         if let (Mode::LeaveChildren(dir), true) = (&self.mode, self.new_game) {
             leave_children(dir);
@@ -323,6 +359,18 @@ fn leave_children(dir: &std::path::Path) {
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .status();
+}
+
+/// `refuse-searchmoves`'s late answer: `bestmove 0000` after `delay`, unless the next `go`
+/// took it first.
+fn answer_late(owed: Arc<AtomicBool>, delay: Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(delay);
+        if owed.swap(false, Ordering::SeqCst) {
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "bestmove 0000").and_then(|()| out.flush());
+        }
+    });
 }
 
 /// How many zombie children process `parent` has (from /proc).
