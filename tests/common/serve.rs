@@ -344,16 +344,40 @@ impl Browser {
     }
 
     pub fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let (code, text) = self.request(method, path, body);
+        assert_eq!(code, 200, "{method} {path}: {text}");
+        serde_json::from_str::<Value>(&text).unwrap()["value"].take()
+    }
+
+    /// A WebDriver request of this session: its status and its body.
+    fn request(&self, method: &str, path: &str, body: Option<Value>) -> (u16, String) {
         let path = format!("/session/{}{path}", self.session);
         let body = body.unwrap_or(json!({}));
-        let (code, text) = http(
+        http(
             &self.addr,
             method,
             &path,
             (method == "POST").then_some(&body),
-        );
-        assert_eq!(code, 200, "{method} {path}: {text}");
-        serde_json::from_str::<Value>(&text).unwrap()["value"].take()
+        )
+    }
+
+    /// `action` (a request on an element, `/element/ID/...`) on the first element `css`
+    /// selects, found again while the page replaces that element between the finding and the
+    /// action: a state the server pushes redraws the board and the moves list at any time.
+    /// Each try follows a change of the page, so the count bounds no duration.
+    fn on_element(&self, css: &str, action: &str, body: Option<Value>) {
+        for _ in 0..100 {
+            let id = self.element(css);
+            let path = format!("/element/{id}/{action}");
+            let (code, text) = self.request("POST", &path, body.clone());
+            if code == 200 {
+                return;
+            }
+            let stale = serde_json::from_str::<Value>(&text)
+                .is_ok_and(|v| v["value"]["error"] == "stale element reference");
+            assert!(stale, "POST {path}: {code} {text}");
+        }
+        panic!("{css}: replaced 100 times between its finding and {action}");
     }
 
     pub fn go(&self, url: &str) {
@@ -386,18 +410,12 @@ impl Browser {
     }
 
     pub fn click(&self, css: &str) {
-        let id = self.element(css);
-        self.call("POST", &format!("/element/{id}/click"), None);
+        self.on_element(css, "click", None);
     }
 
     pub fn type_into(&self, css: &str, text: &str) {
-        let id = self.element(css);
-        self.call("POST", &format!("/element/{id}/clear"), None);
-        self.call(
-            "POST",
-            &format!("/element/{id}/value"),
-            Some(json!({ "text": text })),
-        );
+        self.on_element(css, "clear", None);
+        self.on_element(css, "value", Some(json!({ "text": text })));
     }
 
     pub fn screenshot(&self, name: &str) -> PathBuf {
