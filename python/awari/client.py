@@ -127,11 +127,9 @@ class Engine:
                 pass
         except asyncio.CancelledError:
             # The event loop is closing with the engine still running: end it now, and close
-            # its pipes while the loop can still run their callbacks (the garbage collector
-            # would close them later, after the loop has closed).
+            # its pipes while the loop still runs.
             self._processes.kill()
-            transport: asyncio.SubprocessTransport = getattr(self._process, "_transport")
-            transport.close()
+            self._close_pipes()
             raise
 
     async def _read_lines(self) -> None:
@@ -612,8 +610,11 @@ class Engine:
             self._processes.kill()
         await exited
         await asyncio.wait({self._reader}, timeout=SETTLE)
-        # The pipes closed here, on the loop, rather than by the garbage collector after the
-        # loop has closed.
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        """The process's pipes closed on the loop, rather than by the garbage collector after
+        the loop has closed."""
         transport: asyncio.SubprocessTransport = getattr(self._process, "_transport")
         transport.close()
 

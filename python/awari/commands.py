@@ -206,8 +206,9 @@ class Search(Command):
             return
         self.result = PlayResult(move, ponder, select(self.lines.get(1, {}), self._selected))
 
-    def finish(self, error: Optional[EngineError] = None) -> None:
-        super().finish(error)
+    def fail(self, error: Optional[EngineError]) -> None:
+        # `finish` calls it too: a reader waiting for infos learns at once that none will come.
+        super().fail(error)
         self._wake()
 
     @property

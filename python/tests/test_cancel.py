@@ -245,17 +245,20 @@ def test_an_analysis_refused_by_the_engine_fails_at_once(awari_bin: str) -> None
 
 
 def test_a_refused_search_answered_late_never_answers_the_next_call(misbehave_bin: str) -> None:
-    # misbehave refuses `searchmoves` and sends the `bestmove 0000` it owes late: a second
-    # after `stop`, or on the next `go` just before that one's answer. The next call reads it
-    # away before it sends anything, so each call gets its own answer.
+    # misbehave refuses `searchmoves` and sends the `bestmove 0000` it owes late: 2 s after
+    # `stop`, or on the next `go` just before that one's answer. The refusal is told at once
+    # (the exchange still open); the next call reads the late answer away before it sends
+    # anything, so each call gets its own answer.
     async def main() -> int:
-        async with await popen(misbehave_bin, "refuse-searchmoves", "1000") as engine:
+        async with await popen(misbehave_bin, "refuse-searchmoves", "2000") as engine:
             with pytest.raises(ProtocolError, match="refused the search"):
                 await engine.play(Position(), Limit(depth=1), root_moves=["B"])
+            assert engine._command is not None and engine._command.open
             assert (await engine.play(Position(), Limit(depth=1))).move == "A"
             analysis = await engine.analysis(Position(), Limit(depth=1), root_moves=["B"])
             with pytest.raises(ProtocolError, match="refused the search"):
                 await analysis.get()
+            assert engine._command is not None and engine._command.open
             assert (await engine.play(Position(), Limit(depth=1))).move == "A"
             return engine.pid
     assert gone(asyncio.run(main()))
