@@ -245,9 +245,14 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
     let engine = dir.join("awari");
     std::fs::copy(env!("CARGO_BIN_EXE_awari"), &engine).unwrap();
     let cmd = format!("cmd={}", engine.display());
+    let json = dir.join("games.jsonl");
+    // Four games at once: the games the kill ends, and those that then cannot start, are
+    // each a chance for a forfeit that no one played to reach the record.
     let mut referee = common::referee()
         .args(["--engine", &cmd, "name=a", "--engine", &cmd, "name=b"])
-        .args(["--movetime", "5000", "--games", "2"])
+        .args(["--movetime", "5000", "--games", "8", "--concurrency", "4"])
+        .arg("--jsonout")
+        .arg(&json)
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -256,11 +261,11 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
     // match's own.
     let start = std::time::Instant::now();
     let mut seen = running(&engine);
-    while seen < 2 && start.elapsed() < std::time::Duration::from_secs(60) {
+    while seen < 8 && start.elapsed() < std::time::Duration::from_secs(60) {
         std::thread::sleep(std::time::Duration::from_millis(5));
         seen = running(&engine);
     }
-    assert_eq!(seen, 2, "both engines started");
+    assert_eq!(seen, 8, "the engines of four games started");
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(referee.id() as i32),
         nix::sys::signal::Signal::SIGINT,
@@ -276,4 +281,7 @@ fn ctrl_c_ends_the_referee_and_every_engine() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     assert_eq!(running(&engine), 0, "an engine outlived the referee");
+    // No game ended before the interrupt: the record holds none (a killed game is no result).
+    let record = std::fs::read_to_string(&json).unwrap_or_default();
+    assert_eq!(record, "", "games recorded after the interrupt");
 }

@@ -563,6 +563,13 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
             config.engines[1].spec.name.as_str(),
         ];
         for (finished, _counted) in &rx {
+            // Once an interrupt is being handled its thread is killing the engines and will
+            // end the process: a game that ends now ended by that kill (or could not start),
+            // which is no result. It is not recorded, so that `--resume` plays it again.
+            if crate::sys::registry::interrupted() {
+                stop.store(true, Ordering::Release);
+                break;
+            }
             let (south, north) = if finished.a_south {
                 (names[0], names[1])
             } else {
