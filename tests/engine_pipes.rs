@@ -573,6 +573,37 @@ fn every_answer_comes_after_the_answers_of_the_commands_before_it() {
 }
 
 #[test]
+fn isready_during_a_search_comes_after_the_answers_owed_before_its_go() {
+    // `isready` during a search is answered at once, but only once the search has begun: an
+    // `isready` read while the worker was still on the commands before the `go` was answered
+    // ahead of their answers (`printf 'isready\ngo depth x\nisready\ngo searchmoves Z\n
+    // isready\n' | awari` printed the last `readyok` second). Sent in one write, behind a table
+    // being sized, an `eval` and an error; the search is `infinite`, so a `readyok` that came
+    // only after it would not come at all.
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 256\neval\nhello\ngo infinite\nisready");
+    let read = e.until("readyok", 30 * SECOND);
+    let mut a = Answers {
+        lines: read.clone().into(),
+        all: read,
+    };
+    let start = Board::start(Variant::Oware).to_string();
+    a.take(&format!("eval of {start} "), "total");
+    a.line("info string error: hello: unknown command");
+    // The search's lines, if it had written any before the `isready` was read.
+    let search = a.take("", "readyok");
+    let infos = &search[..search.len() - 1];
+    assert!(
+        infos.iter().all(|l| l.starts_with("info depth ")),
+        "{search:?}"
+    );
+    e.send("stop");
+    e.expect("bestmove ", 10 * SECOND);
+    e.send("quit");
+    assert!(e.exit(10 * SECOND).0.success());
+}
+
+#[test]
 fn isready_waits_for_the_hash_table_so_the_first_go_keeps_its_time() {
     // The table was once allocated at the first `go`: with 1 GiB, `readyok` came at once and
     // `go movetime 100` answered after 2.5 s. Now `readyok` waits for the table, and the search

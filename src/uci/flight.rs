@@ -3,6 +3,11 @@
 //! answer until one of those comes, and marks it answered once it is over, so that `isready`
 //! stops being answered at once.
 //!
+//! An `isready` read during a flight is answered at once only once the worker has begun it:
+//! before that, the worker is still writing the answers of the commands sent before the `go`,
+//! which `readyok` must not overtake. Until then the flight keeps the answer, and the worker
+//! writes it as it begins.
+//!
 //! The search itself sees only the [`Control`] inside; the wake-up for a held answer lives here
 //! beside it, because only the protocol holds answers back.
 
@@ -22,6 +27,15 @@ pub(super) struct Flight {
     lock: Mutex<()>,
     /// Signalled on `stop` and `ponderhit`.
     changed: Condvar,
+    /// Whether the worker has begun the flight, and the lines owed until it does.
+    begun: Mutex<Begun>,
+}
+
+/// Whether a flight has begun, and the answers to `isready` read before it did.
+#[derive(Default)]
+struct Begun {
+    yes: bool,
+    owed: Vec<String>,
 }
 
 impl Flight {
@@ -31,7 +45,29 @@ impl Flight {
             control: Control::new(pondering),
             lock: Mutex::new(()),
             changed: Condvar::new(),
+            begun: Mutex::new(Begun::default()),
         }
+    }
+
+    /// The answer to an `isready` read while this flight is unanswered (`readyok`, with any
+    /// line that goes before it): written at once if the worker has begun the flight, as UCI
+    /// asks during a search; else kept, and written as it begins, after the answers of the
+    /// commands sent before the `go`.
+    pub(super) fn ready(&self, out: &Out, lines: Vec<String>) {
+        let mut begun = self.begun.lock().unwrap_or_else(PoisonError::into_inner);
+        if begun.yes {
+            out.lines(&lines);
+        } else {
+            begun.owed.extend(lines);
+        }
+    }
+
+    /// The flight begins (the worker takes it up, or it will never run because the worker is
+    /// gone): the answers kept are written, and from now on [`Flight::ready`] writes at once.
+    pub(super) fn begin(&self, out: &Out) {
+        let mut begun = self.begun.lock().unwrap_or_else(PoisonError::into_inner);
+        begun.yes = true;
+        out.lines(&std::mem::take(&mut begun.owed));
     }
 
     /// `stop`: the search ends as soon as it can, and a held answer is released.
@@ -170,6 +206,53 @@ mod tests {
             ..Limits::default()
         };
         assert!(lets_go(true, Flight::ponderhit, ponder));
+    }
+
+    /// An output whose lines the test reads back.
+    #[derive(Clone, Default)]
+    struct Written(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Written {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Written {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    #[test]
+    fn readyok_waits_for_the_flight_to_begin_then_comes_at_once() {
+        let written = Written::default();
+        let out = Out::new(written.clone());
+        let flight = Flight::new(false);
+        // Read while the worker still writes what was owed before the `go`: kept.
+        flight.ready(
+            &out,
+            vec![
+                "info string skipped unknown words: x".into(),
+                "readyok".into(),
+            ],
+        );
+        out.line("info string error: owed before the go");
+        assert_eq!(written.text(), "info string error: owed before the go\n");
+        // The worker begins the search: the kept answer goes out first, in its order.
+        flight.begin(&out);
+        out.line("info depth 1");
+        flight.ready(&out, vec!["readyok".into()]);
+        assert_eq!(
+            written.text(),
+            "info string error: owed before the go\n\
+             info string skipped unknown words: x\nreadyok\n\
+             info depth 1\nreadyok\n"
+        );
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! answer itself (`uci`, `d`, `eval`, `help`, an error) only when the worker has nothing left
 //! to do, and otherwise queues it behind the worker's jobs, to be made and written in its turn
 //! (a `d` queued behind `TablesPath` shows the tables it opened). Only `isready` during a
-//! search is answered ahead of the search's `bestmove`, as UCI requires.
+//! search is answered ahead of the search's `bestmove`, as UCI requires, and only once the
+//! worker has begun the search, so never ahead of an answer owed before the `go`.
 //!
 //! Output goes through one lock per line, so lines from the two threads never interleave, and
 //! each line is flushed at once. A write error (the GUI closed the pipe) ends the loop.
@@ -185,6 +186,15 @@ impl Engine {
             .is_some_and(|(flight, _)| !flight.control.has_answered())
     }
 
+    /// Answers `isready` (`lines` end with its `readyok`) during the flight in progress: at
+    /// once if the worker has begun it, else as it begins.
+    fn ready(&self, lines: Vec<String>) -> Flow {
+        if let Some((flight, _)) = &self.current {
+            flight.ready(&self.out, lines);
+        }
+        Flow::Continue
+    }
+
     /// Stops the search in flight, if any.
     fn stop(&mut self) {
         if let Some((flight, _)) = &self.current {
@@ -234,7 +244,7 @@ impl Engine {
                         parsed.skipped.join(" ")
                     );
                     if parsed.command == Command::IsReady && self.searching() {
-                        self.out.line(&line);
+                        return self.ready(vec![line, "readyok".to_string()]);
                     } else {
                         self.say(line);
                     }
@@ -255,11 +265,11 @@ impl Engine {
                 lines
             }),
             Command::IsReady => {
-                // During a search, at once (UCI); otherwise once the setup sent before it is
-                // done: always through the queue, since the worker's start (the first table
-                // allocated) is setup too.
+                // During a search, at once (UCI), once the search has begun; otherwise once
+                // the setup sent before it is done: always through the queue, since the
+                // worker's start (the first table allocated) is setup too.
                 if self.searching() {
-                    self.out.line("readyok");
+                    self.ready(vec!["readyok".to_string()]);
                 } else {
                     self.send(Job::Say(Box::new(|| vec!["readyok".to_string()])));
                 }
@@ -496,10 +506,15 @@ impl Engine {
     fn hand_over(&mut self, task: Task, flight: Flight, needs_stop: bool) {
         let flight = Arc::new(flight);
         self.current = Some((flight.clone(), needs_stop));
-        self.send(Job::Answer {
+        let job = Job::Answer {
             flight,
             task: Box::new(task),
-        });
+        };
+        if let Err(Job::Answer { flight, .. }) = self.jobs.send(job) {
+            // It will never run: `isready` is answered at once, as it was for a search.
+            self.out.error("the search thread is gone");
+            flight.begin(&self.out);
+        }
     }
 }
 

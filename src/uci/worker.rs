@@ -24,7 +24,7 @@ use crate::search::Analysis;
 use crossbeam_channel::{unbounded, Receiver, SendError, Sender};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Work for the worker thread, in the order it arrived.
 pub(super) enum Job {
@@ -95,6 +95,9 @@ pub(super) struct Queue {
     pending: Arc<AtomicUsize>,
     /// Set on `quit`: the worker skips the jobs that only prepare later work.
     quitting: Arc<AtomicBool>,
+    /// False once the worker has died (a panic); jobs are sent under this lock, so that none
+    /// is sent after the dying worker has let the searches left in the queue begin.
+    alive: Arc<Mutex<bool>>,
 }
 
 /// The worker's end of the queue.
@@ -102,6 +105,7 @@ pub(super) struct Jobs {
     jobs: Receiver<Job>,
     pending: Arc<AtomicUsize>,
     quitting: Arc<AtomicBool>,
+    alive: Arc<Mutex<bool>>,
 }
 
 /// A queue from the reader to the worker.
@@ -109,15 +113,18 @@ pub(super) fn queue() -> (Queue, Jobs) {
     let (sender, receiver) = unbounded();
     let pending = Arc::new(AtomicUsize::new(0));
     let quitting = Arc::new(AtomicBool::new(false));
+    let alive = Arc::new(Mutex::new(true));
     let jobs = Jobs {
         jobs: receiver,
         pending: pending.clone(),
         quitting: quitting.clone(),
+        alive: alive.clone(),
     };
     let queue = Queue {
         jobs: sender,
         pending,
         quitting,
+        alive,
     };
     (queue, jobs)
 }
@@ -125,6 +132,10 @@ pub(super) fn queue() -> (Queue, Jobs) {
 impl Queue {
     /// Queues `job`; gives it back if the worker is gone.
     pub(super) fn send(&self, job: Job) -> Result<(), Job> {
+        let alive = self.alive.lock().unwrap_or_else(PoisonError::into_inner);
+        if !*alive {
+            return Err(job);
+        }
         // Counted before it is sent, so that the worker, done with it, never counts below zero.
         self.pending.fetch_add(1, Ordering::AcqRel);
         self.jobs.send(job).map_err(|SendError(job)| {
@@ -217,6 +228,10 @@ pub(super) fn worker(
     tables: (String, Variant),
     network: LoadedNetwork,
 ) {
+    let _dying = Dying {
+        jobs: &jobs,
+        out: out.clone(),
+    };
     let mut w = Worker {
         network,
         table: None,
@@ -243,7 +258,7 @@ pub(super) fn worker(
         &mut w.reported,
         None,
     );
-    for job in jobs.jobs {
+    for job in &jobs.jobs {
         if !(jobs.quitting.load(Ordering::Acquire) && job.prepares()) {
             w.run(job);
         }
@@ -252,11 +267,38 @@ pub(super) fn worker(
     }
 }
 
+/// Held by the worker while it runs: if it dies (a panic), the searches still queued never
+/// run, so they begin here, writing the `readyok`s kept for them, and no job is sent after.
+struct Dying<'a> {
+    jobs: &'a Jobs,
+    out: Out,
+}
+
+impl Drop for Dying<'_> {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        let mut alive = self
+            .jobs
+            .alive
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        *alive = false;
+        while let Ok(job) = self.jobs.jobs.try_recv() {
+            if let Job::Answer { flight, .. } = job {
+                flight.begin(&self.out);
+            }
+        }
+    }
+}
+
 impl Worker {
     fn run(&mut self, job: Job) {
         let out = &self.out.clone();
         match job {
             Job::Answer { flight, task } => {
+                flight.begin(out);
                 // Whichever way the task ends, it has answered once this is dropped.
                 let _answered = flight.answering();
                 self.answer(*task, &flight);
