@@ -483,6 +483,82 @@ fn one_game(config: &Config, round: u64, kept: &mut [Option<Process>; 2]) -> Fin
     }
 }
 
+/// One of the match's threads: takes the next round not yet played (and owned by this shard),
+/// plays it and hands it to the main thread, until the rounds run out or `stop` is set. With
+/// an SPRT it waits for each game to be counted before its next, so that once the SPRT has
+/// decided no thread starts another (each finishes only the game it is playing).
+fn player(
+    config: &Config,
+    next: &AtomicU64,
+    stop: &AtomicBool,
+    done: &HashMap<u64, Option<u8>>,
+    tx: Sender<(Finished, Sender<()>)>,
+) {
+    let mut kept: [Option<Process>; 2] = [None, None];
+    while !stop.load(Ordering::Acquire) {
+        let round = next.fetch_add(1, Ordering::AcqRel);
+        if round > config.total_games() {
+            break;
+        }
+        if done.contains_key(&round) || !config.shard.owns(round) {
+            continue;
+        }
+        let (counted, wait) = bounded(1);
+        if tx
+            .send((one_game(config, round, &mut kept), counted))
+            .is_err()
+        {
+            break;
+        }
+        if config.sprt.is_some() {
+            // Ends when the main thread drops its end, after the SPRT check.
+            let _ = wait.recv();
+        }
+    }
+    for p in kept.iter_mut().flatten() {
+        p.end(Duration::from_millis(500));
+    }
+    crate::sys::subreaper::sweep();
+}
+
+/// The record of a finished game, with the match's names, event and time controls.
+fn game_record(config: &Config, names: [&str; 2], finished: &Finished) -> GameRecord {
+    let (south, north) = if finished.a_south {
+        (names[0], names[1])
+    } else {
+        (names[1], names[0])
+    };
+    let meta = Meta {
+        event: &config.event,
+        date: &config.date,
+        round: finished.round,
+        south,
+        north,
+        time_control: config.time_controls(finished.round),
+    };
+    let mut record = GameRecord::new(&meta, &finished.record);
+    record.sprt = config.sprt.map(Into::into);
+    record
+}
+
+/// Writes a game's record to the match's files. The JSON line goes first: it is the game's
+/// record, from which `--resume` makes the PGN again if a kill comes between the two.
+fn write_record(
+    record: &GameRecord,
+    json: Option<&mut Sink>,
+    pgn: Option<&mut Sink>,
+) -> Result<(), String> {
+    let texts = json
+        .map(|sink| (sink, record.json() + "\n"))
+        .into_iter()
+        .chain(pgn.map(|sink| (sink, record.pgn())));
+    for (sink, text) in texts {
+        sink.write(&text)
+            .map_err(|e| format!("cannot write to {}: {e}", sink.path().display()))?;
+    }
+    Ok(())
+}
+
 /// Output files and what was already played (for `--resume`).
 pub struct Output<'a> {
     /// PGN file.
@@ -508,7 +584,6 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
         progress,
         mut union_sprt,
     } = output;
-    let total = config.total_games();
     let mut tally = Tally::default();
     let mut rounds: Vec<_> = done.iter().collect();
     rounds.sort();
@@ -526,42 +601,10 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
             let (next, stop, done) = (&next, &stop, &done);
-            scope.spawn(move || {
-                let mut kept: [Option<Process>; 2] = [None, None];
-                loop {
-                    if stop.load(Ordering::Acquire) {
-                        break;
-                    }
-                    let round = next.fetch_add(1, Ordering::AcqRel);
-                    if round > total {
-                        break;
-                    }
-                    if done.contains_key(&round) || !config.shard.owns(round) {
-                        continue;
-                    }
-                    let (counted, wait) = bounded(1);
-                    if tx
-                        .send((one_game(config, round, &mut kept), counted))
-                        .is_err()
-                    {
-                        break;
-                    }
-                    if config.sprt.is_some() {
-                        // Ends when the main thread drops its end, after the SPRT check.
-                        let _ = wait.recv();
-                    }
-                }
-                for p in kept.iter_mut().flatten() {
-                    p.end(Duration::from_millis(500));
-                }
-                crate::sys::subreaper::sweep();
-            });
+            scope.spawn(move || player(config, next, stop, done, tx));
         }
         drop(tx);
-        let names = [
-            config.engines[0].spec.name.as_str(),
-            config.engines[1].spec.name.as_str(),
-        ];
+        let names = config.engines.each_ref().map(|e| e.spec.name.as_str());
         for (finished, _counted) in &rx {
             // Once an interrupt is being handled its thread is killing the engines and will
             // end the process: a game that ends now ended by that kill (or could not start),
@@ -570,31 +613,8 @@ pub fn run(config: &Config, output: Output<'_>) -> Result<Totals, String> {
                 stop.store(true, Ordering::Release);
                 break;
             }
-            let (south, north) = if finished.a_south {
-                (names[0], names[1])
-            } else {
-                (names[1], names[0])
-            };
-            let meta = Meta {
-                event: &config.event,
-                date: &config.date,
-                round: finished.round,
-                south,
-                north,
-                time_control: config.time_controls(finished.round),
-            };
-            let mut record = GameRecord::new(&meta, &finished.record);
-            record.sprt = config.sprt.map(Into::into);
-            // The JSON line first: it is the game's record, from which --resume makes the
-            // PGN again if a kill comes between the two.
-            let written = json
-                .iter_mut()
-                .map(|sink| (sink, record.json() + "\n"))
-                .chain(pgn.iter_mut().map(|sink| (sink, record.pgn())))
-                .try_for_each(|(sink, text)| {
-                    sink.write(&text)
-                        .map_err(|e| format!("cannot write to {}: {e}", sink.path().display()))
-                });
+            let record = game_record(config, names, &finished);
+            let written = write_record(&record, json.as_mut(), pgn.as_mut());
             if let Err(e) = written {
                 failed = Some(e);
                 stop.store(true, Ordering::Release);
