@@ -188,11 +188,10 @@ impl Engine {
 
     /// Answers `isready` (`lines` end with its `readyok`) during the flight in progress: at
     /// once if the worker has begun it, else as it begins.
-    fn ready(&self, lines: Vec<String>) -> Flow {
+    fn ready(&self, lines: Vec<String>) {
         if let Some((flight, _)) = &self.current {
             flight.ready(&self.out, lines);
         }
-        Flow::Continue
     }
 
     /// Stops the search in flight, if any.
@@ -234,28 +233,30 @@ impl Engine {
     }
 
     fn handle(&mut self, line: &str) -> Flow {
-        let command = match parse(line) {
-            Ok(parsed) => {
-                if !parsed.skipped.is_empty() {
-                    // UCI skips unknown words; say which, so a typo is not silent. Before the
-                    // command's own answer, also when that is `readyok` during a search.
-                    let line = format!(
-                        "info string skipped unknown words: {}",
-                        parsed.skipped.join(" ")
-                    );
-                    if parsed.command == Command::IsReady && self.searching() {
-                        return self.ready(vec![line, "readyok".to_string()]);
-                    } else {
-                        self.say(line);
-                    }
-                }
-                parsed.command
-            }
+        let parsed = match parse(line) {
+            Ok(parsed) => parsed,
             Err(e) => {
                 self.error(e);
                 return Flow::Continue;
             }
         };
+        // UCI skips unknown words; say which, so a typo is not silent, before the command's
+        // own answer.
+        let skipped = (!parsed.skipped.is_empty()).then(|| {
+            format!(
+                "info string skipped unknown words: {}",
+                parsed.skipped.join(" ")
+            )
+        });
+        let command = parsed.command;
+        if command == Command::IsReady && self.searching() {
+            // During a search, at once (UCI), once the search has begun.
+            self.ready(skipped.into_iter().chain(["readyok".to_string()]).collect());
+            return Flow::Continue;
+        }
+        if let Some(line) = skipped {
+            self.say(line);
+        }
         match command {
             Command::Empty | Command::Register | Command::Debug(_) => {}
             Command::Uci => self.answer(|| {
@@ -265,14 +266,9 @@ impl Engine {
                 lines
             }),
             Command::IsReady => {
-                // During a search, at once (UCI), once the search has begun; otherwise once
-                // the setup sent before it is done: always through the queue, since the
-                // worker's start (the first table allocated) is setup too.
-                if self.searching() {
-                    self.ready(vec!["readyok".to_string()]);
-                } else {
-                    self.send(Job::Say(Box::new(|| vec!["readyok".to_string()])));
-                }
+                // No search under way: once the setup sent before it is done, always through
+                // the queue, since the worker's start (the first table allocated) is setup too.
+                self.send(Job::Say(Box::new(|| vec!["readyok".to_string()])));
             }
             Command::Stop => self.stop(),
             Command::PonderHit => {
