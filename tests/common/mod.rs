@@ -260,6 +260,11 @@ pub fn on_path(program: &str) -> Option<PathBuf> {
         })
 }
 
+/// One second, the unit of the engine tests' generous limits.
+pub const SECOND: Duration = Duration::from_secs(1);
+/// What "at once" allows beyond the machine's own round trip ([`Engine::at_once`]).
+pub const FAST: Duration = Duration::from_millis(100);
+
 /// The real `awari` engine over pipes, as a GUI or a tournament manager drives it. A thread
 /// reads its output lines, so that each wait for a line has a time limit; it is killed and
 /// reaped however the test ends.
@@ -358,6 +363,11 @@ impl Engine {
             lines.push(line);
         }
         lines
+    }
+
+    /// "At once" on this machine now: [`FAST`] beyond [`Engine::slack`].
+    pub fn at_once(&mut self) -> Duration {
+        FAST + self.slack()
     }
 
     /// What this machine adds now to anything a test times: the slowest of three `isready`
