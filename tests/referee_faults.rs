@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common;
-use crate::common::referee::{awari_engine, finish, misbehave, records};
+use crate::common::referee::{awari_engine, finish, misbehave, records, stall_timeout};
 use crate::common::{referee, running, scratch, text, Scratch};
 
 fn temp(name: &str) -> Scratch {
@@ -31,7 +31,8 @@ fn an_engine_that_reads_nothing_cannot_block_the_referee() {
         ))
         .arg(format!("option.A={big}"))
         .arg(format!("option.B={big}"))
-        .args(["--games", "2", "--depth", "1", "--timeout", "1500"])
+        .args(["--games", "2", "--depth", "1", "--timeout"])
+        .arg(stall_timeout(1500).to_string())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -529,10 +530,11 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
     .unwrap();
     let json = dir.join("games.jsonl");
     // (the second engine, the timeout, what every game's termination says)
-    let rows: [(&Path, &str, &str); 3] = [
-        (&closer, "10000", "its input is closed"),
-        (&late_closer, "10000", "its input is closed"),
-        (&mute, "1000", "no answer within 1000 ms"),
+    let stall = stall_timeout(1000);
+    let rows: [(&Path, u64, String); 3] = [
+        (&closer, 10_000, "its input is closed".to_string()),
+        (&late_closer, 10_000, "its input is closed".to_string()),
+        (&mute, stall, format!("no answer within {stall} ms")),
     ];
     // Each passes the handshake before the first game as the engine, then misbehaves.
     let awari = format!("exec '{}'", env!("CARGO_BIN_EXE_awari"));
@@ -550,7 +552,7 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
                 "--depth",
                 "2",
                 "--timeout",
-                timeout,
+                &timeout.to_string(),
                 "--jsonout",
             ])
             .arg(&json)
@@ -558,12 +560,12 @@ fn closed_input_stalls_and_matches_with_no_game_are_reported_as_they_are() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let out = finish(child, Duration::from_secs(120), says);
+        let out = finish(child, Duration::from_secs(120), &says);
         assert!(out.status.success(), "{}", text(&out.stderr));
         let games = records(&json);
         assert_eq!(games.len(), 2);
         for g in &games {
-            assert!(g.termination.contains(says), "{says}: {}", g.termination);
+            assert!(g.termination.contains(&says), "{says}: {}", g.termination);
         }
     }
     // No game played at all (both engines pass the handshake before the first game, then

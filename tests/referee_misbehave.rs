@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::common;
+use crate::common::referee::stall_timeout;
 use crate::common::{running, scratch, Scratch};
 
 /// A copy of `misbehave` under a unique path, so that its processes can be found afterwards;
@@ -71,6 +72,7 @@ fn its_help_lists_every_mode_and_a_wrong_one_points_there() {
 fn every_kind_of_misbehaviour() {
     // (mode and its argument, extra referee arguments, forfeits of misbehave in 2 games,
     //  words the output must contain)
+    let slow_start = stall_timeout(2000).to_string();
     let rows: &[(&[&str], &[&str], u32, &str)] = &[
         (&["normal"], &["--depth", "2"], 0, "2 games"),
         (&["crash-at", "4"], &["--depth", "2"], 2, "exited"),
@@ -79,7 +81,7 @@ fn every_kind_of_misbehaviour() {
         (&["illegal"], &["--depth", "2"], 2, "illegal move"),
         (
             &["slow-start", "200"],
-            &["--depth", "2", "--timeout", "2000"],
+            &["--depth", "2", "--timeout", &slow_start],
             0,
             "2 games",
         ),
@@ -128,6 +130,10 @@ fn every_kind_of_misbehaviour() {
 #[test]
 fn an_engine_that_fails_the_handshake_stops_the_run_at_once() {
     let (_dir, copy) = private_copy("handshake");
+    let stall = stall_timeout(1000);
+    let never_uci = format!("no uciok after uci: no answer within {stall} ms");
+    let never_ready = format!("no readyok after isready: no answer within {stall} ms");
+    let slower = (5 * stall).to_string();
     let misbehave = |mode: &[&str]| {
         let mut words = vec![
             "--engine".to_string(),
@@ -161,17 +167,17 @@ fn an_engine_that_fails_the_handshake_stops_the_run_at_once() {
         (
             "a program that is no engine",
             [awari("awari"), plain("/bin/cat", &[])].concat(),
-            "no uciok after uci: no answer within 1000 ms",
+            &never_uci,
         ),
         (
             "an engine that never says uciok",
             [awari("awari"), misbehave(&["no-uciok"])].concat(),
-            "no uciok after uci: no answer within 1000 ms",
+            &never_uci,
         ),
         (
             "an engine slower to start than the timeout",
-            [awari("awari"), misbehave(&["slow-start", "5000"])].concat(),
-            "no uciok after uci: no answer within 1000 ms",
+            [awari("awari"), misbehave(&["slow-start", &slower])].concat(),
+            &never_uci,
         ),
         (
             "a program that exits at once",
@@ -185,7 +191,7 @@ fn an_engine_that_fails_the_handshake_stops_the_run_at_once() {
                 plain("/bin/sh", &["-c", "read l; echo uciok; exec sleep 1000"]),
             ]
             .concat(),
-            "no readyok after isready: no answer within 1000 ms",
+            &never_ready,
         ),
         (
             "the first engine",
@@ -224,7 +230,14 @@ fn an_engine_that_fails_the_handshake_stops_the_run_at_once() {
         let json = dir.join("games.jsonl");
         let out = common::referee()
             .args(&args)
-            .args(["--games", "2", "--depth", "1", "--timeout", "1000"])
+            .args([
+                "--games",
+                "2",
+                "--depth",
+                "1",
+                "--timeout",
+                &stall.to_string(),
+            ])
             .arg("--jsonout")
             .arg(&json)
             .output()

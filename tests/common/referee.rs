@@ -4,7 +4,7 @@
 use awari::record::GameRecord;
 use std::path::Path;
 use std::process::{Child, Output};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The engine under test as a referee `--engine` named `name`.
 pub fn awari_engine(name: &str) -> [String; 3] {
@@ -40,4 +40,23 @@ pub fn records(json: &Path) -> Vec<GameRecord> {
         .lines()
         .filter_map(|l| GameRecord::from_json(l.as_bytes()).ok())
         .collect()
+}
+
+/// A `--timeout` in ms for a match in which the real engine must pass its handshake while the
+/// other engine stalls: `floor`, or ten times the slowest of three starts of the engine up to
+/// its `readyok` on this machine now, if that is more. A loaded machine slows every start, and
+/// a bound fixed in advance then fails the good engine instead of the stalling one.
+pub fn stall_timeout(floor: u64) -> u64 {
+    let slowest = (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            let mut e = super::Engine::start();
+            e.send("uci");
+            e.send("isready");
+            e.expect("readyok", Duration::from_secs(60));
+            start.elapsed()
+        })
+        .max()
+        .unwrap_or_default();
+    floor.max(10 * slowest.as_millis() as u64)
 }
