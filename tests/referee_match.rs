@@ -115,40 +115,6 @@ fn a_match_killed_with_sigkill_resumes_to_the_same_totals() {
 }
 
 #[test]
-fn a_record_cut_mid_line_is_played_again_on_its_own_line() {
-    let dir = temp("partial");
-    let json = dir.join("games.jsonl");
-    let args = ["--games", "4", "--depth", "3", "--jsonout"];
-    let out = referee().args(args).arg(&json).output().unwrap();
-    assert!(out.status.success());
-    let expected = last_line(&out.stdout, "awari vs evolved");
-    // Keep two whole lines and half of the third, as a kill during a write would.
-    let text = std::fs::read_to_string(&json).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let cut = format!(
-        "{}\n{}\n{}",
-        lines[0],
-        lines[1],
-        &lines[2][..lines[2].len() / 2]
-    );
-    std::fs::write(&json, cut).unwrap();
-    let out = referee()
-        .args(args)
-        .arg(&json)
-        .arg("--resume")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert_eq!(rounds(&json), vec![1, 2, 3, 4]);
-    let text = std::fs::read_to_string(&json).unwrap();
-    assert!(
-        text.lines().all(|l| l.starts_with('{') && l.ends_with('}')),
-        "{text}"
-    );
-    assert_eq!(last_line(&out.stdout, "awari vs evolved"), expected);
-}
-
-#[test]
 fn log_dir_holds_each_engines_exchange_and_stderr() {
     let dir = temp("logs");
     let logs = dir.join("logs");

@@ -1,6 +1,6 @@
 //! The referee's records through the real `referee` binary: `--resume` after a kill at any
 //! instant, a file of another match, a record glued to a fragment, a record that cannot be
-//! written, output closed early, and what never reaches the PGN.
+//! written, a record cut mid-line, output closed early, and what never reaches the PGN.
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -131,25 +131,24 @@ fn a_record_that_cannot_be_written_stops_the_match_with_an_error() {
     );
 }
 
-#[test]
-fn a_fragment_glued_to_the_next_record_is_not_read_as_a_game() {
-    let dir = temp("glued");
+/// A match of `games` games at depth 3 played into `name`'s `games.jsonl`; its file rewritten
+/// by `damage` (from its lines) as a kill or a full disk would leave it; and the match taken on
+/// with `--resume`. Gives that run, the folder of the file, and the totals line of the whole first run, which
+/// the resumed match must end with.
+fn resumed_after_damage(
+    name: &str,
+    games: &str,
+    damage: impl Fn(&[&str]) -> String,
+) -> (std::process::Output, Scratch, String) {
+    let dir = temp(name);
     let json = dir.join("games.jsonl");
-    let args = ["--games", "6", "--depth", "3", "--jsonout"];
+    let args = ["--games", games, "--depth", "3", "--jsonout"];
     let out = referee().args(args).arg(&json).output().unwrap();
-    assert!(out.status.success());
+    assert!(out.status.success(), "{}", text(&out.stderr));
     let expected = last_line(&out.stdout, "awari vs evolved");
-    // Round 3's record cut short by a full disk, and round 4's written on the same line.
-    let text_now = std::fs::read_to_string(&json).unwrap();
-    let lines: Vec<&str> = text_now.lines().collect();
-    let glued = format!(
-        "{}\n{}\n{}{}\n",
-        lines[0],
-        lines[1],
-        &lines[2][..lines[2].len() / 2],
-        lines[3]
-    );
-    std::fs::write(&json, glued).unwrap();
+    let whole = std::fs::read_to_string(&json).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    std::fs::write(&json, damage(&lines)).unwrap();
     let out = referee()
         .args(args)
         .arg(&json)
@@ -157,15 +156,54 @@ fn a_fragment_glued_to_the_next_record_is_not_read_as_a_game() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
+    (out, dir, expected)
+}
+
+/// The rounds of the games in `json`, in order.
+fn rounds(json: &std::path::Path) -> Vec<u64> {
+    let mut rounds: Vec<u64> = records(json).iter().map(|r| r.round).collect();
+    rounds.sort_unstable();
+    rounds
+}
+
+#[test]
+fn a_record_cut_mid_line_is_played_again_on_its_own_line() {
+    // Two whole lines and half of the third, as a kill during a write would leave them.
+    let (out, dir, expected) = resumed_after_damage("partial", "4", |lines| {
+        format!(
+            "{}\n{}\n{}",
+            lines[0],
+            lines[1],
+            &lines[2][..lines[2].len() / 2]
+        )
+    });
+    let json = dir.join("games.jsonl");
+    assert_eq!(rounds(&json), vec![1, 2, 3, 4]);
+    let whole = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        whole
+            .lines()
+            .all(|l| l.starts_with('{') && l.ends_with('}')),
+        "{whole}"
+    );
+    assert_eq!(last_line(&out.stdout, "awari vs evolved"), expected);
+}
+
+#[test]
+fn a_fragment_glued_to_the_next_record_is_not_read_as_a_game() {
+    // Round 3's record cut short by a full disk, and round 4's written on the same line.
+    let (out, dir, expected) = resumed_after_damage("glued", "6", |lines| {
+        let half = &lines[2][..lines[2].len() / 2];
+        format!("{}\n{}\n{half}{}\n", lines[0], lines[1], lines[3])
+    });
+    let json = dir.join("games.jsonl");
     assert!(
         text(&out.stderr).contains("line 3: damaged"),
         "{}",
         text(&out.stderr)
     );
     assert_eq!(last_line(&out.stdout, "awari vs evolved"), expected);
-    let mut rounds: Vec<u64> = records(&json).iter().map(|r| r.round).collect();
-    rounds.sort_unstable();
-    assert_eq!(rounds, vec![1, 2, 3, 4, 5, 6]);
+    assert_eq!(rounds(&json), vec![1, 2, 3, 4, 5, 6]);
 }
 
 #[test]

@@ -6,6 +6,7 @@ use awari::record::{GameRecord, GameResult};
 use std::path::Path;
 use std::process::Output;
 
+use crate::common::referee::misbehave;
 use crate::common::{printed, referee, scratch, Scratch, AWARI};
 
 fn temp(name: &str) -> Scratch {
@@ -166,15 +167,6 @@ fn records_of_every_way_a_game_ends_verify() {
             format!("name={name}"),
             "depth=1".into(),
         ]
-    };
-    let misbehave = |mode: &[&str]| -> Vec<String> {
-        let mut words = vec![
-            "--engine".to_string(),
-            format!("cmd={}", env!("CARGO_BIN_EXE_misbehave")),
-            "name=misbehave".to_string(),
-        ];
-        words.extend(mode.iter().map(|a| format!("arg={a}")));
-        words
     };
     let games = |n: &str| vec!["--games".to_string(), n.to_string()];
     let cases: Vec<(&str, Vec<String>, &str)> = vec![
