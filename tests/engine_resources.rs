@@ -199,12 +199,7 @@ fn threads_the_system_refuses_are_said_and_the_search_goes_on() {
 
 /// The engine's resident memory now, in KiB (Linux).
 fn resident_kib(e: &Engine) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", e.id())).unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
+    common::proc_status(e.id(), "VmRSS").expect("the engine is running")
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! train` on a tiny data set, and `EvalFile` refusing a bad weights file while keeping the
 //! network in use.
 
-use crate::common::{awari, printed, scratch, skipped, Engine, Need};
+use crate::common::{awari, printed, proc_status, scratch, skipped, Engine, Need};
 use awari::rng::Rng;
 use awari::rules::Side;
 use awari::rules::{Board, Variant};
@@ -398,10 +398,7 @@ fn eval_file_changes_the_evaluation() {
 
 /// The peak resident memory of process `pid` in bytes (Linux's VmHWM).
 fn peak_memory(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
-    let kb: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
-    kb * 1024
+    proc_status(pid, "VmHWM").expect("the engine is running") * 1024
 }
 
 /// An `EvalFile` of 3 GB (sparse, a network's header then zeros) is refused by its size, read

@@ -62,6 +62,7 @@ mod tables_guards;
 mod tables_mpi;
 mod tables_search;
 mod tables_solvers;
+mod tables_strategy;
 mod tables_values;
 mod web;
 

@@ -5,10 +5,13 @@
 
 pub mod disk;
 mod engine;
+pub mod headless;
 pub mod kalah;
 pub mod referee;
 pub mod serve;
 pub mod tables;
+pub mod values;
+pub mod wire;
 
 // As with dead code: a test crate may use none of these.
 #[allow(unused_imports)]
@@ -518,6 +521,37 @@ impl Drop for Group {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// Ends `child` as a person would: SIGTERM (a server ends its engines with it), then SIGKILL
+/// if it has not gone within 10 s; it is reaped either way.
+pub fn terminate(child: &mut Child) {
+    let _ = Command::new("kill")
+        .arg(child.id().to_string())
+        .stderr(std::process::Stdio::null())
+        .status();
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while std::time::Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The number a field of `/proc/PID/status` starts with (`VmRSS` and `VmHWM` in KiB,
+/// `Threads`), or `None` if the process is gone (Linux).
+pub fn proc_status(pid: u32, field: &str) -> Option<u64> {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// The `HOST:PORT` that `awari serve` prints as its first line (`http://HOST:PORT/`), read
