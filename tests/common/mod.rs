@@ -554,18 +554,39 @@ pub fn proc_status(pid: u32, field: &str) -> Option<u64> {
         .ok()
 }
 
-/// The `HOST:PORT` that `awari serve` prints as its first line (`http://HOST:PORT/`), read
-/// from `child`'s piped stdout as soon as the port is open.
-pub fn served_address(child: &mut Child) -> String {
+/// `awari serve ARGS`, hermetic (through `prlimit --as=BYTES` when a limit is given), and the
+/// `HOST:PORT` it prints as its first line (`http://HOST:PORT/`) once its port is open. A
+/// server that prints no address is stopped by pid before the test fails.
+pub fn serve(args: &[&str], memory: Option<u64>) -> (Child, String) {
+    let mut command = match memory {
+        Some(bytes) => {
+            let mut c = hermetic("prlimit");
+            c.arg(format!("--as={bytes}")).arg("--").arg(AWARI);
+            c
+        }
+        None => hermetic(AWARI),
+    };
+    let mut child = command
+        .arg("serve")
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("awari serve");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout piped"))
-        .read_line(&mut line)
-        .unwrap();
-    line.trim()
+    let _ = BufReader::new(child.stdout.take().expect("stdout piped")).read_line(&mut line);
+    match line
+        .trim()
         .strip_prefix("http://")
         .and_then(|r| r.strip_suffix('/'))
-        .unwrap_or_else(|| panic!("no address printed: {line:?}"))
-        .to_string()
+    {
+        Some(addr) => (child, addr.to_string()),
+        None => {
+            terminate(&mut child);
+            panic!("awari serve {args:?} printed no address: {line:?}");
+        }
+    }
 }
 
 /// The N of the `value N:` line that `awari solve` prints.

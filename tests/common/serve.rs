@@ -132,15 +132,7 @@ pub struct Server {
 
 impl Server {
     pub fn start(args: &[&str]) -> Server {
-        let mut child = super::hermetic(AWARI)
-            .arg("serve")
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("awari serve");
-        let addr = super::served_address(&mut child);
+        let (child, addr) = super::serve(args, None);
         Server { child, addr }
     }
 

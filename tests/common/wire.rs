@@ -6,10 +6,8 @@
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
-
-use super::serve::AWARI;
 
 /// `awari serve ARGS` (through `prlimit --as=BYTES` when a limit is given), killed by pid
 /// when dropped.
@@ -20,24 +18,7 @@ pub struct Server {
 
 impl Server {
     pub fn start(args: &[&str], memory: Option<u64>) -> Server {
-        let mut command = match memory {
-            Some(bytes) => {
-                let mut c = Command::new("prlimit");
-                c.arg(format!("--as={bytes}")).arg("--").arg(AWARI);
-                c
-            }
-            None => Command::new(AWARI),
-        };
-        let mut child = command
-            .envs(super::home_env())
-            .arg("serve")
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("awari serve");
-        let addr = super::served_address(&mut child);
+        let (child, addr) = super::serve(args, memory);
         let port = addr
             .rsplit_once(':')
             .and_then(|(_, p)| p.parse().ok())
