@@ -153,8 +153,7 @@ fn a_new_game_clears_the_engine_panel() {
           hint: document.querySelectorAll("#board .hint").length,
         };"##,
     );
-    // Nothing of the last game's engines stays; the notice only offers the game back (it
-    // held moves).
+    // Nothing of the last game's engines stays; the notice offers the game (it held moves) back.
     assert_eq!(
         panel,
         serde_json::json!({"thinking": "", "notice": "Bring back the game before", "lines": 0, "evaltext": "", "choice": false, "hint": 0}),
@@ -336,6 +335,9 @@ fn pause_stops_the_board_at_once_however_far_behind_it_was() {
           const b = document.body;
           window.log.push([b.getAttribute("data-paused"), b.getAttribute("data-moves")]);
         }).observe(document.body, { attributes: true, attributeFilter: ["data-moves", "data-paused"] });
+        document.addEventListener("click", (e) => {
+          if (e.target.id === "pause") window.log.push(["click", document.body.getAttribute("data-moves")]);
+        }, true);
         const pace = document.getElementById("pace");
         pace.value = "250";
         pace.dispatchEvent(new Event("change"));
@@ -354,7 +356,6 @@ fn pause_stops_the_board_at_once_however_far_behind_it_was() {
             game >= shown() + 5
         },
     );
-    let before = b.eval("return window.log.length").as_u64().unwrap() as usize;
     b.click("#pause");
     wait_until(
         Duration::from_secs(60),
@@ -366,18 +367,20 @@ fn pause_stops_the_board_at_once_however_far_behind_it_was() {
                 && b.eval(READ)["moves"] == st["moves"]
         },
     );
-    // Drawn after the click: the game's position at once (and a move that was being thought
-    // when the pause came), not the five or more moves that were behind.
+    // Drawn once the click came (the board sows on until then): the game's position at once
+    // (and a move that was being thought when the pause came), not the moves that were behind.
     let log: Vec<(Option<String>, Option<String>)> =
         serde_json::from_value(b.eval("return window.log")).unwrap();
-    let mut after: Vec<&str> = log[before..]
+    let click = log.iter().position(|(p, _)| p.as_deref() == Some("click"));
+    let since = &log[click.expect("the click logged")..];
+    let mut after: Vec<&str> = since[1..]
         .iter()
         .filter_map(|(_, m)| m.as_deref())
         .collect();
     after.dedup();
     assert!(
         after.len() <= 2,
-        "positions drawn after the pause: {after:?}"
+        "positions drawn after the pause: {after:?} (logged from the click: {since:?})"
     );
 }
 
