@@ -12,6 +12,10 @@ use awari::search::tt::HashTable;
 use awari::search::{search, Control, Found, Setup, MATE_BOUND};
 use std::sync::Mutex;
 
+#[path = "common/minimax.rs"]
+mod minimax;
+use minimax::solve;
+
 /// The switches are process-wide: the tests that set them take turns.
 static SWITCHES: Mutex<()> = Mutex::new(());
 
@@ -107,35 +111,6 @@ fn quiescence_sees_through_a_capture_sequence() {
             quiet.score
         );
     }
-}
-
-/// The game-theoretic result for the side to move if every line ends within `depth` plies: 1
-/// win, 0 draw, -1 loss. Plain minimax over `Game`, with none of the search's code.
-fn solve(game: &mut Game, depth: u32) -> Option<i32> {
-    let me = game.board().side_to_move();
-    if let Some(outcome) = game.outcome() {
-        return Some(match outcome.winner {
-            None => 0,
-            Some(w) if w == me => 1,
-            Some(_) => -1,
-        });
-    }
-    if depth == 0 {
-        return None;
-    }
-    let mut best = Some(-1);
-    for m in game.legal_moves() {
-        game.play(m).expect("a listed move is legal");
-        let same = game.board().side_to_move() == me;
-        let v = solve(game, depth - 1).map(|v| if same { v } else { -v });
-        game.undo();
-        best = match (best, v) {
-            (_, Some(1)) => return Some(1),
-            (Some(b), Some(v)) => Some(b.max(v)),
-            _ => None,
-        };
-    }
-    best
 }
 
 /// A position of `variant` with `seeds` seeds on the board, reached by random sowing from a

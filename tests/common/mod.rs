@@ -7,6 +7,7 @@ pub mod disk;
 mod engine;
 pub mod headless;
 pub mod kalah;
+pub mod minimax;
 pub mod referee;
 pub mod serve;
 pub mod tables;
