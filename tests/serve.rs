@@ -13,9 +13,8 @@
 use crate::common;
 use awari::rules::{Board, Game, Move, Variant};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::serve::*;
@@ -543,29 +542,14 @@ fn the_page_carries_its_policy_and_an_address_off_loopback_is_warned_of() {
     };
     assert_eq!(code, "421");
 
-    let mut child = common::hermetic(AWARI)
-        .args(["serve", "--bind", "0.0.0.0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut warning = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut warning)
-        .unwrap();
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
-    let _ = Command::new("kill").arg(child.id().to_string()).status();
-    let _ = child.wait();
+    let (child, addr, warning) = common::serve_warned(&["--bind", "0.0.0.0"]);
+    let server = Server { child, addr };
     assert!(
         warning.starts_with("warning: listening on 0.0.0.0"),
         "{warning}"
     );
     // A wildcard address is no address to type: this machine's own is printed.
-    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert!(server.addr.starts_with("127.0.0.1:"), "{}", server.addr);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::common::wire::{
     exchange, parse, post, read_events, read_stream, request, running, session, Server,
 };
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{IpAddr, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -419,31 +419,9 @@ fn own_addresses() -> Vec<IpAddr> {
 
 #[test]
 fn a_wildcard_bind_answers_the_machines_own_addresses() {
-    let mut child = Command::new(AWARI)
-        .envs(common::home_env())
-        .args(["serve", "--bind", "0.0.0.0", "--host", "Awari-Box.example"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut warning = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut warning)
-        .unwrap();
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
-    let server = Server {
-        port: url
-            .trim()
-            .strip_suffix('/')
-            .and_then(|r| r.rsplit_once(':'))
-            .and_then(|(_, p)| p.parse().ok())
-            .unwrap_or_else(|| panic!("no address printed: {url:?}")),
-        child,
-    };
+    let args = ["--bind", "0.0.0.0", "--host", "Awari-Box.example"];
+    let (child, printed, warning) = common::serve_warned(&args);
+    let server = Server::at(child, &printed);
     let port = server.port;
     assert!(
         warning.starts_with("warning: listening on 0.0.0.0"),
@@ -453,7 +431,8 @@ fn a_wildcard_bind_answers_the_machines_own_addresses() {
         warning.contains(&format!("http://Awari-Box.example:{port}/")),
         "{warning}"
     );
-    assert_eq!(url.trim(), format!("http://127.0.0.1:{port}/"));
+    // A wildcard address is no address to type: this machine's own is printed.
+    assert_eq!(printed, format!("127.0.0.1:{port}"));
     // (connected to, Host, status)
     let mut rows = vec![
         ("127.0.0.1".to_string(), format!("127.0.0.1:{port}"), 200),

@@ -559,6 +559,16 @@ pub fn proc_status(pid: u32, field: &str) -> Option<u64> {
 /// `HOST:PORT` it prints as its first line (`http://HOST:PORT/`) once its port is open. A
 /// server that prints no address is stopped by pid before the test fails.
 pub fn serve(args: &[&str], memory: Option<u64>) -> (Child, String) {
+    let (child, addr, _) = spawn_serve(args, memory, false);
+    (child, addr)
+}
+
+/// [`serve`], and the first line it writes to stderr (a warning), read before its address.
+pub fn serve_warned(args: &[&str]) -> (Child, String, String) {
+    spawn_serve(args, None, true)
+}
+
+fn spawn_serve(args: &[&str], memory: Option<u64>, warned: bool) -> (Child, String, String) {
     let mut command = match memory {
         Some(bytes) => {
             let mut c = hermetic("prlimit");
@@ -567,14 +577,23 @@ pub fn serve(args: &[&str], memory: Option<u64>) -> (Child, String) {
         }
         None => hermetic(AWARI),
     };
+    let piped = std::process::Stdio::piped;
     let mut child = command
         .arg("serve")
         .args(args)
         .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stdout(piped())
+        .stderr(if warned {
+            piped()
+        } else {
+            std::process::Stdio::null()
+        })
         .spawn()
         .expect("awari serve");
+    let mut warning = String::new();
+    if let Some(stderr) = child.stderr.take() {
+        let _ = BufReader::new(stderr).read_line(&mut warning);
+    }
     let mut line = String::new();
     let _ = BufReader::new(child.stdout.take().expect("stdout piped")).read_line(&mut line);
     match line
@@ -582,10 +601,10 @@ pub fn serve(args: &[&str], memory: Option<u64>) -> (Child, String) {
         .strip_prefix("http://")
         .and_then(|r| r.strip_suffix('/'))
     {
-        Some(addr) => (child, addr.to_string()),
+        Some(addr) => (child, addr.to_string(), warning),
         None => {
             terminate(&mut child);
-            panic!("awari serve {args:?} printed no address: {line:?}");
+            panic!("awari serve {args:?} printed no address: {line:?} ({warning:?})");
         }
     }
 }

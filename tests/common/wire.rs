@@ -19,6 +19,11 @@ pub struct Server {
 impl Server {
     pub fn start(args: &[&str], memory: Option<u64>) -> Server {
         let (child, addr) = super::serve(args, memory);
+        Server::at(child, &addr)
+    }
+
+    /// The server `child` that printed `addr` (`HOST:PORT`).
+    pub fn at(child: Child, addr: &str) -> Server {
         let port = addr
             .rsplit_once(':')
             .and_then(|(_, p)| p.parse().ok())
