@@ -1,5 +1,5 @@
 //! The search against known answers: hand-made tactical positions, then small endgames in every
-//! rule set where a plain full-width minimax (written here, on `Game`, with none of the
+//! rule set where a plain full-width minimax (`common::minimax`, on `Game`, with none of the
 //! search's code) proves the result.
 
 use awari::rng::Rng;
