@@ -212,7 +212,7 @@ pub struct Solver<'a> {
 /// Seeds on the board.
 #[inline]
 fn seeds(board: &Board) -> i32 {
-    board.houses().iter().map(|&h| i32::from(h)).sum()
+    board.seeds_on_board() as i32
 }
 
 /// The side to move's store minus the opponent's.

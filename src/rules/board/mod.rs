@@ -161,6 +161,13 @@ impl Board {
         self.total
     }
 
+    /// Seeds on the board, in the houses: those in play less the stores' (no sum over the
+    /// houses, which the evaluation and the search ask at every node).
+    #[inline]
+    pub fn seeds_on_board(&self) -> u32 {
+        u32::from(self.total) - u32::from(self.stores[0]) - u32::from(self.stores[1])
+    }
+
     /// The Zobrist key of houses, stores, side to move, pending bonus and kalah's reading (not
     /// the ply).
     #[inline]

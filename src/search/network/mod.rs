@@ -322,8 +322,7 @@ impl Network {
         let stores = board.stores();
         let houses = board.houses();
         let material = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
-        // The seeds in play less the stores', not the houses summed.
-        let on_board = u32::from(board.total_seeds()) - u32::from(stores[0]) - u32::from(stores[1]);
+        let on_board = board.seeds_on_board();
         debug_assert_eq!(bucket_of_seeds(on_board), output_bucket(&houses));
         let bucket = bucket_of_seeds(on_board);
         #[cfg(target_arch = "x86_64")]
