@@ -1,7 +1,7 @@
 //! The guards that keep the pruning rules ([`prune`](super::prune)) away from the game's end:
 //! what makes a node, or a move, one that futility must search in full.
 
-use crate::rules::{Board, EndReason, Variant};
+use crate::rules::{Board, EndReason, MoveList, Variant};
 
 /// A row holding this many seeds or fewer is nearly empty: a starvation, an empty row or a
 /// grand slam may be a few plies away. (`Extensions` searches a move that leaves the side to
@@ -71,6 +71,32 @@ pub(super) fn node_guards(variant: Variant, board: &Board, moves: usize) -> Guar
     found
 }
 
+/// What keeps reverse futility's cut off `board`, a node of `variant` with `moves`: the
+/// [`node_guards`], but one move keeps it off only where that move ends the game by any rule
+/// ([`ends`], with `repeats` asked of the line so far). A cut says the node is worth at least
+/// beta; a node whose one move leads on is worth what that move is worth, as likely above
+/// beta as any other, and cutting it costs nothing of the game's end. Late in a game a node
+/// with one move is common, and keeping every one of them whole was most of what the guards
+/// cost (tournament/README.md).
+#[inline]
+pub(super) fn cut_guards(
+    variant: Variant,
+    board: &Board,
+    moves: MoveList,
+    repeats: impl Fn(u64) -> bool,
+) -> Guards {
+    let found = node_guards(variant, board, moves.len());
+    let mut moves = moves;
+    match (moves.next(), moves.next()) {
+        (Some(only), None)
+            if ends(variant, board, &board.play_unchecked(only), repeats).is_none() =>
+        {
+            Guards(found.0 & !Guards::ONE_MOVE.0)
+        }
+        _ => found,
+    }
+}
+
 /// Whether a row emptied decides the game in `variant`, so that a row nearly empty puts its end
 /// in sight: in kalah, kalah-empty, ahl and ayoayo an empty row ends it, and in awari the side
 /// to move facing an empty row of its own has lost to a grand slam. Not in oware: there the
@@ -102,6 +128,71 @@ pub(super) fn ends(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Game;
+
+    /// Reverse futility's guards ([`cut_guards`]): a node with one move is kept whole only
+    /// where that move ends the game (a repetition, the last seeds given away where the
+    /// opponent cannot feed them back), and is cut as any other where it leads on; the other
+    /// guards stay as they are.
+    #[test]
+    fn one_move_guards_a_cut_only_where_that_move_ends_the_game() {
+        let one_move_on = "0-0-0-0-0-1-4-4-4-4-4-4-11-12-S";
+        let nearly = Guards::NEARLY_EMPTY_ROW;
+        // (rule set, position, moves before, its cut guards)
+        let rows = [
+            // North's one move repeats the position after South's `E` of the moves.
+            (
+                Variant::Oware,
+                "0-1-1-0-1-0-2-0-0-0-0-0-21-22-S",
+                "EaBbCcEdDeFbAfEaFbAaBbDcCdDfAeAfEaFaAbBcEdCfD",
+                Guards::ONE_MOVE,
+            ),
+            // South gives away its last seed and North cannot feed it back.
+            (
+                Variant::Oware,
+                "0-0-0-0-0-1-0-1-0-0-0-0-23-23-S",
+                "",
+                Guards::ONE_MOVE,
+            ),
+            (
+                Variant::Awari,
+                "0-0-0-0-0-1-0-1-0-0-0-0-23-23-S",
+                "",
+                Guards::ONE_MOVE.with(nearly),
+            ),
+            // South's one move empties its row, and North feeds it.
+            (Variant::Oware, one_move_on, "", Guards::NONE),
+            (Variant::Awari, one_move_on, "", nearly),
+            (
+                Variant::Oware,
+                "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+                "",
+                Guards::NONE,
+            ),
+        ];
+        for (variant, position, before, guards) in rows {
+            let mut game = Game::new(Board::from_notation(variant, position).unwrap());
+            game.play_text(before).unwrap();
+            let board = *game.board();
+            let moves = board.legal_moves();
+            let keys = game.keys_since_capture();
+            let row = format!("{variant} {position} {before}");
+            assert_eq!(
+                cut_guards(variant, &board, moves, |key| keys.contains(&key)),
+                guards,
+                "{row}"
+            );
+            // What the node's guards alone say: one move keeps the pruning rules off.
+            assert_eq!(
+                node_guards(variant, &board, moves.len()),
+                match moves.len() {
+                    1 => guards.with(Guards::ONE_MOVE),
+                    _ => guards,
+                },
+                "{row}"
+            );
+        }
+    }
 
     /// The node guards of a position in each rule set: a nearly empty row keeps the pruning
     /// rules off only where an empty row decides the game (not in oware, where the opponent

@@ -225,7 +225,7 @@ impl<'a> Searcher<'a> {
         // played out after, where no child's entry is asked for as they are played (the
         // children are leaves), so that a node the table cuts off has played none for
         // nothing.
-        let (verdict, eval) = self.futility_verdict::<V>(board, node, window, known, moves.len());
+        let (verdict, eval) = self.futility_verdict::<V>(board, node, window, known, moves);
         let key = self.table_key(board);
         if verdict == Futile::FailHigh {
             return match self.probe_tt(key, moves, node, window) {

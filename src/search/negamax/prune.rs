@@ -6,9 +6,9 @@
 use super::super::eval::evaluate_in;
 use super::super::ordering::Child;
 use super::super::score::TB_BOUND;
-use super::guards::{ends, node_guards, Guards};
+use super::guards::{cut_guards, ends, Guards};
 use super::{variant, Node, Searcher, Window};
-use crate::rules::{Board, Variant};
+use crate::rules::{Board, MoveList, Variant};
 
 impl Searcher<'_> {
     /// Whether [`Searcher::futility_verdict`] looks at a node at all: where the `Futility` switch is
@@ -26,16 +26,16 @@ impl Searcher<'_> {
     /// variation, with its evaluation: whether that is so far above beta that the node is
     /// taken to fail high, or so far below alpha that its quiet moves after the first may be
     /// left out (only a capture is expected to raise it). `Futile::No` where a guard keeps
-    /// the node whole ([`node_guards`]: it has one of its `moves` or none, or a nearly empty
-    /// row where an empty row decides the game); where the quiet moves are left out, each is looked at first
-    /// ([`Searcher::prunable`]).
+    /// the node whole ([`cut_guards`]: its one move, of `moves`, ends the game, or a row is
+    /// nearly empty where an empty row decides the game); where the quiet moves are left out,
+    /// each is looked at first ([`Searcher::prunable`]).
     pub(super) fn futility_verdict<const V: u8>(
         &self,
         board: &Board,
         node: Node,
         window: Window,
         known: (i32, i32),
-        moves: usize,
+        moves: MoveList,
     ) -> (Futile, i32) {
         if !self.futility_applies(node, window) {
             return (Futile::No, 0);
@@ -45,7 +45,12 @@ impl Searcher<'_> {
             .clamp(known.0, known.1);
         match futile(eval, window, node.depth) {
             Futile::No => (Futile::No, eval),
-            _ if self.guarded(node_guards(variant::<V>(), board, moves)) => (Futile::No, eval),
+            _ if self.guarded(cut_guards(variant::<V>(), board, moves, |key| {
+                self.repetitions.repeats_below(key, node.since)
+            })) =>
+            {
+                (Futile::No, eval)
+            }
             verdict => (verdict, eval),
         }
     }
