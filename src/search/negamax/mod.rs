@@ -214,10 +214,11 @@ impl<'a> Searcher<'a> {
         };
         // Futility's verdict comes first, from the evaluation (where futility applies: near
         // the horizon, off the principal variation, away from the game's end). A node it cuts
-        // off plays no move out, and reads the table first for a proven result: a forced end
-        // found before, where its bound settles the node, is worth more than the evaluation;
-        // an estimate stored there is not, and the node takes the evaluation's cut rather
-        // than that estimate (the match that chose it: doc/figures.md, "Futility before the
+        // off plays no move out, and, where one may be stored (near an oware game's end, in
+        // the other rule sets always: `guards::reads_table_before_cut`), reads the table
+        // first for a proven result: a forced end found before, where its bound settles the
+        // node, is worth more than the evaluation; an estimate stored there is not, and the
+        // node takes the evaluation's cut rather than that estimate (the match that chose it: doc/figures.md, "Futility before the
         // table is read"). Elsewhere the moves are played out before the table is read
         // wherever the node is not one ply from the horizon or futility applies, so that the
         // table's entry (asked for when the parent played this node out) has had that time
@@ -228,6 +229,9 @@ impl<'a> Searcher<'a> {
         let (verdict, eval) = self.futility_verdict::<V>(board, node, window, known, moves);
         let key = self.table_key(board);
         if verdict == Futile::FailHigh {
+            if !guards::reads_table_before_cut(variant::<V>(), board) {
+                return eval;
+            }
             return match self.probe_tt(key, moves, node, window) {
                 ControlFlow::Break(score) if score.abs() >= TB_BOUND => score,
                 _ => eval,

@@ -444,21 +444,39 @@ mod tests {
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 
-    /// A node that futility cuts off reads the table first: a bound stored there that settles
-    /// the node (a forced loss found before) is its score, not the evaluation.
+    /// A node that futility cuts off reads the table first where a proven result may be
+    /// stored there ([`reads_table_before_cut`](super::super::guards::reads_table_before_cut)):
+    /// a bound stored there that settles the node (a forced loss found before) is its score,
+    /// not the evaluation. In oware only near the game's end; elsewhere the cut takes the
+    /// evaluation, whatever is stored.
     #[test]
-    fn futility_gives_way_to_a_bound_in_the_table() {
-        let board = Board::from_notation(Variant::Oware, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S").unwrap();
-        let eval = evaluate_in(Variant::Oware, &board, &Evaluator::engine(Variant::Oware));
+    fn futility_gives_way_to_a_bound_in_the_table_near_the_end() {
+        // (rule set, position, whether the stored bound is read)
+        let rows = [
+            (Variant::Oware, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", false),
+            (Variant::Oware, "1-1-1-1-1-1-1-1-1-1-1-1-20-16-N", true),
+            (Variant::Oware, "2-0-1-1-0-3-1-0-2-1-1-0-18-18-S", true),
+            (Variant::Awari, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", true),
+        ];
         let depth = 2;
-        let alpha = eval - REVERSE_FUTILITY_MARGIN * depth - 50;
-        assert_eq!(futile(eval, Window::null(alpha), depth), Futile::FailHigh);
-        let (score, _, _) = node(&board, depth, alpha, true);
-        assert_eq!(score, eval, "no bound stored: the evaluation");
         let lost = -(MATE - 7);
         let stored = (super::super::to_table(lost, 1), Bound::Upper, depth);
-        let (score, _, _) = node_with(&board, depth, alpha, true, Some(stored));
-        assert_eq!(score, lost, "the stored bound");
+        for (variant, position, read) in rows {
+            let board = Board::from_notation(variant, position).unwrap();
+            let eval = evaluate_in(variant, &board, &Evaluator::engine(variant));
+            let alpha = eval - REVERSE_FUTILITY_MARGIN * depth - 50;
+            let row = format!("{variant} {position}");
+            assert_eq!(
+                futile(eval, Window::null(alpha), depth),
+                Futile::FailHigh,
+                "{row}"
+            );
+            let (score, _, _) = node(&board, depth, alpha, true);
+            assert_eq!(score, eval, "{row}: no bound stored, the evaluation");
+            let (score, _, _) = node_with(&board, depth, alpha, true, Some(stored));
+            let expected = if read { lost } else { eval };
+            assert_eq!(score, expected, "{row}: a bound stored");
+        }
     }
 
     /// Futility never leaves out a move that ends the game, by any rule: one row per rule set
