@@ -110,10 +110,7 @@ pub(super) const NEAR_END_SEEDS: u32 = 12;
 /// read. The other rule sets, not measured so, read at every cut.
 #[inline]
 pub(super) fn reads_table_before_cut(variant: Variant, board: &Board) -> bool {
-    let stores = board.stores();
-    !matches!(variant, Variant::Oware)
-        || u32::from(board.total_seeds()) - u32::from(stores[0]) - u32::from(stores[1])
-            <= NEAR_END_SEEDS
+    !matches!(variant, Variant::Oware) || board.seeds_on_board() <= NEAR_END_SEEDS
 }
 
 /// Whether a row emptied decides the game in `variant`, so that a row nearly empty puts its end
