@@ -111,7 +111,7 @@ pub(super) const fn least_capture(variant: Variant) -> i32 {
 }
 
 /// The deepest node (plies to the horizon) that reverse futility may cut off.
-const REVERSE_FUTILITY_DEPTH: i32 = 3;
+const REVERSE_FUTILITY_DEPTH: i32 = 5;
 // `Extensions`: a move that leaves the side to move next [`FEW_SEEDS`] or fewer in its row
 // is searched a ply deeper...
 /// ... when it is this many plies from the horizon or fewer (where a short line would
@@ -197,7 +197,9 @@ mod tests {
         let rows = [
             (1_000, 0, 1, Futile::FailHigh),
             (1_000, 0, 3, Futile::FailHigh),
-            (1_000, 0, 4, Futile::No),
+            (1_000, 0, 5, Futile::FailHigh),
+            (700, 0, 5, Futile::No),
+            (1_000, 0, 6, Futile::No),
             (100, 0, 1, Futile::No),
             (-500, 0, 1, Futile::QuietMoves),
             (-500, 0, 2, Futile::QuietMoves),
