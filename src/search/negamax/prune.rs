@@ -110,7 +110,10 @@ pub(super) const fn least_capture(variant: Variant) -> i32 {
     }
 }
 
-/// The deepest node (plies to the horizon) that reverse futility may cut off.
+/// The deepest node (plies to the horizon) that reverse futility may cut off. Five plies: a
+/// node that far above beta is cut for the price of an evaluation, which saved 29% of the
+/// nodes to depth 24 in positions from games, and the guards keep every such cut away from
+/// the game's end (tournament/README.md).
 const REVERSE_FUTILITY_DEPTH: i32 = 5;
 // `Extensions`: a move that leaves the side to move next [`FEW_SEEDS`] or fewer in its row
 // is searched a ply deeper...
