@@ -218,8 +218,8 @@ impl<'a> Searcher<'a> {
         // the other rule sets always: `guards::reads_table_before_cut`), reads the table
         // first for a proven result: a forced end found before, where its bound settles the
         // node, is worth more than the evaluation; an estimate stored there is not, and the
-        // node takes the evaluation's cut rather than that estimate (the match that chose it: doc/figures.md, "Futility before the
-        // table is read"). Elsewhere the moves are played out before the table is read
+        // node takes the evaluation's cut rather than that estimate (the match that chose it:
+        // doc/figures.md, "Futility before the table is read"). Elsewhere the moves are played out before the table is read
         // wherever the node is not one ply from the horizon or futility applies, so that the
         // table's entry (asked for when the parent played this node out) has had that time
         // to arrive; only one ply from the horizon where futility does not apply are they
